@@ -1,0 +1,5 @@
+//! Quorum Playground: a simulated etcd 3.4 world on raft-rs, its shell, and its UI.
+pub mod shell;
+pub mod sim;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -1,0 +1,980 @@
+//! `etcdctl` (API v3, 3.4.23): its flags, its command set, the client's retry
+//! warnings and timeouts, and its printers (simple, table, json), byte for byte.
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+
+use super::parse::duration_ms;
+use super::print;
+use super::Output;
+use crate::sim::etcd::ids;
+use crate::sim::etcd::membership::Member;
+use crate::sim::etcd::request::{Code, Header, Reply, Request, Response, ServerError, StatusInfo};
+use crate::sim::world::{CallResult, World};
+
+/// `-w`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Simple,
+    Table,
+    Json,
+}
+
+/// Flags of every etcdctl command.
+#[derive(Debug, Clone)]
+struct Globals {
+    endpoints: Vec<String>,
+    format: Format,
+    hex: bool,
+    timeout_ms: u64,
+}
+
+/// A parsed command line: global flags, the command's own flags, positionals.
+struct Line {
+    globals: Globals,
+    flags: Vec<(String, String)>,
+    args: Vec<String>,
+}
+
+impl Line {
+    fn flag(&self, name: &str) -> Option<&str> {
+        self.flags
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn bool_flag(&self, name: &str) -> bool {
+        self.flag(name).is_some_and(|v| v != "false")
+    }
+}
+
+const BOOL_FLAGS: &[&str] = &[
+    "hex",
+    "learner",
+    "prefix",
+    "print-value-only",
+    "keys-only",
+    "cluster",
+    "prev-kv",
+    "skip-hash-check",
+    "debug",
+    "insecure-skip-tls-verify",
+    "insecure-transport",
+    "insecure-discovery",
+    "from-key",
+    "count-only",
+];
+
+const VALUE_FLAGS: &[&str] = &[
+    "endpoints",
+    "write-out",
+    "command-timeout",
+    "dial-timeout",
+    "peer-urls",
+    "consistency",
+    "name",
+    "initial-cluster",
+    "initial-cluster-token",
+    "initial-advertise-peer-urls",
+    "data-dir",
+    "wal-dir",
+    "cacert",
+    "cert",
+    "key",
+    "user",
+    "password",
+    "keepalive-time",
+    "keepalive-timeout",
+    "discovery-srv",
+    "discovery-srv-name",
+    "limit",
+    "sort-by",
+    "order",
+    "rev",
+    "lease",
+];
+
+/// A failure with etcdctl's message and exit status.
+struct Fail {
+    status: i32,
+    message: String,
+}
+
+fn fail(status: i32, message: impl Into<String>) -> Fail {
+    Fail {
+        status,
+        message: message.into(),
+    }
+}
+
+/// Runs one etcdctl command line from `machine`.
+pub fn run(
+    world: &mut World,
+    machine: &str,
+    args: &[String],
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Output {
+    let mut out = Output::default();
+    let line = match parse_line(args, env) {
+        Ok(l) => l,
+        Err(f) => {
+            out.err(&format!("Error: {}", f.message));
+            out.status = f.status;
+            return out;
+        }
+    };
+    let mut client = Client {
+        world,
+        machine: machine.to_string(),
+        out: &mut out,
+    };
+    if let Err(f) = client.dispatch(&line) {
+        client.out.err(&format!("Error: {}", f.message));
+        client.out.status = f.status;
+    }
+    out
+}
+
+fn parse_line(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Line, Fail> {
+    let mut flags = Vec::new();
+    let mut pos = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        if a == "--" {
+            pos.extend(args[i + 1..].iter().cloned());
+            break;
+        }
+        let body = a
+            .strip_prefix("--")
+            .or_else(|| a.strip_prefix('-').filter(|b| !b.is_empty()));
+        let Some(body) = body else {
+            pos.push(a.clone());
+            i += 1;
+            continue;
+        };
+        let (name, inline) = match body.split_once('=') {
+            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            None => (body.to_string(), None),
+        };
+        let name = if name == "w" {
+            "write-out".to_string()
+        } else {
+            name
+        };
+        if BOOL_FLAGS.contains(&name.as_str()) {
+            flags.push((name, inline.unwrap_or_else(|| "true".into())));
+        } else if VALUE_FLAGS.contains(&name.as_str()) {
+            let v = match inline {
+                Some(v) => v,
+                None => {
+                    i += 1;
+                    args.get(i)
+                        .cloned()
+                        .ok_or_else(|| fail(1, format!("flag needs an argument: --{name}")))?
+                }
+            };
+            flags.push((name, v));
+        } else {
+            return Err(fail(1, format!("unknown flag: {a}")));
+        }
+        i += 1;
+    }
+    let get = |n: &str| {
+        flags
+            .iter()
+            .rev()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.clone())
+    };
+    let endpoints = get("endpoints")
+        .or_else(|| env("ETCDCTL_ENDPOINTS"))
+        .unwrap_or_else(|| "127.0.0.1:2379".into());
+    let format = match get("write-out")
+        .or_else(|| env("ETCDCTL_WRITE_OUT"))
+        .as_deref()
+    {
+        None | Some("simple") => Format::Simple,
+        Some("table") => Format::Table,
+        Some("json") => Format::Json,
+        Some(_) => return Err(fail(1, "unsupported output format")),
+    };
+    let timeout_ms = match get("command-timeout") {
+        None => 5000,
+        Some(v) => duration_ms(&v, false).ok_or_else(|| {
+            fail(1, format!("invalid argument {v:?} for \"--command-timeout\" flag: time: invalid duration {v:?}"))
+        })?,
+    };
+    let globals = Globals {
+        endpoints: endpoints
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        format,
+        hex: flags.iter().any(|(k, v)| k == "hex" && v != "false"),
+        timeout_ms,
+    };
+    Ok(Line {
+        globals,
+        flags,
+        args: pos,
+    })
+}
+
+struct Client<'a> {
+    world: &'a mut World,
+    machine: String,
+    out: &'a mut Output,
+}
+
+/// Whether clientv3 retries a request after an Unavailable error (immutable RPCs).
+fn retried(r: &Request) -> bool {
+    matches!(
+        r,
+        Request::Range { .. } | Request::MemberList | Request::Status
+    )
+}
+
+/// etcdctl's endpoint text in gRPC targets: the URL without its scheme.
+fn bare(ep: &str) -> &str {
+    ep.split_once("://").map(|(_, r)| r).unwrap_or(ep)
+}
+
+impl Client<'_> {
+    /// One match per command family.
+    fn dispatch(&mut self, l: &Line) -> Result<(), Fail> {
+        let cmd: Vec<&str> = l.args.iter().map(|s| s.as_str()).collect();
+        match cmd.as_slice() {
+            ["member", "add", rest @ ..] => self.member_add(l, rest),
+            ["member", "remove", rest @ ..] => self.member_id_cmd(l, rest, "removed"),
+            ["member", "promote", rest @ ..] => self.member_id_cmd(l, rest, "promoted"),
+            ["member", "update", rest @ ..] => self.member_update(l, rest),
+            ["member", "list", ..] => self.member_list(l),
+            ["endpoint", "status", ..] => self.endpoint_status(l),
+            ["endpoint", "health", ..] => self.endpoint_health(l),
+            ["put", rest @ ..] => self.put(l, rest),
+            ["get", rest @ ..] => self.get(l, rest),
+            ["del", rest @ ..] => self.del(l, rest),
+            ["move-leader", rest @ ..] => self.move_leader(l, rest),
+            ["snapshot", "save", rest @ ..] => self.snapshot_save(l, rest),
+            ["version", ..] => {
+                self.out.line("etcdctl version: 3.4.23");
+                self.out.line("API version: 3.4");
+                Ok(())
+            }
+            ["member"] | ["endpoint"] | ["snapshot"] => Ok(()),
+            [] => Ok(()),
+            [other, ..] => Err(fail(
+                1,
+                format!(
+                    "unknown command {other:?} for \"etcdctl\"\nRun 'etcdctl --help' for usage."
+                ),
+            )),
+        }
+    }
+
+    fn header_json(&self, h: &Header, with_rev: bool) -> Value {
+        if with_rev {
+            json!({"cluster_id": h.cluster_id, "member_id": h.member_id, "revision": h.revision, "raft_term": h.raft_term})
+        } else {
+            json!({"cluster_id": h.cluster_id, "member_id": h.member_id, "raft_term": h.raft_term})
+        }
+    }
+
+    /// A zap-style clientv3 warning for one failed attempt.
+    fn retry_warning(&mut self, target: &str, attempt: u32, code: Code, desc: &str) {
+        let ts = self.world.stamp().zap();
+        let error = format!("rpc error: code = {} desc = {desc}", code.name());
+        let line = json!({
+            "level": "warn", "ts": ts, "caller": "clientv3/retry_interceptor.go:62",
+            "msg": "retrying of unary invoker failed", "target": target,
+            "attempt": attempt, "error": error,
+        });
+        self.out.err(&go_json(&line));
+    }
+
+    fn client_target(&mut self, ep: &str) -> String {
+        let a = self.world.random_u64();
+        let b = self.world.random_u64();
+        format!(
+            "endpoint://client-{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}/{}",
+            a >> 32,
+            (a >> 16) & 0xffff,
+            a & 0xfff,
+            0x8000 | (b >> 48 & 0x3fff),
+            b & 0xffff_ffff_ffff,
+            bare(ep)
+        )
+    }
+
+    /// Calls the first endpoint as clientv3 does, printing retry warnings; returns
+    /// the response or the error text etcdctl shows.
+    fn call(&mut self, l: &Line, request: Request) -> Result<Response, String> {
+        let ep = l.globals.endpoints.first().cloned().unwrap_or_default();
+        let target = self.client_target(&ep);
+        self.call_target(&ep, &target, request, l.globals.timeout_ms, false)
+    }
+
+    fn call_target(
+        &mut self,
+        ep: &str,
+        target: &str,
+        request: Request,
+        timeout_ms: u64,
+        passthrough: bool,
+    ) -> Result<Response, String> {
+        let deadline = self.world.now_ms() + timeout_ms;
+        let mut attempt = 0;
+        loop {
+            let left = deadline.saturating_sub(self.world.now_ms());
+            let result = self.world.call(&self.machine, ep, request.clone(), left);
+            match result {
+                CallResult::Reply(r) => return Ok(r),
+                CallResult::Deadline { dial } => {
+                    let desc = match (dial, passthrough) {
+                        (None, _) => "context deadline exceeded".to_string(),
+                        (Some(e), true) => format!(
+                            "latest balancer error: connection error: desc = \"transport: Error while dialing {e}\""
+                        ),
+                        (Some(_), false) => "latest balancer error: all SubConns are in TransientFailure".to_string(),
+                    };
+                    self.retry_warning(target, attempt, Code::DeadlineExceeded, &desc);
+                    return Err("context deadline exceeded".into());
+                }
+                CallResult::Error(e) => {
+                    let (code, desc) = e.status();
+                    self.retry_warning(target, attempt, code, desc);
+                    let again = code == Code::Unavailable && retried(&request) && attempt < 99;
+                    if !again {
+                        return Err(error_text(e));
+                    }
+                    attempt += 1;
+                    let jitter = self.world.random_u64() % 6;
+                    self.world
+                        .apply(crate::sim::world::Action::Advance { ms: 23 + jitter })
+                        .ok();
+                    if self.world.now_ms() >= deadline {
+                        return Err("context deadline exceeded".into());
+                    }
+                }
+            }
+        }
+    }
+
+    fn parse_id(&self, arg: Option<&&str>) -> Result<u64, Fail> {
+        let Some(arg) = arg else {
+            return Err(fail(128, "member ID is not provided"));
+        };
+        u64::from_str_radix(arg, 16).map_err(|_| {
+            fail(
+                128,
+                format!("bad member ID arg (strconv.ParseUint: parsing {arg:?}: invalid syntax), expecting ID in Hex"),
+            )
+        })
+    }
+
+    fn peer_urls(&self, l: &Line) -> Result<Vec<String>, Fail> {
+        let v = l.flag("peer-urls").unwrap_or("");
+        if v.is_empty() {
+            return Err(fail(128, "member peer urls not provided"));
+        }
+        let urls: Vec<String> = v.split(',').map(|s| s.to_string()).collect();
+        for u in &urls {
+            let ok = (u.starts_with("http://") || u.starts_with("https://"))
+                && crate::sim::world::split_url(u).is_some();
+            if !ok {
+                return Err(fail(
+                    128,
+                    format!("URL scheme must be http, https, unix, or unixs: {u}"),
+                ));
+            }
+        }
+        Ok(urls)
+    }
+
+    fn member_add(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        let Some(name) = rest.first() else {
+            return Err(fail(128, "member name not provided"));
+        };
+        if rest.len() > 1 {
+            let mut msg = "too many arguments".to_string();
+            for extra in &rest[1..] {
+                if extra.starts_with("http") {
+                    let _ = write!(msg, ", did you mean --peer-urls={extra}");
+                }
+            }
+            return Err(fail(128, msg));
+        }
+        let urls = self.peer_urls(l)?;
+        let learner = l.bool_flag("learner");
+        let resp = self
+            .call(
+                l,
+                Request::MemberAdd {
+                    peer_urls: urls.clone(),
+                    learner,
+                },
+            )
+            .map_err(|e| fail(1, e))?;
+        let Reply::Members {
+            member: Some(m),
+            members,
+        } = &resp.reply
+        else {
+            return Ok(());
+        };
+        match l.globals.format {
+            Format::Json => self.members_json(&resp, members, Some(m), l.globals.hex),
+            Format::Table => self.members_table(members),
+            Format::Simple => {
+                self.out.line(&format!(
+                    "Member {:>16x} added to cluster {:>16x}",
+                    m.id, resp.header.cluster_id
+                ));
+                self.env_block(name, m, members, &urls);
+            }
+        }
+        Ok(())
+    }
+
+    fn env_block(&mut self, name: &str, added: &Member, members: &[Member], urls: &[String]) {
+        let mut parts = Vec::new();
+        for m in members {
+            let n = if m.id == added.id {
+                name
+            } else {
+                m.name.as_str()
+            };
+            for u in &m.peer_urls {
+                parts.push(format!("{n}={u}"));
+            }
+        }
+        self.out.line("");
+        self.out.line(&format!("ETCD_NAME={name:?}"));
+        self.out
+            .line(&format!("ETCD_INITIAL_CLUSTER={:?}", parts.join(",")));
+        self.out.line(&format!(
+            "ETCD_INITIAL_ADVERTISE_PEER_URLS={:?}",
+            urls.join(",")
+        ));
+        self.out.line("ETCD_INITIAL_CLUSTER_STATE=\"existing\"");
+    }
+
+    fn member_id_cmd(&mut self, l: &Line, rest: &[&str], verb: &str) -> Result<(), Fail> {
+        let id = self.parse_id(rest.first())?;
+        let request = if verb == "removed" {
+            Request::MemberRemove { id }
+        } else {
+            Request::MemberPromote { id }
+        };
+        let resp = self.call(l, request).map_err(|e| fail(1, e))?;
+        let Reply::Members { members, .. } = &resp.reply else {
+            return Ok(());
+        };
+        match l.globals.format {
+            Format::Json => self.members_json(&resp, members, None, l.globals.hex),
+            Format::Table => self.members_table(members),
+            Format::Simple => {
+                let prep = if verb == "removed" { "from" } else { "in" };
+                self.out.line(&format!(
+                    "Member {id:>16x} {verb} {prep} cluster {:>16x}",
+                    resp.header.cluster_id
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn member_update(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        let id = self.parse_id(rest.first())?;
+        let urls = self.peer_urls(l)?;
+        let resp = self
+            .call(
+                l,
+                Request::MemberUpdate {
+                    id,
+                    peer_urls: urls,
+                },
+            )
+            .map_err(|e| fail(1, e))?;
+        if let Reply::Members { members, .. } = &resp.reply {
+            match l.globals.format {
+                Format::Json => self.members_json(&resp, members, None, l.globals.hex),
+                Format::Table => self.members_table(members),
+                Format::Simple => self.out.line(&format!(
+                    "Member {id:>16x} updated in cluster {:>16x}",
+                    resp.header.cluster_id
+                )),
+            }
+        }
+        Ok(())
+    }
+
+    fn member_list(&mut self, l: &Line) -> Result<(), Fail> {
+        let resp = self.call(l, Request::MemberList).map_err(|e| fail(1, e))?;
+        let Reply::Members { members, .. } = &resp.reply else {
+            return Ok(());
+        };
+        match l.globals.format {
+            Format::Json => self.members_json(&resp, members, None, l.globals.hex),
+            Format::Table => self.members_table(members),
+            Format::Simple => {
+                for row in member_rows(members) {
+                    self.out.line(&row.join(", "));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn members_table(&mut self, members: &[Member]) {
+        let header = [
+            "ID",
+            "Status",
+            "Name",
+            "Peer Addrs",
+            "Client Addrs",
+            "Is Learner",
+        ];
+        self.out.raw(&print::table(&header, &member_rows(members)));
+    }
+
+    fn members_json(
+        &mut self,
+        resp: &Response,
+        members: &[Member],
+        added: Option<&Member>,
+        _hex: bool,
+    ) {
+        let list: Vec<Value> = members.iter().map(member_json).collect();
+        let mut v = json!({"header": self.header_json(&resp.header, false)});
+        if let Some(m) = added {
+            v["member"] = member_json(m);
+        }
+        v["members"] = Value::Array(list);
+        self.out.line(&go_json(&v));
+    }
+
+    fn endpoints_for(&mut self, l: &Line) -> Result<Vec<String>, Fail> {
+        if !l.bool_flag("cluster") {
+            return Ok(l.globals.endpoints.clone());
+        }
+        let resp = self.call(l, Request::MemberList).map_err(|e| fail(1, e))?;
+        let Reply::Members { members, .. } = resp.reply else {
+            return Ok(Vec::new());
+        };
+        Ok(members.iter().flat_map(|m| m.client_urls.clone()).collect())
+    }
+
+    fn endpoint_status(&mut self, l: &Line) -> Result<(), Fail> {
+        let eps = self.endpoints_for(l)?;
+        let mut rows: Vec<(String, Header, StatusInfo)> = Vec::new();
+        let mut failed = false;
+        for ep in &eps {
+            let target = format!("passthrough:///{ep}");
+            match self.call_target(ep, &target, Request::Status, l.globals.timeout_ms, true) {
+                Ok(Response {
+                    header,
+                    reply: Reply::Status(s),
+                }) => rows.push((ep.clone(), header, s)),
+                Ok(_) => {}
+                Err(e) => {
+                    failed = true;
+                    self.out
+                        .err(&format!("Failed to get the status of endpoint {ep} ({e})"));
+                }
+            }
+        }
+        match l.globals.format {
+            Format::Json => {
+                let list: Vec<Value> = rows
+                    .iter()
+                    .map(|(ep, h, s)| status_json(ep, h, s))
+                    .collect();
+                self.out.line(&go_json(&Value::Array(list)));
+            }
+            Format::Table => {
+                let header = [
+                    "endpoint",
+                    "ID",
+                    "version",
+                    "db size",
+                    "is leader",
+                    "is learner",
+                    "raft term",
+                    "raft index",
+                    "raft applied index",
+                    "errors",
+                ];
+                let cells: Vec<Vec<String>> =
+                    rows.iter().map(|(ep, h, s)| status_row(ep, h, s)).collect();
+                self.out.raw(&print::table(&header, &cells));
+            }
+            Format::Simple => {
+                for (ep, h, s) in &rows {
+                    self.out.line(&status_row(ep, h, s).join(", "));
+                }
+            }
+        }
+        if failed {
+            self.out.status = 1;
+        }
+        Ok(())
+    }
+
+    fn endpoint_health(&mut self, l: &Line) -> Result<(), Fail> {
+        let eps = self.endpoints_for(l)?;
+        let mut rows = Vec::new();
+        let mut unhealthy = false;
+        for ep in &eps {
+            let start = self.world.now_ms();
+            let target = self.client_target(ep);
+            let req = Request::Range {
+                key: "health".into(),
+                prefix: false,
+                serializable: false,
+            };
+            let res = self.call_target(ep, &target, req, l.globals.timeout_ms, false);
+            let took_ns = (self.world.now_ms() - start).max(1) * 1_000_000 + 123_457;
+            let took = print::go_duration(took_ns);
+            match res {
+                Ok(_) => {
+                    if l.globals.format == Format::Simple {
+                        self.out.err(&format!(
+                            "{ep} is healthy: successfully committed proposal: took = {took}"
+                        ));
+                    }
+                    rows.push(vec![ep.clone(), "true".into(), took, String::new()]);
+                }
+                Err(e) => {
+                    unhealthy = true;
+                    if l.globals.format == Format::Simple {
+                        self.out.err(&format!(
+                            "{ep} is unhealthy: failed to commit proposal: {e}"
+                        ));
+                    }
+                    rows.push(vec![ep.clone(), "false".into(), took, e]);
+                }
+            }
+        }
+        match l.globals.format {
+            Format::Table => {
+                let header = ["endpoint", "health", "took", "error"];
+                self.out.raw(&print::table(&header, &rows));
+            }
+            Format::Json => {
+                let list: Vec<Value> = rows
+                    .iter()
+                    .map(|r| {
+                        let mut v =
+                            json!({"endpoint": r[0], "health": r[1] == "true", "took": r[2]});
+                        if !r[3].is_empty() {
+                            v["error"] = json!(r[3]);
+                        }
+                        v
+                    })
+                    .collect();
+                self.out.line(&go_json(&Value::Array(list)));
+            }
+            Format::Simple => {}
+        }
+        if unhealthy {
+            return Err(fail(1, "unhealthy cluster"));
+        }
+        Ok(())
+    }
+
+    fn put(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        let [key, value] = rest else {
+            return Err(fail(
+                128,
+                "put command needs 1 argument and input from stdin or 2 arguments",
+            ));
+        };
+        let resp = self
+            .call(
+                l,
+                Request::Put {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                },
+            )
+            .map_err(|e| fail(1, e))?;
+        match l.globals.format {
+            Format::Json => {
+                let v = json!({"header": self.header_json(&resp.header, true)});
+                self.out.line(&go_json(&v));
+            }
+            _ => self.out.line("OK"),
+        }
+        Ok(())
+    }
+
+    fn get(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        let key =
+            match rest {
+                [k] | [k, _] => k.to_string(),
+                _ => return Err(fail(
+                    128,
+                    "get command needs one argument as key and an optional argument as range_end",
+                )),
+            };
+        let serializable = match l.flag("consistency").unwrap_or("l") {
+            "l" => false,
+            "s" => true,
+            other => return Err(fail(4, format!("unknown consistency flag {other:?}"))),
+        };
+        let prefix = l.bool_flag("prefix");
+        let resp = self
+            .call(
+                l,
+                Request::Range {
+                    key,
+                    prefix,
+                    serializable,
+                },
+            )
+            .map_err(|e| fail(1, e))?;
+        let Reply::Range(kvs) = &resp.reply else {
+            return Ok(());
+        };
+        if l.globals.format == Format::Json {
+            let list: Vec<Value> = kvs
+                .iter()
+                .map(|kv| {
+                    json!({"key": b64(&kv.key), "create_revision": kv.create_revision,
+                           "mod_revision": kv.mod_revision, "version": kv.version, "value": b64(&kv.value)})
+                })
+                .collect();
+            let mut v = json!({"header": self.header_json(&resp.header, true)});
+            if !list.is_empty() {
+                v["kvs"] = Value::Array(list);
+                v["count"] = json!(kvs.len());
+            }
+            self.out.line(&go_json(&v));
+            return Ok(());
+        }
+        for kv in kvs {
+            if !l.bool_flag("print-value-only") {
+                self.out.line(&kv.key);
+            }
+            if !l.bool_flag("keys-only") {
+                self.out.line(&kv.value);
+            }
+        }
+        Ok(())
+    }
+
+    fn del(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        let key =
+            match rest {
+                [k] | [k, _] => k.to_string(),
+                _ => return Err(fail(
+                    128,
+                    "del command needs one argument as key and an optional argument as range_end",
+                )),
+            };
+        let prefix = l.bool_flag("prefix");
+        let resp = self
+            .call(l, Request::Delete { key, prefix })
+            .map_err(|e| fail(1, e))?;
+        if let Reply::Delete(n) = resp.reply {
+            self.out.line(&n.to_string());
+        }
+        Ok(())
+    }
+
+    fn move_leader(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        if rest.len() != 1 {
+            return Err(fail(128, "move-leader command needs 1 argument"));
+        }
+        let id = u64::from_str_radix(rest[0], 16).map_err(|_| {
+            fail(
+                128,
+                format!("strconv.ParseUint: parsing {:?}: invalid syntax", rest[0]),
+            )
+        })?;
+        let mut leader_ep = None;
+        for ep in l.globals.endpoints.clone() {
+            let target = format!("passthrough:///{ep}");
+            if let Ok(Response {
+                header,
+                reply: Reply::Status(s),
+            }) = self.call_target(&ep, &target, Request::Status, l.globals.timeout_ms, true)
+            {
+                if s.leader == header.member_id && s.leader != 0 {
+                    leader_ep = Some(ep);
+                    break;
+                }
+            }
+        }
+        let Some(ep) = leader_ep else {
+            return Err(fail(
+                128,
+                format!(
+                    "no leader endpoint given at [{}]",
+                    l.globals.endpoints.join(" ")
+                ),
+            ));
+        };
+        let target = self.client_target(&ep);
+        let resp = self
+            .call_target(
+                &ep,
+                &target,
+                Request::MoveLeader { id },
+                l.globals.timeout_ms,
+                false,
+            )
+            .map_err(|e| fail(1, e))?;
+        if let Reply::MoveLeader { from, to } = resp.reply {
+            self.out
+                .line(&format!("Leadership transferred from {from:x} to {to:x}"));
+        }
+        Ok(())
+    }
+
+    fn snapshot_save(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        let [path] = rest else {
+            return Err(fail(128, "snapshot save expects one argument"));
+        };
+        let resp = self.call(l, Request::Snapshot).map_err(|e| fail(1, e))?;
+        if let Reply::Snapshot(data) = resp.reply {
+            let action = crate::sim::world::Action::WriteSnapshot {
+                machine: self.machine.clone(),
+                path: path.to_string(),
+                data,
+            };
+            self.world
+                .apply(action)
+                .map_err(|_| fail(1, "could not write the snapshot"))?;
+            self.out.line(&format!("Snapshot saved at {path}"));
+        }
+        Ok(())
+    }
+}
+
+fn error_text(e: ServerError) -> String {
+    let (_, desc) = e.status();
+    match e {
+        ServerError::ContextDeadline => format!("rpc error: code = Unknown desc = {desc}"),
+        _ => desc.to_string(),
+    }
+}
+
+fn member_rows(members: &[Member]) -> Vec<Vec<String>> {
+    members
+        .iter()
+        .map(|m| {
+            vec![
+                format!("{:x}", m.id),
+                if m.is_started() {
+                    "started"
+                } else {
+                    "unstarted"
+                }
+                .to_string(),
+                m.name.clone(),
+                m.peer_urls.join(","),
+                m.client_urls.join(","),
+                m.is_learner.to_string(),
+            ]
+        })
+        .collect()
+}
+
+fn member_json(m: &Member) -> Value {
+    let mut v = json!({"ID": m.id});
+    if !m.name.is_empty() {
+        v["name"] = json!(m.name);
+    }
+    v["peerURLs"] = json!(m.peer_urls);
+    if !m.client_urls.is_empty() {
+        v["clientURLs"] = json!(m.client_urls);
+    }
+    if m.is_learner {
+        v["isLearner"] = json!(true);
+    }
+    v
+}
+
+fn status_row(ep: &str, h: &Header, s: &StatusInfo) -> Vec<String> {
+    vec![
+        ep.to_string(),
+        format!("{:x}", h.member_id),
+        s.version.clone(),
+        print::humanize_bytes(s.db_size),
+        (s.leader == h.member_id).to_string(),
+        s.is_learner.to_string(),
+        s.raft_term.to_string(),
+        s.raft_index.to_string(),
+        s.raft_applied_index.to_string(),
+        s.errors.join(", "),
+    ]
+}
+
+fn status_json(ep: &str, h: &Header, s: &StatusInfo) -> Value {
+    let mut st = json!({
+        "header": {"cluster_id": h.cluster_id, "member_id": h.member_id, "revision": h.revision, "raft_term": h.raft_term},
+        "version": s.version, "dbSize": s.db_size, "leader": s.leader,
+        "raftIndex": s.raft_index, "raftTerm": s.raft_term, "raftAppliedIndex": s.raft_applied_index,
+    });
+    if !s.errors.is_empty() {
+        st["errors"] = json!(s.errors);
+    }
+    st["dbSizeInUse"] = json!(s.db_size_in_use);
+    if s.is_learner {
+        st["isLearner"] = json!(true);
+    }
+    json!({"Endpoint": ep, "Status": st})
+}
+
+/// Go's `encoding/json` output: compact, keys in the order written (serde_json's
+/// `preserve_order`).
+fn go_json(v: &Value) -> String {
+    v.to_string()
+}
+
+fn b64(s: &str) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let bytes = s.as_bytes();
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(T[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The member ID `member add` would give these URLs now (for tests and forecasts).
+pub fn runtime_member_id(urls: &[String], unix_secs: i64) -> u64 {
+    ids::member_id(urls, "", Some(unix_secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_go() {
+        assert_eq!(b64("foo"), "Zm9v");
+        assert_eq!(b64("bar"), "YmFy");
+        assert_eq!(b64("ab"), "YWI=");
+        assert_eq!(b64("a"), "YQ==");
+    }
+}

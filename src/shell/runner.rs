@@ -1,0 +1,125 @@
+//! The headless runner: `run FILE [--logs] [--seed N]` prints a script's
+//! transcript as `design/shell.md` specifies.
+
+use super::parse::{self, Prompt, ScriptCommand};
+use super::session::Session;
+
+/// Options of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunOptions {
+    pub seed: u64,
+    pub logs: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            seed: 1,
+            logs: false,
+        }
+    }
+}
+
+/// Runs a parsed script and returns its transcript.
+pub fn transcript(commands: &[ScriptCommand], opts: RunOptions) -> String {
+    let mut session = Session::new(opts.seed);
+    let mut out = String::new();
+    for c in commands {
+        run_one(&mut session, c, opts.logs, &mut out);
+    }
+    out
+}
+
+/// Runs one command of a script, appending its echo, output and (optionally) logs.
+pub fn run_one(session: &mut Session, c: &ScriptCommand, logs: bool, out: &mut String) {
+    let first_log = session.world.logs.len();
+    let ex = session.run(&c.prompt, &c.text);
+    let host = match (&c.prompt, ex.machine.as_deref()) {
+        (Prompt::Host(_), Some(m)) | (Prompt::Current, Some(m)) => m.to_string(),
+        _ => String::new(),
+    };
+    out.push_str(&format!("{host}$ {}\n", c.text));
+    out.push_str(&ex.output.stdout);
+    out.push_str(&ex.output.stderr);
+    if logs {
+        let mut lines: Vec<_> = session.world.logs[first_log..].iter().collect();
+        lines.sort_by(|a, b| (a.ms, &a.machine).cmp(&(b.ms, &b.machine)));
+        for l in lines {
+            out.push_str(&format!("[{}] {}\n", l.machine, l.text));
+        }
+    }
+}
+
+/// Parses and runs a script's text.
+pub fn run_source(src: &str, opts: RunOptions) -> Result<String, parse::ParseError> {
+    let commands = parse::parse_script(src)?;
+    Ok(transcript(&commands, opts))
+}
+
+const USAGE: &str = "usage: quorum-playground run FILE|- [--logs] [--seed N]";
+
+/// The native command line; returns the process exit status.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn cli(args: &[String]) -> i32 {
+    use std::io::{Read, Write};
+    let mut opts = RunOptions::default();
+    let mut file = None;
+    let mut i = 0;
+    let Some(cmd) = args.first() else {
+        eprintln!("{USAGE}");
+        return 2;
+    };
+    if cmd != "run" {
+        eprintln!("{USAGE}");
+        return 2;
+    }
+    i += 1;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--logs" => opts.logs = true,
+            "--seed" => {
+                i += 1;
+                match args.get(i).and_then(|s| s.parse().ok()) {
+                    Some(s) => opts.seed = s,
+                    None => {
+                        eprintln!("--seed needs a number\n{USAGE}");
+                        return 2;
+                    }
+                }
+            }
+            f if file.is_none() => file = Some(f.to_string()),
+            other => {
+                eprintln!("unexpected argument {other:?}\n{USAGE}");
+                return 2;
+            }
+        }
+        i += 1;
+    }
+    let Some(file) = file else {
+        eprintln!("{USAGE}");
+        return 2;
+    };
+    let src = if file == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map(|_| s)
+    } else {
+        std::fs::read_to_string(&file)
+    };
+    let src = match src {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{file}: {e}");
+            return 2;
+        }
+    };
+    match run_source(&src, opts) {
+        Ok(t) => {
+            let _ = std::io::stdout().write_all(t.as_bytes());
+            0
+        }
+        Err(e) => {
+            eprintln!("{file}:{}: {}", e.line, e.message);
+            2
+        }
+    }
+}

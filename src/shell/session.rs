@@ -1,0 +1,646 @@
+//! A shell session over one world: the current machine, each machine's variables,
+//! the last exit status, and the commands of `design/shell.md` (world, processes
+//! and disk, docker forms, network and time), each turned into world actions.
+
+use std::collections::BTreeMap;
+
+use super::parse::{self, Prompt};
+use super::{etcd_flags, etcdctl, Output};
+use crate::sim::etcd::logfmt::{days_from_civil, Stamp};
+use crate::sim::world::{Action, DiskItem, Signal, World, WorldError};
+
+/// A shell over a world.
+pub struct Session {
+    pub world: World,
+    pub seed: u64,
+    current: Option<String>,
+    vars: BTreeMap<String, BTreeMap<String, String>>,
+    last_status: i32,
+}
+
+/// What a command ran on and what it printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Executed {
+    /// The machine it ran on (None before any machine exists).
+    pub machine: Option<String>,
+    pub output: Output,
+}
+
+impl Session {
+    pub fn new(seed: u64) -> Session {
+        Session {
+            world: World::new(seed),
+            seed,
+            current: None,
+            vars: BTreeMap::new(),
+            last_status: 0,
+        }
+    }
+
+    /// The machine commands run on now.
+    pub fn current(&self) -> Option<&str> {
+        self.current.as_deref()
+    }
+
+    pub fn last_status(&self) -> i32 {
+        self.last_status
+    }
+
+    /// Runs one command line as typed in the terminal (a prompt is optional).
+    pub fn run_typed(&mut self, line: &str) -> Executed {
+        let (prompt, text) = parse::split_prompt(line);
+        self.run(&prompt, &text)
+    }
+
+    /// Runs one command addressed by `prompt`.
+    pub fn run(&mut self, prompt: &Prompt, text: &str) -> Executed {
+        if let Prompt::Host(h) = prompt {
+            match self.world.find_machine(h) {
+                Some(m) => self.current = Some(m.to_string()),
+                None => {
+                    let mut out = Output::default();
+                    out.err(&format!(
+                        "ssh: Could not resolve hostname {}: Name or service not known",
+                        h.to_lowercase()
+                    ));
+                    out.status = 255;
+                    self.last_status = out.status;
+                    return Executed {
+                        machine: self.current.clone(),
+                        output: out,
+                    };
+                }
+            }
+        }
+        let machine = self.current.clone();
+        let output = self.execute(text);
+        self.last_status = output.status;
+        Executed { machine, output }
+    }
+
+    fn var(&self, name: &str) -> Option<String> {
+        let key = self.current.clone().unwrap_or_default();
+        self.vars.get(&key).and_then(|v| v.get(name)).cloned()
+    }
+
+    fn set_var(&mut self, name: &str, value: &str) {
+        let key = self.current.clone().unwrap_or_default();
+        self.vars
+            .entry(key)
+            .or_default()
+            .insert(name.to_string(), value.to_string());
+    }
+
+    fn execute(&mut self, text: &str) -> Output {
+        let words = {
+            let lookup = |n: &str| self.var(n);
+            parse::words(text, &lookup, self.last_status)
+        };
+        let words = match words {
+            Ok(w) => w,
+            Err(e) => return Output::failure(&e.message(), 2),
+        };
+        let (assigns, argv) = split_assignments(&words);
+        if argv.is_empty() {
+            for (k, v) in assigns {
+                self.set_var(&k, &v);
+            }
+            return Output::default();
+        }
+        let saved: Vec<(String, Option<String>)> = assigns
+            .iter()
+            .map(|(k, _)| (k.clone(), self.var(k)))
+            .collect();
+        for (k, v) in &assigns {
+            self.set_var(k, v);
+        }
+        let out = self.command(&argv);
+        for (k, old) in saved {
+            match old {
+                Some(v) => self.set_var(&k, &v),
+                None => {
+                    let key = self.current.clone().unwrap_or_default();
+                    if let Some(m) = self.vars.get_mut(&key) {
+                        m.remove(&k);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// One match over every command name.
+    fn command(&mut self, argv: &[String]) -> Output {
+        let args: Vec<&str> = argv.iter().map(|s| s.as_str()).collect();
+        match args.as_slice() {
+            ["machine", rest @ ..] => self.machine_cmd(rest),
+            ["hosts", rest @ ..] => self.hosts_cmd(rest),
+            ["cat", "/etc/hosts"] => self.hosts_cmd(&[]),
+            ["ssh", name] => self.ssh(name),
+            ["date", rest @ ..] => self.date(rest),
+            ["echo", rest @ ..] => Output::text(&format!("{}\n", rest.join(" "))),
+            ["export", rest @ ..] => self.export(rest),
+            ["etcd", rest @ ..] => self.etcd(rest),
+            ["/usr/local/bin/etcd", rest @ ..] => self.etcd(rest),
+            ["docker", rest @ ..] => self.docker(rest),
+            ["kill", rest @ ..] => self.kill(rest),
+            ["rm", rest @ ..] => self.rm(rest),
+            ["ls", ..] => self.ls(),
+            ["logs", rest @ ..] => self.logs(rest.first().copied()),
+            ["etcdctl", rest @ ..] => self.etcdctl(rest),
+            ["net", rest @ ..] => self.net(rest),
+            ["sleep", rest @ ..] => self.sleep(rest),
+            ["true"] | ["sh"] | ["clear"] => Output::default(),
+            [other, ..] => Output::failure(&format!("sh: {other}: command not found"), 127),
+            [] => Output::default(),
+        }
+    }
+
+    fn need_machine(&self) -> Result<String, Output> {
+        self.current.clone().ok_or_else(|| {
+            Output::failure(
+                "sh: no machine yet: add one with `machine add NAME [ADDR...]`",
+                1,
+            )
+        })
+    }
+
+    fn world_error(e: WorldError) -> Output {
+        let msg = match e {
+            WorldError::NoSuchMachine(m) => format!("machine: {m}: no such machine"),
+            WorldError::MachineExists(m) => format!("machine: {m}: already exists"),
+            WorldError::AddressTaken(a) => format!("machine: address {a} is already in use"),
+            WorldError::MachineDown(m) => format!("sh: {m} is powered off"),
+            WorldError::NoProcess(_) => "kill: etcd: no such process".to_string(),
+            WorldError::AddressAlreadyInUse(a) => {
+                format!("etcdmain: listen tcp {a}: bind: address already in use")
+            }
+        };
+        Output::failure(&msg, 1)
+    }
+
+    fn apply(&mut self, a: Action) -> Output {
+        match self.world.apply(a) {
+            Ok(()) => Output::default(),
+            Err(e) => Self::world_error(e),
+        }
+    }
+
+    fn machine_name(&self, name: &str) -> Result<String, Output> {
+        self.world
+            .find_machine(name)
+            .map(|s| s.to_string())
+            .ok_or_else(|| Output::failure(&format!("machine: {name}: no such machine"), 1))
+    }
+
+    fn machine_cmd(&mut self, rest: &[&str]) -> Output {
+        let usage = "usage: machine add NAME [ADDR...] | machine rm NAME | machine down NAME | machine up NAME";
+        match rest {
+            ["add", name, addrs @ ..] => {
+                if !valid_name(name) {
+                    return Output::failure(
+                        &format!("machine: {name:?} is not a valid machine name"),
+                        2,
+                    );
+                }
+                let a = Action::AddMachine {
+                    name: name.to_string(),
+                    addrs: addrs.iter().map(|s| s.to_string()).collect(),
+                };
+                let out = self.apply(a);
+                if out.status == 0 && self.current.is_none() {
+                    self.current = Some(name.to_string());
+                }
+                out
+            }
+            [verb @ ("rm" | "down" | "up"), name] => {
+                let name = match self.machine_name(name) {
+                    Ok(n) => n,
+                    Err(o) => return o,
+                };
+                let a = match *verb {
+                    "rm" => Action::RemoveMachine { name: name.clone() },
+                    "down" => Action::PowerOff { name: name.clone() },
+                    _ => Action::PowerOn { name: name.clone() },
+                };
+                let out = self.apply(a);
+                if *verb == "rm" && self.current.as_deref() == Some(&name) {
+                    self.current = self.world.machines.keys().next().cloned();
+                }
+                out
+            }
+            _ => Output::failure(usage, 2),
+        }
+    }
+
+    fn hosts_cmd(&mut self, rest: &[&str]) -> Output {
+        match rest {
+            [] => {
+                let mut s = String::from("127.0.0.1\tlocalhost\n");
+                for m in self.world.machines.values() {
+                    for a in m.addrs.iter().filter(|a| **a != m.name) {
+                        s.push_str(&format!("{a}\t{}\n", m.name));
+                    }
+                }
+                for (name, addr) in &self.world.hosts {
+                    s.push_str(&format!("{addr}\t{name}\n"));
+                }
+                Output::text(&s)
+            }
+            ["set", name, addr] => self.apply(Action::SetHost {
+                name: name.to_string(),
+                addr: addr.to_string(),
+            }),
+            _ => Output::failure("usage: hosts | hosts set NAME ADDR", 2),
+        }
+    }
+
+    fn ssh(&mut self, name: &str) -> Output {
+        match self.world.find_machine(name) {
+            Some(m) => {
+                self.current = Some(m.to_string());
+                Output::default()
+            }
+            None => Output::failure(
+                &format!("ssh: Could not resolve hostname {name}: Name or service not known"),
+                255,
+            ),
+        }
+    }
+
+    fn date(&mut self, rest: &[&str]) -> Output {
+        match rest {
+            [] => {}
+            ["-s", when] | ["--set", when] => match parse_date(when) {
+                Some(secs) => {
+                    let _ = self.world.apply(Action::SetDate { unix_secs: secs });
+                }
+                None => return Output::failure(&format!("date: invalid date '{when}'"), 1),
+            },
+            _ => {
+                return Output::failure(
+                    "date: only `date` and `date -s \"YYYY-MM-DD HH:MM:SS\"` are supported",
+                    1,
+                )
+            }
+        }
+        let ms = self.world.wall_ms();
+        let secs = ms.div_euclid(1000);
+        Output::text(&format!("{}\n", Stamp::from_unix_ms(ms).date(secs)))
+    }
+
+    fn export(&mut self, rest: &[&str]) -> Output {
+        for a in rest {
+            match a.split_once('=') {
+                Some((k, v)) if valid_var(k) => self.set_var(k, v),
+                Some((k, _)) => {
+                    return Output::failure(&format!("sh: export: {k}: bad variable name"), 1)
+                }
+                None if valid_var(a) => {}
+                None => return Output::failure(&format!("sh: export: {a}: bad variable name"), 1),
+            }
+        }
+        Output::default()
+    }
+
+    fn etcd(&mut self, rest: &[&str]) -> Output {
+        let machine = match self.need_machine() {
+            Ok(m) => m,
+            Err(o) => return o,
+        };
+        if rest
+            .first()
+            .is_some_and(|a| *a == "--version" || *a == "-version")
+        {
+            return Output::text("etcd Version: 3.4.23\nGit SHA: Not provided (use ./build instead of go build)\nGo Version: go1.19.8\nGo OS/Arch: linux/amd64\n");
+        }
+        let args: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
+        let cfg = {
+            let env = |k: &str| self.var(k);
+            etcd_flags::parse(&args, &env)
+        };
+        match cfg {
+            Ok(cfg) => self.apply(Action::StartEtcd {
+                machine,
+                cfg: Box::new(cfg),
+            }),
+            Err(e) => Output::failure(&e.message, e.status),
+        }
+    }
+
+    fn docker(&mut self, rest: &[&str]) -> Output {
+        match rest {
+            ["run", opts @ ..] => self.docker_run(opts),
+            ["exec", ..] => Output::default(),
+            ["logs", rest @ ..] => {
+                let _ = rest;
+                self.logs(None)
+            }
+            ["stop", _] => self.kill(&["etcd"]),
+            ["kill", _] => self.kill(&["-9", "etcd"]),
+            ["rm", ..] | ["ps", ..] | ["pull", ..] => Output::default(),
+            _ => Output::failure(
+                "docker: only run, exec, logs, stop and kill are simulated",
+                1,
+            ),
+        }
+    }
+
+    /// `docker run [OPTS] IMAGE [/usr/local/bin/]etcd FLAGS...` is `etcd FLAGS...`.
+    fn docker_run(&mut self, opts: &[&str]) -> Output {
+        let mut i = 0;
+        while i < opts.len() && opts[i].starts_with('-') {
+            let takes_value = matches!(
+                opts[i],
+                "--name" | "-p" | "-v" | "-e" | "--net" | "--network" | "--restart" | "--mount"
+            );
+            i += if takes_value { 2 } else { 1 };
+        }
+        let rest = opts.get(i + 1..).unwrap_or(&[]);
+        match rest.first() {
+            Some(&"etcd") | Some(&"/usr/local/bin/etcd") => {
+                let out = self.etcd(&rest[1..]);
+                if out.status != 0 {
+                    return out;
+                }
+                let a = self.world.random_u64();
+                let b = self.world.random_u64();
+                Output::text(&format!("{a:016x}{b:016x}{a:016x}{b:016x}\n"))
+            }
+            _ => Output::failure(
+                "docker: this playground runs only etcd images: IMAGE /usr/local/bin/etcd FLAGS...",
+                125,
+            ),
+        }
+    }
+
+    fn kill(&mut self, rest: &[&str]) -> Output {
+        let machine = match self.need_machine() {
+            Ok(m) => m,
+            Err(o) => return o,
+        };
+        let (signal, target) = match rest {
+            [t] => (Signal::Term, *t),
+            ["-9" | "-KILL" | "-SIGKILL", t] | ["-s", "KILL" | "SIGKILL", t] => (Signal::Kill, *t),
+            ["-15" | "-TERM" | "-SIGTERM", t] | ["-s", "TERM" | "SIGTERM", t] => (Signal::Term, *t),
+            _ => return Output::failure("kill: usage: kill [-9|-TERM] etcd", 2),
+        };
+        if target != "etcd" {
+            return Output::failure(&format!("sh: kill: {target}: no such process"), 1);
+        }
+        self.apply(Action::Kill { machine, signal })
+    }
+
+    fn rm(&mut self, rest: &[&str]) -> Output {
+        let machine = match self.need_machine() {
+            Ok(m) => m,
+            Err(o) => return o,
+        };
+        let paths: Vec<String> = rest
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .map(|s| s.to_string())
+            .collect();
+        if paths.is_empty() {
+            return Output::failure("rm: missing operand", 1);
+        }
+        self.apply(Action::RemovePaths { machine, paths })
+    }
+
+    fn ls(&mut self) -> Output {
+        let Ok(machine) = self.need_machine() else {
+            return Output::default();
+        };
+        let mut s = String::new();
+        if let Some(m) = self.world.machines.get(&machine) {
+            for (path, item) in &m.disk {
+                let kind = match item {
+                    DiskItem::DataDir(_) => "/",
+                    DiskItem::Snapshot(_) => "",
+                };
+                s.push_str(&format!("{path}{kind}\n"));
+            }
+        }
+        Output::text(&s)
+    }
+
+    fn logs(&mut self, host: Option<&str>) -> Output {
+        let machine = match host {
+            Some(h) => match self.machine_name(h) {
+                Ok(m) => m,
+                Err(o) => return o,
+            },
+            None => match self.need_machine() {
+                Ok(m) => m,
+                Err(o) => return o,
+            },
+        };
+        let mut s = String::new();
+        for l in self.world.logs.iter().filter(|l| l.machine == machine) {
+            s.push_str(&l.text);
+            s.push('\n');
+        }
+        Output::text(&s)
+    }
+
+    fn etcdctl(&mut self, rest: &[&str]) -> Output {
+        let machine = match self.need_machine() {
+            Ok(m) => m,
+            Err(o) => return o,
+        };
+        let args: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
+        let vars = self.vars.get(&machine).cloned().unwrap_or_default();
+        let env = |k: &str| vars.get(k).cloned();
+        etcdctl::run(&mut self.world, &machine, &args, &env)
+    }
+
+    fn net(&mut self, rest: &[&str]) -> Output {
+        match rest {
+            [] => Output::text(&self.net_text()),
+            ["cut", a, b] => self.cut_pair(a, b),
+            ["cut", ab] => match ab.split_once("->") {
+                Some((a, b)) => self.cut_one(a, b),
+                None => Output::failure("usage: net cut A B | net cut A->B", 2),
+            },
+            ["heal"] => self.apply(Action::Heal { pair: None }),
+            ["heal", a, b] => match (self.machine_name(a), self.machine_name(b)) {
+                (Ok(a), Ok(b)) => self.apply(Action::Heal { pair: Some((a, b)) }),
+                (Err(o), _) | (_, Err(o)) => o,
+            },
+            ["isolate", a] => self.isolate(a),
+            ["partition", groups @ ..] => self.partition(groups),
+            ["delay", a, b, d] => match parse::duration_ms(d, false) {
+                Some(ms) => match (self.machine_name(a), self.machine_name(b)) {
+                    (Ok(a), Ok(b)) => self.apply(Action::SetDelay { a, b, ms }),
+                    (Err(o), _) | (_, Err(o)) => o,
+                },
+                None => Output::failure(&format!("net: invalid duration {d:?}"), 2),
+            },
+            _ => Output::failure(
+                "usage: net | net cut A B | net cut A->B | net heal [A B] | net isolate A | net partition A B | C D | net delay A B DURATION",
+                2,
+            ),
+        }
+    }
+
+    fn net_text(&self) -> String {
+        let names: Vec<&String> = self.world.machines.keys().collect();
+        let mut s = String::new();
+        for (i, a) in names.iter().enumerate() {
+            for b in names.iter().skip(i + 1) {
+                let ab = self.world.cut.contains(&((*a).clone(), (*b).clone()));
+                let ba = self.world.cut.contains(&((*b).clone(), (*a).clone()));
+                let state = match (ab, ba) {
+                    (false, false) => "up".to_string(),
+                    (true, true) => "cut".to_string(),
+                    (true, false) => format!("cut {a}->{b}"),
+                    (false, true) => format!("cut {b}->{a}"),
+                };
+                s.push_str(&format!("{a} <-> {b}: {state}\n"));
+            }
+        }
+        s
+    }
+
+    fn cut_one(&mut self, a: &str, b: &str) -> Output {
+        match (self.machine_name(a), self.machine_name(b)) {
+            (Ok(from), Ok(to)) => self.apply(Action::Cut { from, to }),
+            (Err(o), _) | (_, Err(o)) => o,
+        }
+    }
+
+    fn cut_pair(&mut self, a: &str, b: &str) -> Output {
+        let out = self.cut_one(a, b);
+        if out.status != 0 {
+            return out;
+        }
+        self.cut_one(b, a)
+    }
+
+    fn isolate(&mut self, a: &str) -> Output {
+        let a = match self.machine_name(a) {
+            Ok(a) => a,
+            Err(o) => return o,
+        };
+        let others: Vec<String> = self
+            .world
+            .machines
+            .keys()
+            .filter(|m| **m != a)
+            .cloned()
+            .collect();
+        for b in others {
+            self.cut_pair(&a, &b);
+        }
+        Output::default()
+    }
+
+    fn partition(&mut self, groups: &[&str]) -> Output {
+        let mut sides: Vec<Vec<String>> = vec![Vec::new()];
+        for g in groups {
+            if *g == "|" {
+                sides.push(Vec::new());
+                continue;
+            }
+            match self.machine_name(g) {
+                Ok(m) => sides.last_mut().map(|s| s.push(m)).unwrap_or(()),
+                Err(o) => return o,
+            }
+        }
+        if sides.len() < 2 || sides.iter().any(|s| s.is_empty()) {
+            return Output::failure("usage: net partition A B | C D", 2);
+        }
+        for (i, left) in sides.iter().enumerate() {
+            for right in sides.iter().skip(i + 1) {
+                for a in left {
+                    for b in right {
+                        self.cut_pair(a, b);
+                    }
+                }
+            }
+        }
+        Output::default()
+    }
+
+    fn sleep(&mut self, rest: &[&str]) -> Output {
+        let [d] = rest else {
+            return Output::failure("sleep: missing operand", 1);
+        };
+        match parse::duration_ms(d, true) {
+            Some(ms) => self.apply(Action::Advance { ms }),
+            None => Output::failure(&format!("sleep: invalid time interval '{d}'"), 1),
+        }
+    }
+}
+
+/// Leading `NAME=VALUE` words (sh assignments), and the command after them.
+fn split_assignments(words: &[String]) -> (Vec<(String, String)>, Vec<String>) {
+    let mut assigns = Vec::new();
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        match w.split_once('=') {
+            Some((k, v)) if valid_var(k) => assigns.push((k.to_string(), v.to_string())),
+            _ => break,
+        }
+        i += 1;
+    }
+    (assigns, words[i..].to_vec())
+}
+
+fn valid_var(k: &str) -> bool {
+    let mut chars = k.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn valid_name(n: &str) -> bool {
+    !n.is_empty()
+        && n.len() <= 63
+        && n.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+}
+
+/// `YYYY-MM-DD HH:MM:SS` (or `YYYY-MM-DD`, or `HH:MM:SS` today is not supported) to Unix seconds.
+fn parse_date(s: &str) -> Option<i64> {
+    let (date, time) = s.trim().split_once(' ').unwrap_or((s.trim(), "00:00:00"));
+    let d: Vec<u32> = date
+        .split('-')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let t: Vec<u32> = time
+        .split(':')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let ([y, mo, da], [h, mi, se]) = (d.as_slice(), t.as_slice()) else {
+        return None;
+    };
+    if !(1..=12).contains(mo) || !(1..=31).contains(da) || *h > 23 || *mi > 59 || *se > 60 {
+        return None;
+    }
+    Some(days_from_civil(i64::from(*y), *mo, *da) * 86_400 + i64::from(h * 3600 + mi * 60 + se))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_parse() {
+        assert_eq!(parse_date("2021-03-03 16:25:57"), Some(1_614_788_757));
+        assert_eq!(parse_date("2021-13-03 16:25:57"), None);
+        assert_eq!(parse_date("soon"), None);
+    }
+
+    #[test]
+    fn assignments_split() {
+        let w: Vec<String> = ["ETCDCTL_API=3", "etcdctl", "a=b"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let (a, rest) = split_assignments(&w);
+        assert_eq!(a, vec![("ETCDCTL_API".to_string(), "3".to_string())]);
+        assert_eq!(rest, vec!["etcdctl".to_string(), "a=b".to_string()]);
+    }
+}

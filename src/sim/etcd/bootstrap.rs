@@ -1,0 +1,454 @@
+//! How an etcd 3.4 server comes up from its flags and data dir (`NewServer`):
+//! a new cluster from `--initial-cluster`, joining an existing one, restarting
+//! from a WAL, or `--force-new-cluster`; with etcd's checks and fatal messages.
+
+use protobuf::Message as _;
+use raft::eraftpb::{ConfChange, ConfChangeType, ConfState, Entry, EntryType, HardState};
+use raft::storage::MemStorage;
+use raft::Storage;
+
+use super::config::{ClusterState, EtcdConfig};
+use super::datadir::{Backend, DataDir};
+use super::ids;
+use super::logfmt::conf_string;
+use super::membership::{ChangeKind, Member};
+use super::server::{ChangeCtx, Ctx};
+
+/// What a remote peer's `/members` endpoint returns: its cluster ID and members.
+pub type RemoteMembers = (u64, Vec<Member>);
+
+/// A fatal start-up error: the text after `C | etcdmain: `.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fatal(pub String);
+
+/// Prepares the data dir a server will run on, or says why etcd would exit.
+/// `remote` asks a peer URL for its member list (None: unreachable).
+pub fn bootstrap(
+    cfg: &EtcdConfig,
+    existing: Option<DataDir>,
+    remote: &dyn Fn(&str) -> Option<RemoteMembers>,
+    ctx: &mut Ctx,
+) -> Result<DataDir, Fatal> {
+    match (existing, cfg.initial_cluster_state) {
+        (Some(dir), _) if cfg.force_new_cluster => Ok(force_new_cluster(dir, ctx)),
+        (Some(dir), _) => Ok(restart(dir, ctx)),
+        (None, ClusterState::New) => new_cluster(cfg, remote, ctx),
+        (None, ClusterState::Existing) => join_existing(cfg, remote, ctx),
+    }
+}
+
+/// The members `--initial-cluster` describes, with etcd's static IDs.
+fn initial_members(cfg: &EtcdConfig) -> Result<Vec<Member>, Fatal> {
+    let mut by_name: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, url) in cfg.initial_cluster() {
+        match by_name.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, urls)) => urls.push(url),
+            None => by_name.push((name, vec![url])),
+        }
+    }
+    let mut all_urls: Vec<&String> = by_name.iter().flat_map(|(_, u)| u).collect();
+    all_urls.sort();
+    if all_urls.windows(2).any(|w| w[0] == w[1]) {
+        return Err(Fatal(format!(
+            "initial cluster {} has duplicate url",
+            initial_cluster_text(cfg)
+        )));
+    }
+    let mut members: Vec<Member> = by_name
+        .into_iter()
+        .map(|(name, mut urls)| {
+            urls.sort();
+            Member {
+                id: ids::member_id(&urls, &cfg.initial_cluster_token, None),
+                name,
+                peer_urls: urls,
+                client_urls: Vec::new(),
+                is_learner: false,
+            }
+        })
+        .collect();
+    members.sort_by_key(|m| m.id);
+    for w in members.windows(2) {
+        if w[0].id == w[1].id {
+            return Err(Fatal(format!(
+                "member exists with identical ID {:x}",
+                w[0].id
+            )));
+        }
+    }
+    Ok(members)
+}
+
+fn initial_cluster_text(cfg: &EtcdConfig) -> String {
+    cfg.initial_cluster()
+        .iter()
+        .map(|(n, u)| format!("{n}={u}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn local_member<'a>(cfg: &EtcdConfig, members: &'a [Member]) -> Result<&'a Member, Fatal> {
+    members.iter().find(|m| m.name == cfg.name).ok_or_else(|| {
+        Fatal(format!(
+            "couldn't find local name {:?} in the initial cluster configuration",
+            cfg.name
+        ))
+    })
+}
+
+/// `advertiseMatchesCluster` for the string-equal case etcd checks without resolving.
+fn advertise_matches(cfg: &EtcdConfig, local: &Member) -> Result<(), Fatal> {
+    let mut adv = cfg.initial_advertise_peer_urls.clone();
+    adv.sort();
+    if adv == local.peer_urls {
+        return Ok(());
+    }
+    let ic = initial_cluster_text(cfg);
+    let adv_text = cfg.initial_advertise_peer_urls.join(",");
+    match local.peer_urls.iter().find(|u| !adv.contains(u)) {
+        Some(u) => Err(Fatal(format!(
+            "--initial-cluster has {u} but missing from --initial-advertise-peer-urls={adv_text} (\"{u}\"(resolved from {u}) != \"{}\"(resolved from {}))",
+            adv.first().cloned().unwrap_or_default(),
+            adv.first().cloned().unwrap_or_default()
+        ))),
+        None => Err(Fatal(format!(
+            "--initial-advertise-peer-urls has {adv_text} but missing from --initial-cluster={ic}"
+        ))),
+    }
+}
+
+fn new_cluster(
+    cfg: &EtcdConfig,
+    remote: &dyn Fn(&str) -> Option<RemoteMembers>,
+    ctx: &mut Ctx,
+) -> Result<DataDir, Fatal> {
+    let members = initial_members(cfg)?;
+    let local = local_member(cfg, &members)?.clone();
+    advertise_matches(cfg, &local)?;
+    let ids: Vec<u64> = members.iter().map(|m| m.id).collect();
+    let cluster_id = ids::cluster_id(&ids);
+    for m in members.iter().filter(|m| m.id != local.id) {
+        for url in &m.peer_urls {
+            let known = remote(url).and_then(|(_, ms)| ms.into_iter().find(|x| x.id == local.id));
+            if known.is_some_and(|x| !x.client_urls.is_empty()) {
+                return Err(Fatal(format!(
+                    "member {:x} has already been bootstrapped",
+                    local.id
+                )));
+            }
+        }
+    }
+    ctx.server(
+        'I',
+        "etcdserver",
+        &format!("starting member {:x} in cluster {cluster_id:x}", local.id),
+    );
+    log_new_raft(ctx, local.id, 0, 0, 0, 0, 0, &[]);
+    ctx.raft_line("INFO", &format!("{:x} became follower at term 1", local.id));
+    for n in 1..=ids.len() {
+        let conf = conf_string(&ids[..n], &[]);
+        ctx.raft_line(
+            "INFO",
+            &format!("{:x} switched to configuration {conf}", local.id),
+        );
+    }
+    let storage = MemStorage::new();
+    let entries: Vec<Entry> = members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| conf_entry(i as u64 + 1, 1, ConfChangeType::AddNode, ChangeKind::Add, m))
+        .collect();
+    {
+        let mut core = storage.wl();
+        let _ = core.append(&entries);
+        let mut hs = HardState::default();
+        hs.term = 1;
+        hs.commit = entries.len() as u64;
+        core.set_hardstate(hs);
+        let mut cs = ConfState::default();
+        cs.set_voters(ids.clone());
+        core.set_conf_state(cs);
+    }
+    Ok(DataDir {
+        storage,
+        id: local.id,
+        cluster_id,
+        backend: Backend::default(),
+    })
+}
+
+/// A committed ConfChange entry as etcd's bootstrap and force-new-cluster write them.
+fn conf_entry(index: u64, term: u64, ty: ConfChangeType, kind: ChangeKind, m: &Member) -> Entry {
+    let mut cc = ConfChange::default();
+    cc.set_change_type(ty);
+    cc.node_id = m.id;
+    let ctx = ChangeCtx {
+        req: 0,
+        kind,
+        member: m.clone(),
+    };
+    cc.set_context(serde_json::to_vec(&ctx).unwrap_or_default().into());
+    let mut e = Entry::default();
+    e.set_entry_type(EntryType::EntryConfChange);
+    e.index = index;
+    e.term = term;
+    e.data = cc.write_to_bytes().unwrap_or_default().into();
+    e
+}
+
+#[allow(clippy::too_many_arguments)]
+fn log_new_raft(
+    ctx: &mut Ctx,
+    id: u64,
+    term: u64,
+    commit: u64,
+    applied: u64,
+    last: u64,
+    last_term: u64,
+    peers: &[u64],
+) {
+    let peers_hex: Vec<String> = peers.iter().map(|p| format!("{p:x}")).collect();
+    ctx.raft_line(
+        "INFO",
+        &format!(
+            "{id:x} switched to configuration {}",
+            conf_string(peers, &[])
+        ),
+    );
+    ctx.raft_line("INFO", &format!("{id:x} became follower at term {term}"));
+    ctx.raft_line(
+        "INFO",
+        &format!(
+            "newRaft {id:x} [peers: [{}], term: {term}, commit: {commit}, applied: {applied}, lastindex: {last}, lastterm: {last_term}]",
+            peers_hex.join(",")
+        ),
+    );
+}
+
+fn join_existing(
+    cfg: &EtcdConfig,
+    remote: &dyn Fn(&str) -> Option<RemoteMembers>,
+    ctx: &mut Ctx,
+) -> Result<DataDir, Fatal> {
+    let local_members = initial_members(cfg)?;
+    let local = local_member(cfg, &local_members)?.clone();
+    let peer_urls: Vec<&String> = local_members
+        .iter()
+        .filter(|m| m.id != local.id)
+        .flat_map(|m| &m.peer_urls)
+        .collect();
+    let fetched = peer_urls.iter().find_map(|u| remote(u));
+    let Some((cluster_id, existing)) = fetched else {
+        return Err(Fatal(
+            "cannot fetch cluster info from peer urls: could not retrieve cluster information from the given URLs"
+                .into(),
+        ));
+    };
+    let id = validate_and_assign(cluster_id, &existing, &local_members, &local)?;
+    ctx.server(
+        'I',
+        "etcdserver",
+        &format!("starting member {id:x} in cluster {cluster_id:x}"),
+    );
+    log_new_raft(ctx, id, 0, 0, 0, 0, 0, &[]);
+    Ok(DataDir {
+        storage: MemStorage::new(),
+        id,
+        cluster_id,
+        backend: Backend::default(),
+    })
+}
+
+/// `ValidateClusterAndAssignIDs` (3.4.16 and later); returns the local member's ID.
+fn validate_and_assign(
+    cluster_id: u64,
+    existing: &[Member],
+    local_members: &[Member],
+    local: &Member,
+) -> Result<u64, Fatal> {
+    let cluster_text = || {
+        let ms: Vec<String> = existing
+            .iter()
+            .map(|m| {
+                format!(
+                    "&{{ID:{:x} RaftAttributes:{{PeerURLs:[{}] IsLearner:{}}} Attributes:{{Name:{} ClientURLs:[{}]}}}}",
+                    m.id,
+                    m.peer_urls.join(" "),
+                    m.is_learner,
+                    m.name,
+                    m.client_urls.join(" ")
+                )
+            })
+            .collect();
+        format!(
+            "{{ClusterID:{cluster_id:x} Members:[{}] RemovedMemberIDs:[]}}",
+            ms.join(" ")
+        )
+    };
+    if existing.len() != local_members.len() {
+        return Err(Fatal(format!(
+            "error validating peerURLs {}: member count is unequal",
+            cluster_text()
+        )));
+    }
+    for e in existing {
+        if !local_members.iter().any(|l| l.peer_urls == e.peer_urls) {
+            return Err(Fatal(format!(
+                "error validating peerURLs {}: PeerURLs: no match found for existing member ({:x}, [{}]), last resolver error (resolved urls: \"{}\" != \"{}\")",
+                cluster_text(),
+                e.id,
+                e.peer_urls.join(" "),
+                e.peer_urls.first().cloned().unwrap_or_default(),
+                local.peer_urls.first().cloned().unwrap_or_default()
+            )));
+        }
+    }
+    existing
+        .iter()
+        .find(|e| e.peer_urls == local.peer_urls)
+        .map(|e| e.id)
+        .ok_or_else(|| {
+            Fatal(format!(
+                "error validating peerURLs {}: member count is unequal",
+                cluster_text()
+            ))
+        })
+}
+
+fn restart(dir: DataDir, ctx: &mut Ctx) -> DataDir {
+    ctx.server(
+        'I',
+        "etcdmain",
+        "the server is already initialized as member before, starting as etcd member...",
+    );
+    let (hs, last, last_term) = raft_state(&dir.storage);
+    ctx.server(
+        'I',
+        "etcdserver",
+        &format!(
+            "restarting member {:x} in cluster {:x} at commit index {}",
+            dir.id, dir.cluster_id, hs.commit
+        ),
+    );
+    let voters = dir.backend.conf.get_voters().to_vec();
+    dir.storage.wl().set_conf_state(dir.backend.conf.clone());
+    log_new_raft(
+        ctx,
+        dir.id,
+        hs.term,
+        hs.commit,
+        dir.backend.applied,
+        last,
+        last_term,
+        &voters,
+    );
+    dir
+}
+
+fn raft_state(storage: &MemStorage) -> (HardState, u64, u64) {
+    let hs = storage.rl().hard_state().clone();
+    let last = storage.last_index().unwrap_or(0);
+    let last_term = storage.term(last).unwrap_or(0);
+    (hs, last, last_term)
+}
+
+/// `restartAsStandaloneNode`: drop uncommitted entries, then append a removal of
+/// every other member (and an add of self if missing), force-committed.
+fn force_new_cluster(dir: DataDir, ctx: &mut Ctx) -> DataDir {
+    ctx.server('I', "embed", "force new cluster");
+    let (hs, last, _) = raft_state(&dir.storage);
+    let commit = hs.commit;
+    let first = dir.storage.first_index().unwrap_or(1);
+    let kept: Vec<Entry> = dir
+        .storage
+        .entries(
+            first,
+            commit + 1,
+            u64::MAX,
+            raft::GetEntriesContext::empty(false),
+        )
+        .unwrap_or_default();
+    if last > commit {
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!("discarding {} uncommitted WAL entries ", last - commit),
+        );
+    }
+    let members = member_ids_from_log(&dir, &kept);
+    let mut extra = Vec::new();
+    let mut index = commit;
+    for id in members.iter().filter(|&&i| i != dir.id) {
+        index += 1;
+        let m = Member {
+            id: *id,
+            name: String::new(),
+            peer_urls: Vec::new(),
+            client_urls: Vec::new(),
+            is_learner: false,
+        };
+        extra.push(conf_entry(
+            index,
+            hs.term,
+            ConfChangeType::RemoveNode,
+            ChangeKind::Remove,
+            &m,
+        ));
+    }
+    let storage = MemStorage::new();
+    {
+        let mut core = storage.wl();
+        let snap = dir.storage.snapshot(0, 0).ok();
+        if let Some(s) = snap.filter(|s| s.get_metadata().index > 0) {
+            let _ = core.apply_snapshot(s);
+        }
+        let _ = core.append(&kept);
+        let _ = core.append(&extra);
+        let mut new_hs = hs.clone();
+        new_hs.commit = index;
+        core.set_hardstate(new_hs);
+        core.set_conf_state(dir.backend.conf.clone());
+    }
+    ctx.server(
+        'I',
+        "etcdserver",
+        &format!(
+            "forcing restart of member {:x} in cluster {:x} at commit index {index}",
+            dir.id, dir.cluster_id
+        ),
+    );
+    let voters = dir.backend.conf.get_voters().to_vec();
+    let last_term = hs.term;
+    log_new_raft(
+        ctx,
+        dir.id,
+        hs.term,
+        index,
+        dir.backend.applied,
+        index,
+        last_term,
+        &voters,
+    );
+    DataDir { storage, ..dir }
+}
+
+/// `getIDs`: the voters of the applied configuration, then the conf changes after it.
+fn member_ids_from_log(dir: &DataDir, entries: &[Entry]) -> Vec<u64> {
+    let mut ids: Vec<u64> = dir.backend.conf.get_voters().to_vec();
+    for e in entries.iter().filter(|e| e.index > dir.backend.applied) {
+        if e.get_entry_type() != EntryType::EntryConfChange {
+            continue;
+        }
+        let mut cc = ConfChange::default();
+        if cc.merge_from_bytes(&e.data).is_err() || cc.node_id == 0 {
+            continue;
+        }
+        match cc.get_change_type() {
+            ConfChangeType::AddNode | ConfChangeType::AddLearnerNode => ids.push(cc.node_id),
+            ConfChangeType::RemoveNode => ids.retain(|&i| i != cc.node_id),
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}

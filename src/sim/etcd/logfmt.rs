@@ -1,0 +1,406 @@
+//! Server logs: capturing raft-rs's slog records and turning them into etcd 3.4's
+//! lines (capnslog for the server, Go's `log` default logger for raft), with the
+//! time stamps of the simulated wall clock.
+
+use std::sync::{Arc, Mutex};
+
+use slog::{Drain, Key, OwnedKVList, Record, Serializer, KV};
+
+/// One raft-rs log record, as captured from slog.
+#[derive(Debug, Clone)]
+pub struct RaftRecord {
+    pub level: slog::Level,
+    pub msg: String,
+    pub kv: Vec<(String, String)>,
+}
+
+impl RaftRecord {
+    /// The value of a key-value pair, if present.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.kv
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn num(&self, key: &str) -> u64 {
+        self.get(key).and_then(|v| v.parse().ok()).unwrap_or(0)
+    }
+}
+
+/// The shared buffer a server reads its raft records from after each call into raft.
+pub type RecordSink = Arc<Mutex<Vec<RaftRecord>>>;
+
+/// A slog drain that keeps the records a server needs: every info and above, and
+/// the debug record that says raft drew a new election timeout.
+pub struct CaptureDrain {
+    pub sink: RecordSink,
+}
+
+struct KvCollector(Vec<(String, String)>);
+
+impl Serializer for KvCollector {
+    fn emit_arguments(&mut self, key: Key, val: &std::fmt::Arguments) -> slog::Result {
+        self.0.push((key.to_string(), val.to_string()));
+        Ok(())
+    }
+}
+
+impl Drain for CaptureDrain {
+    type Ok = ();
+    type Err = slog::Never;
+
+    fn log(&self, record: &Record, _values: &OwnedKVList) -> Result<(), slog::Never> {
+        let keep = record.level().is_at_least(slog::Level::Info)
+            || record
+                .msg()
+                .as_str()
+                .is_some_and(|m| m.starts_with("reset election timeout"));
+        if !keep {
+            return Ok(());
+        }
+        let mut kv = KvCollector(Vec::new());
+        // Serializing into a Vec cannot fail.
+        let _ = record.kv().serialize(record, &mut kv);
+        let rec = RaftRecord {
+            level: record.level(),
+            msg: record.msg().to_string(),
+            kv: kv.0,
+        };
+        if let Ok(mut sink) = self.sink.lock() {
+            sink.push(rec);
+        }
+        Ok(())
+    }
+}
+
+/// A logger for one raft node that writes into `sink`.
+pub fn raft_logger(sink: RecordSink) -> slog::Logger {
+    slog::Logger::root(CaptureDrain { sink }.fuse(), slog::o!())
+}
+
+/// A simulated wall-clock instant, split into the fields log stamps need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    pub year: i64,
+    pub month: u32,
+    pub day: u32,
+    pub hour: u32,
+    pub min: u32,
+    pub sec: u32,
+    pub micros: u32,
+}
+
+impl Stamp {
+    /// Unix time in milliseconds to a UTC calendar stamp.
+    pub fn from_unix_ms(ms: i64) -> Stamp {
+        let secs = ms.div_euclid(1000);
+        let micros = (ms.rem_euclid(1000) * 1000) as u32;
+        let days = secs.div_euclid(86_400);
+        let rem = secs.rem_euclid(86_400);
+        let (year, month, day) = civil_from_days(days);
+        Stamp {
+            year,
+            month,
+            day,
+            hour: (rem / 3600) as u32,
+            min: ((rem % 3600) / 60) as u32,
+            sec: (rem % 60) as u32,
+            micros,
+        }
+    }
+
+    /// capnslog: `2021-03-03 16:25:57.005589`.
+    pub fn capnslog(&self) -> String {
+        format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}",
+            self.year, self.month, self.day, self.hour, self.min, self.sec, self.micros
+        )
+    }
+
+    /// Go's `log.LstdFlags` after the `raft` prefix: `2021/03/03 16:25:57`.
+    pub fn go_log(&self) -> String {
+        format!(
+            "{:04}/{:02}/{:02} {:02}:{:02}:{:02}",
+            self.year, self.month, self.day, self.hour, self.min, self.sec
+        )
+    }
+
+    /// The clientv3 zap stamp: `2021-03-03T16:25:59.114Z`.
+    pub fn zap(&self) -> String {
+        format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+            self.year,
+            self.month,
+            self.day,
+            self.hour,
+            self.min,
+            self.sec,
+            self.micros / 1000
+        )
+    }
+
+    /// `date`'s default output: `Wed Mar  3 16:25:57 UTC 2021`.
+    pub fn date(&self, unix_secs: i64) -> String {
+        const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+        const MONTHS: [&str; 12] = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        let wd = DAYS[unix_secs.div_euclid(86_400).rem_euclid(7) as usize];
+        let mon = MONTHS[(self.month.clamp(1, 12) - 1) as usize];
+        format!(
+            "{} {} {:>2} {:02}:{:02}:{:02} UTC {}",
+            wd, mon, self.day, self.hour, self.min, self.sec, self.year
+        )
+    }
+}
+
+/// Howard Hinnant's days-to-civil algorithm.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// The inverse: a civil date and time (UTC) to Unix seconds.
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m as i64 + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// etcd's name for a raft-rs message type.
+pub fn msg_type_name(raft_rs: &str) -> &str {
+    match raft_rs {
+        "MsgPropose" => "MsgProp",
+        "MsgAppend" => "MsgApp",
+        "MsgAppendResponse" => "MsgAppResp",
+        "MsgRequestVote" => "MsgVote",
+        "MsgRequestVoteResponse" => "MsgVoteResp",
+        "MsgSnapshot" => "MsgSnap",
+        "MsgHeartbeatResponse" => "MsgHeartbeatResp",
+        "MsgRequestPreVote" => "MsgPreVote",
+        "MsgRequestPreVoteResponse" => "MsgPreVoteResp",
+        other => other,
+    }
+}
+
+/// A raft line's level and text (without the `raftYYYY/...` prefix).
+pub type RaftLine = (&'static str, String);
+
+/// Turns one raft-rs record into etcd 3.4's raft lines (none, one, or several),
+/// following the spec's section 5 mapping. `voters` are the node's voters, used to
+/// expand the vote broadcast; `conf` is the etcd text of the current configuration.
+pub fn etcd_raft_lines(id: u64, rec: &RaftRecord, conf: &str) -> Vec<RaftLine> {
+    let m = rec.msg.as_str();
+    let info = |s: String| vec![("INFO", s)];
+    if let Some(rest) = m.strip_prefix("became ") {
+        return info(format!("{id:x} became {rest}"));
+    }
+    match m {
+        "starting a new election" => info(format!(
+            "{id:x} is starting a new election at term {}",
+            rec.num("term")
+        )),
+        "broadcasting vote request" => vote_requests(id, rec),
+        "received votes response" => vote_responses(id, rec),
+        "stepped down to follower since quorum is not active" => vec![(
+            "WARN",
+            format!("{id:x} stepped down to follower since quorum is not active"),
+        )],
+        "switched to configuration" => info(format!("{id:x} switched to configuration {conf}")),
+        "newRaft" => Vec::new(),
+        _ => other_line(id, rec),
+    }
+}
+
+fn vote_requests(id: u64, rec: &RaftRecord) -> Vec<RaftLine> {
+    let kind = if rec.get("type") == Some("MsgRequestPreVote") {
+        "MsgPreVote"
+    } else {
+        "MsgVote"
+    };
+    let mut to: Vec<u64> = rec
+        .get("to")
+        .unwrap_or("")
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    to.sort_unstable();
+    to.iter()
+        .map(|peer| {
+            (
+                "INFO",
+                format!(
+                    "{id:x} [logterm: {}, index: {}] sent {kind} request to {peer:x} at term {}",
+                    rec.num("log_term"),
+                    rec.num("log_index"),
+                    rec.num("term")
+                ),
+            )
+        })
+        .collect()
+}
+
+fn vote_responses(id: u64, rec: &RaftRecord) -> Vec<RaftLine> {
+    let kind = msg_type_name(rec.get("type").unwrap_or("MsgRequestVoteResponse"));
+    let kind = if kind == "MsgVote" {
+        "MsgVoteResp"
+    } else {
+        kind
+    };
+    let kind = if kind == "MsgPreVote" {
+        "MsgPreVoteResp"
+    } else {
+        kind
+    };
+    let from = rec.num("from");
+    let term = rec.num("term");
+    let granted = rec.get("vote") == Some("true");
+    let first = if granted {
+        format!("{id:x} received {kind} from {from:x} at term {term}")
+    } else {
+        format!("{id:x} received {kind} rejection from {from:x} at term {term}")
+    };
+    let mut lines = vec![("INFO", first)];
+    if from != id {
+        lines.push((
+            "INFO",
+            format!(
+                "{id:x} has received {} {kind} votes and {} vote rejections",
+                rec.num("approvals"),
+                rec.num("rejections")
+            ),
+        ));
+    }
+    lines
+}
+
+/// The unsigned numbers in a text, in order.
+fn numbers(text: &str) -> Vec<u64> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter_map(|s| s.parse().ok())
+        .collect()
+}
+
+/// Records that raft-rs prints with decimal IDs or other names: rebuilt in etcd's words.
+fn other_line(id: u64, rec: &RaftRecord) -> Vec<RaftLine> {
+    let m = rec.msg.as_str();
+    let level = match rec.level {
+        slog::Level::Warning => "WARN",
+        slog::Level::Error | slog::Level::Critical => "ERROR",
+        _ => "INFO",
+    };
+    let n = numbers(m);
+    let at = |i: usize| n.get(i).copied().unwrap_or(0);
+    let ty = msg_type_name(rec.get("msg type").unwrap_or("MsgRequestVote"));
+    let text = if m.contains("cast vote for") || m.contains("rejected vote from") {
+        let verb = if m.contains("cast vote") {
+            "cast"
+        } else {
+            "rejected"
+        };
+        let prep = if verb == "cast" { "for" } else { "from" };
+        format!(
+            "[logterm: {}, index: {}, vote: {:x}] {verb} {ty} {prep} {:x} [logterm: {}, index: {}] at term {}",
+            at(0), at(1), at(2), at(3), at(4), at(5), at(6)
+        )
+    } else if m.starts_with("received a message with higher term from") {
+        format!(
+            "[term: {}] received a {ty} message with higher term from {:x} [term: {}]",
+            rec.num("term"),
+            at(0),
+            rec.num("message_term")
+        )
+    } else if m.starts_with("ignored a message with lower term from") {
+        format!(
+            "[term: {}] ignored a {ty} message with lower term from {:x} [term: {}]",
+            rec.num("term"),
+            at(0),
+            rec.num("msg term")
+        )
+    } else if m.contains("received MsgTimeoutNow from") {
+        format!(
+            "[term {}] received MsgTimeoutNow from {:x} and starts an election to get leadership.",
+            at(0),
+            at(1)
+        )
+    } else if m.contains("starts to transfer leadership to") {
+        format!(
+            "[term {}] starts to transfer leadership to {:x}",
+            at(0),
+            at(1)
+        )
+    } else if m.starts_with("sends MsgTimeoutNow to") {
+        format!(
+            "sends MsgTimeoutNow to {:x} immediately as {:x} already has up-to-date log",
+            at(0),
+            at(0)
+        )
+    } else if m.starts_with("sent MsgTimeoutNow to") {
+        format!(
+            "sent MsgTimeoutNow to {:x} after received MsgAppResp",
+            at(0)
+        )
+    } else if m.starts_with("no leader at term") || m.starts_with("cannot campaign") {
+        m.to_string()
+    } else {
+        return Vec::new();
+    };
+    vec![(level, format!("{id:x} {text}"))]
+}
+
+/// etcd's `tracker.Config.String()` for a simple (non-joint) configuration.
+pub fn conf_string(voters: &[u64], learners: &[u64]) -> String {
+    let join = |ids: &[u64]| {
+        let mut v = ids.to_vec();
+        v.sort_unstable();
+        v.iter()
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut s = format!("voters=({})", join(voters));
+    if !learners.is_empty() {
+        s.push_str(&format!(" learners=({})", join(learners)));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_match_seed_000() {
+        // 2021-03-03 16:25:57 UTC
+        let secs = days_from_civil(2021, 3, 3) * 86_400 + 16 * 3600 + 25 * 60 + 57;
+        assert_eq!(secs, 1_614_788_757);
+        let s = Stamp::from_unix_ms(secs * 1000 + 5);
+        assert_eq!(s.capnslog(), "2021-03-03 16:25:57.005000");
+        assert_eq!(s.go_log(), "2021/03/03 16:25:57");
+        assert_eq!(s.zap(), "2021-03-03T16:25:57.005Z");
+        assert_eq!(s.date(secs), "Wed Mar  3 16:25:57 UTC 2021");
+    }
+
+    #[test]
+    fn conf_strings_sort_decimal() {
+        assert_eq!(conf_string(&[], &[]), "voters=()");
+        assert_eq!(
+            conf_string(&[7883063032017194716, 5687557646807077203], &[]),
+            "voters=(5687557646807077203 7883063032017194716)"
+        );
+        assert_eq!(conf_string(&[2], &[1]), "voters=(2) learners=(1)");
+    }
+}

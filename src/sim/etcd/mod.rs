@@ -1,0 +1,12 @@
+//! One etcd 3.4 server and everything it keeps: configuration, IDs, member table,
+//! key-value store, data dir, requests, logs, and the server process itself.
+
+pub mod bootstrap;
+pub mod config;
+pub mod datadir;
+pub mod ids;
+pub mod kv;
+pub mod logfmt;
+pub mod membership;
+pub mod request;
+pub mod server;

@@ -1,0 +1,217 @@
+//! What clients ask an etcd server and what it answers: the gRPC requests etcdctl
+//! sends, their replies, and the errors with their gRPC codes and texts.
+
+use super::kv::KeyValue;
+use super::membership::{Member, MemberError};
+
+/// A client request (one etcdctl RPC).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    Put {
+        key: String,
+        value: String,
+    },
+    Range {
+        key: String,
+        prefix: bool,
+        serializable: bool,
+    },
+    Delete {
+        key: String,
+        prefix: bool,
+    },
+    MemberList,
+    MemberAdd {
+        peer_urls: Vec<String>,
+        learner: bool,
+    },
+    MemberRemove {
+        id: u64,
+    },
+    MemberUpdate {
+        id: u64,
+        peer_urls: Vec<String>,
+    },
+    MemberPromote {
+        id: u64,
+    },
+    Status,
+    MoveLeader {
+        id: u64,
+    },
+    Snapshot,
+}
+
+impl Request {
+    /// Learners serve only status and serializable reads (`isRPCSupportedForLearner`).
+    pub fn allowed_on_learner(&self) -> bool {
+        matches!(
+            self,
+            Request::Status
+                | Request::Range {
+                    serializable: true,
+                    ..
+                }
+        )
+    }
+}
+
+/// The response header every reply carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Header {
+    pub cluster_id: u64,
+    pub member_id: u64,
+    pub revision: i64,
+    pub raft_term: u64,
+}
+
+/// `endpoint status`'s payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusInfo {
+    pub version: String,
+    pub db_size: u64,
+    pub db_size_in_use: u64,
+    pub leader: u64,
+    pub raft_index: u64,
+    pub raft_term: u64,
+    pub raft_applied_index: u64,
+    pub is_learner: bool,
+    pub errors: Vec<String>,
+}
+
+/// The state a `snapshot save` carries away.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotData {
+    pub kvs: Vec<KeyValue>,
+    pub revision: i64,
+    pub size: u64,
+}
+
+/// A successful reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    Put,
+    Range(Vec<KeyValue>),
+    Delete(usize),
+    /// Member commands: the member concerned and the member list after the change.
+    Members {
+        member: Option<Member>,
+        members: Vec<Member>,
+    },
+    Status(StatusInfo),
+    MoveLeader {
+        from: u64,
+        to: u64,
+    },
+    Snapshot(SnapshotData),
+}
+
+/// A reply with its header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    pub header: Header,
+    pub reply: Reply,
+}
+
+/// gRPC status codes that reach etcdctl.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    Unknown,
+    InvalidArgument,
+    DeadlineExceeded,
+    NotFound,
+    FailedPrecondition,
+    Unavailable,
+}
+
+impl Code {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Code::Unknown => "Unknown",
+            Code::InvalidArgument => "InvalidArgument",
+            Code::DeadlineExceeded => "DeadlineExceeded",
+            Code::NotFound => "NotFound",
+            Code::FailedPrecondition => "FailedPrecondition",
+            Code::Unavailable => "Unavailable",
+        }
+    }
+}
+
+/// The errors an etcd 3.4 server returns, closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServerError {
+    Member(MemberError),
+    NotEnoughStartedMembers,
+    LearnerNotReady,
+    Unhealthy,
+    BadLeaderTransferee,
+    NotLeader,
+    Timeout,
+    TimeoutDueToLeaderFail,
+    TimeoutDueToConnectionLost,
+    TimeoutLeaderTransfer,
+    NotSupportedForLearner,
+    BadUrls,
+    /// The request never reached raft before the server's deadline.
+    ContextDeadline,
+}
+
+impl ServerError {
+    /// The gRPC code and description the client sees.
+    pub fn status(&self) -> (Code, &'static str) {
+        use Code::*;
+        match self {
+            ServerError::Member(e) => member_status(*e),
+            ServerError::NotEnoughStartedMembers => (
+                Unknown,
+                "etcdserver: re-configuration failed due to not enough started members",
+            ),
+            ServerError::LearnerNotReady => (
+                FailedPrecondition,
+                "etcdserver: can only promote a learner member which is in sync with leader",
+            ),
+            ServerError::Unhealthy => (Unavailable, "etcdserver: unhealthy cluster"),
+            ServerError::BadLeaderTransferee => {
+                (FailedPrecondition, "etcdserver: bad leader transferee")
+            }
+            ServerError::NotLeader => (FailedPrecondition, "etcdserver: not leader"),
+            ServerError::Timeout => (Unavailable, "etcdserver: request timed out"),
+            ServerError::TimeoutDueToLeaderFail => (
+                Unavailable,
+                "etcdserver: request timed out, possibly due to previous leader failure",
+            ),
+            ServerError::TimeoutDueToConnectionLost => (
+                Unavailable,
+                "etcdserver: request timed out, possibly due to connection lost",
+            ),
+            ServerError::TimeoutLeaderTransfer => (
+                Unknown,
+                "etcdserver: request timed out, leader transfer took too long",
+            ),
+            ServerError::NotSupportedForLearner => {
+                (Unavailable, "etcdserver: rpc not supported for learner")
+            }
+            ServerError::BadUrls => (InvalidArgument, "etcdserver: given member URLs are invalid"),
+            ServerError::ContextDeadline => (Unknown, "context deadline exceeded"),
+        }
+    }
+}
+
+fn member_status(e: MemberError) -> (Code, &'static str) {
+    use Code::*;
+    match e {
+        MemberError::IdRemoved | MemberError::IdNotFound => {
+            (NotFound, "etcdserver: member not found")
+        }
+        MemberError::IdExists => (FailedPrecondition, "etcdserver: member ID already exist"),
+        MemberError::PeerUrlExists => (FailedPrecondition, "etcdserver: Peer URLs already exists"),
+        MemberError::NotLearner => (
+            FailedPrecondition,
+            "etcdserver: can only promote a learner member",
+        ),
+        MemberError::TooManyLearners => (
+            FailedPrecondition,
+            "etcdserver: too many learner members in cluster",
+        ),
+    }
+}

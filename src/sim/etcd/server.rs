@@ -1,0 +1,1261 @@
+//! One etcd 3.4 server process above a raft-rs `RawNode`: its raft configuration,
+//! the Ready loop, applying entries (key-value operations, publish, cluster
+//! version, membership changes), client requests with their propose-time checks,
+//! peer activity as rafthttp tracks it, and stopping.
+
+use std::collections::BTreeMap;
+
+use protobuf::Message as _;
+use raft::eraftpb::{ConfChange, ConfChangeType, Entry, EntryType, Message};
+use raft::storage::MemStorage;
+use raft::{Config, RawNode, StateRole, Storage};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::config::EtcdConfig;
+use super::datadir::{Backend, DataDir};
+use super::ids;
+use super::logfmt::{self, RaftRecord, RecordSink};
+use super::membership::{ChangeKind, Member};
+use super::request::{Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo};
+
+/// The version every simulated server reports.
+pub const VERSION: &str = "3.4.23";
+/// etcd's `HealthInterval`: peers must be connected this long for reconfiguration.
+const HEALTH_INTERVAL_MS: u64 = 5000;
+/// etcd's `readyPercent` for promoting a learner.
+const READY_PERCENT: f64 = 0.9;
+
+/// What a server asks the world to do.
+#[derive(Debug, Clone)]
+pub enum Out {
+    /// Send a raft message to a peer.
+    Raft(Message),
+    /// Answer client request `req`.
+    Reply {
+        req: u64,
+        result: Result<Response, ServerError>,
+    },
+    /// Hand a request to another member (the leader), as promote does over peer HTTP.
+    Forward { to: u64, req: u64, request: Request },
+}
+
+/// Why a server stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// It applied its own removal (etcd exits with status 0).
+    Removed,
+    /// A graceful stop finished.
+    Stopped,
+}
+
+/// The world's view given to a server for one step: time, and where its output goes.
+pub struct Ctx<'a> {
+    pub now_ms: u64,
+    pub wall_ms: i64,
+    pub out: &'a mut Vec<Out>,
+    pub log: &'a mut Vec<String>,
+}
+
+impl Ctx<'_> {
+    fn stamp(&self) -> logfmt::Stamp {
+        logfmt::Stamp::from_unix_ms(self.wall_ms)
+    }
+
+    /// A capnslog line: `2021-03-03 16:25:57.005589 I | pkg: text`.
+    pub fn server(&mut self, level: char, pkg: &str, text: &str) {
+        let line = format!("{} {level} | {pkg}: {text}", self.stamp().capnslog());
+        self.log.push(line);
+    }
+
+    /// A raft line: `raft2021/03/03 16:25:57 INFO: text`.
+    pub fn raft_line(&mut self, level: &str, text: &str) {
+        let line = format!("raft{} {level}: {text}", self.stamp().go_log());
+        self.log.push(line);
+    }
+}
+
+/// A normal entry's payload.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+enum Op {
+    Put {
+        key: String,
+        value: String,
+    },
+    Delete {
+        key: String,
+        prefix: bool,
+    },
+    Publish {
+        id: u64,
+        name: String,
+        client_urls: Vec<String>,
+    },
+    Version(String),
+    Read,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Proposal {
+    req: u64,
+    op: Op,
+}
+
+/// A membership change's context, carried in the ConfChange.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ChangeCtx {
+    pub req: u64,
+    pub kind: ChangeKind,
+    pub member: Member,
+}
+
+/// Something waiting for a leader before it can be proposed.
+#[derive(Debug, Clone)]
+enum Pending {
+    Normal(Proposal),
+    Conf(ConfChange),
+}
+
+/// A request that has been handed to raft (or waits to be).
+#[derive(Debug, Clone)]
+struct Waiter {
+    request: Request,
+    start_ms: u64,
+    deadline_ms: u64,
+    proposed: bool,
+    read_index: Option<u64>,
+}
+
+/// rafthttp's view of one peer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PeerConn {
+    pub active_since: Option<u64>,
+}
+
+/// How the world sees a peer from this server, evaluated at each probe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach {
+    Ok,
+    /// Nothing answers at that address and port.
+    Refused(String),
+    /// Packets vanish (cut link, powered-off machine).
+    Silent,
+}
+
+/// One running etcd server.
+pub struct Server {
+    pub cfg: EtcdConfig,
+    pub id: u64,
+    pub cluster_id: u64,
+    node: RawNode<MemStorage>,
+    sink: RecordSink,
+    pub backend: Backend,
+    rng: ChaCha8Rng,
+    /// Published and serving clients.
+    pub ready: bool,
+    publish_req: Option<u64>,
+    queue: Vec<(u64, Pending)>,
+    waiters: BTreeMap<u64, Waiter>,
+    pub peers: BTreeMap<u64, PeerConn>,
+    last_leader: u64,
+    lead_elected_ms: u64,
+    after_timeout_now: bool,
+    version_proposed: bool,
+    pub stop_at: Option<(u64, Exit)>,
+    transferring: bool,
+    next_internal_req: u64,
+    started_ms: u64,
+    ticks_fast_forwarded: bool,
+}
+
+/// Internal requests (publish, version) use IDs above this; client IDs stay below.
+const INTERNAL_REQ_BASE: u64 = 1 << 62;
+
+impl Server {
+    /// Starts a server on an already-prepared data dir (see `bootstrap`).
+    pub fn start(
+        cfg: EtcdConfig,
+        dir: DataDir,
+        rng: ChaCha8Rng,
+        ctx: &mut Ctx,
+    ) -> Result<Server, String> {
+        let sink = RecordSink::default();
+        let logger = logfmt::raft_logger(sink.clone());
+        let rcfg = Config {
+            id: dir.id,
+            election_tick: cfg.election_ticks(),
+            heartbeat_tick: 1,
+            check_quorum: true,
+            pre_vote: cfg.pre_vote,
+            applied: dir.backend.applied,
+            max_size_per_msg: 1024 * 1024,
+            max_inflight_msgs: 256,
+            ..Default::default()
+        };
+        let node = RawNode::new(&rcfg, dir.storage.clone(), &logger).map_err(|e| e.to_string())?;
+        let mut s = Server {
+            id: dir.id,
+            cluster_id: dir.cluster_id,
+            node,
+            sink,
+            backend: dir.backend,
+            rng,
+            ready: false,
+            publish_req: None,
+            queue: Vec::new(),
+            waiters: BTreeMap::new(),
+            peers: BTreeMap::new(),
+            last_leader: 0,
+            lead_elected_ms: 0,
+            after_timeout_now: false,
+            version_proposed: false,
+            stop_at: None,
+            transferring: false,
+            next_internal_req: INTERNAL_REQ_BASE,
+            started_ms: ctx.now_ms,
+            ticks_fast_forwarded: false,
+            cfg,
+        };
+        s.discard_records();
+        s.reseed_election_timeout();
+        s.drive(ctx);
+        Ok(s)
+    }
+
+    /// The data dir to put back on disk when the process ends.
+    pub fn into_data_dir(self) -> DataDir {
+        DataDir {
+            storage: self.node.store().clone(),
+            id: self.id,
+            cluster_id: self.cluster_id,
+            backend: self.backend,
+        }
+    }
+
+    // ----- raft plumbing -----
+
+    fn discard_records(&mut self) {
+        if let Ok(mut v) = self.sink.lock() {
+            v.clear();
+        }
+    }
+
+    fn take_records(&mut self) -> Vec<RaftRecord> {
+        self.sink
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default()
+    }
+
+    fn reseed_election_timeout(&mut self) {
+        let et = self.node.raft.election_timeout();
+        let t = self.rng.gen_range(et..2 * et);
+        self.node.raft.set_randomized_election_timeout(t);
+    }
+
+    /// The etcd text of the current raft configuration.
+    pub fn conf_text(&self) -> String {
+        let cs = self.node.raft.prs().conf().to_conf_state();
+        logfmt::conf_string(cs.get_voters(), cs.get_learners())
+    }
+
+    /// Turns captured raft records into log lines, and re-seeds the election timer.
+    fn flush_raft(&mut self, ctx: &mut Ctx) {
+        let records = self.take_records();
+        let mut reseed = false;
+        for rec in &records {
+            if rec.msg.starts_with("reset election timeout") {
+                reseed = true;
+                continue;
+            }
+            if rec.msg == "starting a new election" && self.after_timeout_now {
+                self.after_timeout_now = false;
+                continue;
+            }
+            if rec.msg.contains("received MsgTimeoutNow") {
+                self.after_timeout_now = true;
+            }
+            let conf = self.conf_text();
+            for (level, text) in logfmt::etcd_raft_lines(self.id, rec, &conf) {
+                ctx.raft_line(level, &text);
+            }
+            if rec.msg == "became candidate at term {term}"
+                || rec.msg.starts_with("became candidate")
+            {
+                let t = self.node.raft.term;
+                ctx.raft_line(
+                    "INFO",
+                    &format!(
+                        "{:x} received MsgVoteResp from {:x} at term {t}",
+                        self.id, self.id
+                    ),
+                );
+            } else if rec.msg.starts_with("became pre-candidate") {
+                let t = self.node.raft.term;
+                ctx.raft_line(
+                    "INFO",
+                    &format!(
+                        "{:x} received MsgPreVoteResp from {:x} at term {t}",
+                        self.id, self.id
+                    ),
+                );
+            }
+        }
+        if reseed {
+            self.reseed_election_timeout();
+        }
+    }
+
+    /// Logs leader changes as etcd's `raft.node` does, after the step's raft lines.
+    fn note_leader(&mut self, ctx: &mut Ctx) {
+        let lead = self.node.raft.leader_id;
+        if lead == self.last_leader {
+            return;
+        }
+        let (id, term) = (self.id, self.node.raft.term);
+        let text = match (self.last_leader, lead) {
+            (0, l) => format!("raft.node: {id:x} elected leader {l:x} at term {term}"),
+            (p, 0) => format!("raft.node: {id:x} lost leader {p:x} at term {term}"),
+            (p, l) => {
+                format!("raft.node: {id:x} changed leader from {p:x} to {l:x} at term {term}")
+            }
+        };
+        ctx.raft_line("INFO", &text);
+        if lead != 0 {
+            self.lead_elected_ms = ctx.now_ms;
+        }
+        self.last_leader = lead;
+    }
+
+    /// Runs the Ready loop until raft has nothing more to say.
+    fn drive(&mut self, ctx: &mut Ctx) {
+        self.flush_raft(ctx);
+        while self.node.has_ready() {
+            let mut rd = self.node.ready();
+            self.send(ctx, rd.take_messages());
+            if !rd.snapshot().is_empty() {
+                let snap = rd.snapshot().clone();
+                let _ = self.node.mut_store().wl().apply_snapshot(snap);
+            }
+            if !rd.entries().is_empty() {
+                let _ = self.node.mut_store().wl().append(rd.entries());
+            }
+            if let Some(hs) = rd.hs() {
+                self.node.mut_store().wl().set_hardstate(hs.clone());
+            }
+            let persisted = rd.take_persisted_messages();
+            self.send(ctx, persisted);
+            let committed = rd.take_committed_entries();
+            let read_states = rd.take_read_states();
+            self.apply_entries(ctx, committed);
+            let mut light = self.node.advance(rd);
+            if let Some(c) = light.commit_index() {
+                self.node.mut_store().wl().mut_hard_state().set_commit(c);
+            }
+            self.send(ctx, light.take_messages());
+            let more = light.take_committed_entries();
+            self.apply_entries(ctx, more);
+            self.node.advance_apply();
+            for rs in read_states {
+                self.on_read_state(rs.index, &rs.request_ctx);
+            }
+            self.flush_raft(ctx);
+        }
+        self.flush_raft(ctx);
+        self.note_leader(ctx);
+        self.submit_queued(ctx);
+        self.serve_reads(ctx);
+    }
+
+    fn send(&mut self, ctx: &mut Ctx, msgs: Vec<Message>) {
+        for m in msgs {
+            ctx.out.push(Out::Raft(m));
+        }
+    }
+
+    // ----- applying -----
+
+    fn apply_entries(&mut self, ctx: &mut Ctx, entries: Vec<Entry>) {
+        for e in entries {
+            if e.index <= self.backend.applied {
+                continue;
+            }
+            match e.get_entry_type() {
+                EntryType::EntryNormal => self.apply_normal(ctx, &e),
+                EntryType::EntryConfChange => self.apply_conf(ctx, &e),
+                EntryType::EntryConfChangeV2 => {}
+            }
+            self.backend.applied = e.index;
+        }
+    }
+
+    fn apply_normal(&mut self, ctx: &mut Ctx, e: &Entry) {
+        if e.data.is_empty() {
+            return;
+        }
+        let Ok(p) = serde_json::from_slice::<Proposal>(&e.data) else {
+            return;
+        };
+        let result = match &p.op {
+            Op::Put { key, value } => {
+                self.backend.kv.put(key, value);
+                Reply::Put
+            }
+            Op::Delete { key, prefix } => Reply::Delete(self.backend.kv.delete(key, *prefix)),
+            Op::Publish {
+                id,
+                name,
+                client_urls,
+            } => {
+                if let Some(m) = self.backend.members.members.get_mut(id) {
+                    m.name = name.clone();
+                    m.client_urls = client_urls.clone();
+                }
+                Reply::Put
+            }
+            Op::Version(v) => {
+                if self.backend.members.version.is_none() {
+                    ctx.server(
+                        'N',
+                        "etcdserver/membership",
+                        &format!("set the initial cluster version to {v}"),
+                    );
+                    ctx.server(
+                        'I',
+                        "etcdserver/api",
+                        &format!("enabled capabilities for version {v}"),
+                    );
+                }
+                self.backend.members.version = Some(v.clone());
+                Reply::Put
+            }
+            Op::Read => Reply::Put,
+        };
+        self.finish(ctx, p.req, Ok(result));
+    }
+
+    fn apply_conf(&mut self, ctx: &mut Ctx, e: &Entry) {
+        let mut cc = ConfChange::default();
+        if cc.merge_from_bytes(&e.data).is_err() {
+            return;
+        }
+        let Ok(change) = serde_json::from_slice::<ChangeCtx>(cc.get_context()) else {
+            return;
+        };
+        let verdict = self.backend.members.validate(change.kind, &change.member);
+        if verdict.is_err() || change.kind == ChangeKind::Update {
+            cc.node_id = 0;
+        }
+        let applied = self.node.apply_conf_change(&cc);
+        self.flush_raft(ctx);
+        if let Ok(cs) = applied {
+            self.backend.conf = cs;
+        }
+        if let Err(err) = verdict {
+            self.finish(ctx, change.req, Err(ServerError::Member(err)));
+            return;
+        }
+        self.backend.members.apply(change.kind, &change.member);
+        self.log_member_change(ctx, &change);
+        let members = self.backend.members.members.values().cloned().collect();
+        let reply = Reply::Members {
+            member: Some(change.member.clone()),
+            members,
+        };
+        self.finish(ctx, change.req, Ok(reply));
+        self.after_member_change(ctx, &change);
+    }
+
+    fn log_member_change(&mut self, ctx: &mut Ctx, c: &ChangeCtx) {
+        let cid = self.cluster_id;
+        let id = c.member.id;
+        let urls = c.member.peer_urls.join(" ");
+        let (level, text) = match c.kind {
+            ChangeKind::Add if c.member.is_learner => (
+                'I',
+                format!("added member {id:x} [{urls}] to cluster {cid:x} as learner"),
+            ),
+            ChangeKind::Add => (
+                'I',
+                format!("added member {id:x} [{urls}] to cluster {cid:x}"),
+            ),
+            ChangeKind::Remove => ('I', format!("removed member {id:x} from cluster {cid:x}")),
+            ChangeKind::Update => (
+                'N',
+                format!("updated member {id:x} [{urls}] in cluster {cid:x}"),
+            ),
+            ChangeKind::Promote => ('N', format!("promote member {id:x} in cluster {cid:x}")),
+        };
+        ctx.server(level, "etcdserver/membership", &text);
+    }
+
+    fn after_member_change(&mut self, ctx: &mut Ctx, c: &ChangeCtx) {
+        let id = c.member.id;
+        match c.kind {
+            ChangeKind::Add if id != self.id => {
+                self.peers.insert(id, PeerConn::default());
+                ctx.server('I', "rafthttp", &format!("starting peer {id:x}..."));
+                ctx.server('I', "rafthttp", &format!("started peer {id:x}"));
+                ctx.server('I', "rafthttp", &format!("added peer {id:x}"));
+            }
+            ChangeKind::Remove if id == self.id => {
+                // etcd: stopWithDelay(10 * 100ms, "the member has been permanently removed")
+                self.stop_at = Some((ctx.now_ms + 1000, Exit::Removed));
+            }
+            ChangeKind::Remove => {
+                self.peers.remove(&id);
+                ctx.server('I', "rafthttp", &format!("stopping peer {id:x}..."));
+                ctx.server('I', "rafthttp", &format!("stopped peer {id:x}"));
+                ctx.server('I', "rafthttp", &format!("removed peer {id:x}"));
+            }
+            _ => {}
+        }
+    }
+
+    /// Completes a waiter (client or internal) with a result.
+    fn finish(&mut self, ctx: &mut Ctx, req: u64, result: Result<Reply, ServerError>) {
+        if Some(req) == self.publish_req {
+            self.on_published(ctx);
+            return;
+        }
+        if self.waiters.remove(&req).is_none() {
+            return;
+        }
+        let result = result.map(|reply| Response {
+            header: self.header(),
+            reply,
+        });
+        ctx.out.push(Out::Reply { req, result });
+    }
+
+    fn on_published(&mut self, ctx: &mut Ctx) {
+        self.publish_req = None;
+        self.ready = true;
+        let urls = self.cfg.advertise_client_urls.join(" ");
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!(
+                "published {{Name:{} ClientURLs:[{urls}]}} to cluster {:x}",
+                self.cfg.name, self.cluster_id
+            ),
+        );
+        ctx.server('I', "embed", "ready to serve client requests");
+        for u in &self.cfg.listen_client_urls {
+            let host = u.trim_start_matches("http://");
+            let host = if host.starts_with("0.0.0.0") {
+                host.replacen("0.0.0.0", "[::]", 1)
+            } else {
+                host.to_string()
+            };
+            ctx.server(
+                'N',
+                "embed",
+                &format!(
+                    "serving insecure client requests on {host}, this is strongly discouraged!"
+                ),
+            );
+        }
+    }
+
+    // ----- proposing -----
+
+    fn internal_req(&mut self) -> u64 {
+        self.next_internal_req += 1;
+        self.next_internal_req
+    }
+
+    /// Queues a proposal; it enters raft once there is a leader (etcd's node loop
+    /// reads proposals only while a leader is known).
+    fn enqueue(&mut self, req: u64, p: Pending) {
+        self.queue.push((req, p));
+    }
+
+    fn submit_queued(&mut self, ctx: &mut Ctx) {
+        if self.node.raft.leader_id == 0 || self.queue.is_empty() {
+            return;
+        }
+        let queue = std::mem::take(&mut self.queue);
+        for (req, p) in queue {
+            let ok = match p {
+                Pending::Normal(prop) => {
+                    let data = serde_json::to_vec(&prop).unwrap_or_default();
+                    self.node.propose(Vec::new(), data).is_ok()
+                }
+                Pending::Conf(cc) => self.node.propose_conf_change(Vec::new(), cc).is_ok(),
+            };
+            if let Some(w) = self.waiters.get_mut(&req) {
+                w.proposed = ok;
+            }
+        }
+        self.drive(ctx);
+    }
+
+    fn propose_op(&mut self, ctx: &mut Ctx, req: u64, op: Op) {
+        self.enqueue(req, Pending::Normal(Proposal { req, op }));
+        self.submit_queued(ctx);
+    }
+
+    fn propose_change(&mut self, ctx: &mut Ctx, req: u64, kind: ChangeKind, member: Member) {
+        let node_id = if kind == ChangeKind::Update {
+            0
+        } else {
+            member.id
+        };
+        let change_type = match (kind, member.is_learner) {
+            (ChangeKind::Add, true) => ConfChangeType::AddLearnerNode,
+            (ChangeKind::Remove, _) => ConfChangeType::RemoveNode,
+            _ => ConfChangeType::AddNode,
+        };
+        let context = serde_json::to_vec(&ChangeCtx { req, kind, member }).unwrap_or_default();
+        let mut cc = ConfChange::default();
+        cc.set_change_type(change_type);
+        cc.node_id = node_id;
+        cc.set_context(context.into());
+        self.enqueue(req, Pending::Conf(cc));
+        self.submit_queued(ctx);
+    }
+
+    // ----- time -----
+
+    /// One heartbeat interval passed.
+    pub fn tick(&mut self, ctx: &mut Ctx, reach: &BTreeMap<u64, Reach>) {
+        self.update_peers(ctx, reach);
+        self.maybe_fast_forward(ctx);
+        self.node.tick();
+        self.drive(ctx);
+        self.maybe_publish(ctx);
+        self.maybe_set_version(ctx);
+        self.expire_waiters(ctx);
+        self.check_transfer(ctx);
+    }
+
+    /// etcd's `adjustTicks`: a lone member fast-forwards to one tick before its
+    /// election; a member of a larger cluster advances once two peers are active.
+    fn maybe_fast_forward(&mut self, ctx: &mut Ctx) {
+        if self.ticks_fast_forwarded {
+            return;
+        }
+        let et = self.cfg.election_ticks();
+        if self.backend.members.members.len() == 1 {
+            self.ticks_fast_forwarded = true;
+            ctx.server(
+                'I',
+                "etcdserver",
+                &format!(
+                    "{:x} as single-node; fast-forwarding {} ticks (election ticks {et})",
+                    self.id,
+                    et - 1
+                ),
+            );
+            for _ in 0..et - 1 {
+                self.node.tick();
+            }
+            return;
+        }
+        let active = self
+            .peers
+            .values()
+            .filter(|p| p.active_since.is_some())
+            .count();
+        if active > 1 {
+            self.ticks_fast_forwarded = true;
+            ctx.server(
+                'I',
+                "etcdserver",
+                &format!(
+                    "{:x} initialized peer connections; fast-forwarding {} ticks (election ticks {et}) with {active} active peer(s)",
+                    self.id,
+                    et - 2
+                ),
+            );
+            for _ in 0..et - 2 {
+                self.node.tick();
+            }
+        } else if ctx.now_ms >= self.started_ms + 5000 {
+            self.ticks_fast_forwarded = true;
+        }
+    }
+
+    fn update_peers(&mut self, ctx: &mut Ctx, reach: &BTreeMap<u64, Reach>) {
+        for (&id, r) in reach {
+            if id == self.id || !self.backend.members.members.contains_key(&id) {
+                continue;
+            }
+            let conn = self.peers.entry(id).or_default();
+            match (r, conn.active_since) {
+                (Reach::Ok, None) => {
+                    conn.active_since = Some(ctx.now_ms);
+                    ctx.server('I', "rafthttp", &format!("peer {id:x} became active"));
+                }
+                (Reach::Ok, Some(_)) => {}
+                (_, Some(_)) => {
+                    conn.active_since = None;
+                    ctx.server(
+                        'I',
+                        "rafthttp",
+                        &format!("peer {id:x} became inactive (message send to peer failed)"),
+                    );
+                }
+                (_, None) => {}
+            }
+        }
+    }
+
+    fn maybe_publish(&mut self, ctx: &mut Ctx) {
+        if self.ready || self.publish_req.is_some() || !self.is_member() {
+            return;
+        }
+        let req = self.internal_req();
+        self.publish_req = Some(req);
+        let op = Op::Publish {
+            id: self.id,
+            name: self.cfg.name.clone(),
+            client_urls: self.cfg.advertise_client_urls.clone(),
+        };
+        self.propose_op(ctx, req, op);
+    }
+
+    fn maybe_set_version(&mut self, ctx: &mut Ctx) {
+        let members = &self.backend.members;
+        if self.version_proposed
+            || members.version.is_some()
+            || !self.is_leader()
+            || !members.members.values().all(|m| m.is_started())
+        {
+            return;
+        }
+        self.version_proposed = true;
+        ctx.server(
+            'I',
+            "etcdserver",
+            "setting up the initial cluster version to 3.4",
+        );
+        let req = self.internal_req();
+        self.propose_op(ctx, req, Op::Version("3.4".into()));
+    }
+
+    fn expire_waiters(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now_ms;
+        let expired: Vec<u64> = self
+            .waiters
+            .iter()
+            .filter(|(_, w)| w.deadline_ms <= now)
+            .map(|(&r, _)| r)
+            .collect();
+        for req in expired {
+            let Some(w) = self.waiters.get(&req) else {
+                continue;
+            };
+            let err = self.timeout_error(w);
+            self.queue.retain(|(r, _)| *r != req);
+            self.finish(ctx, req, Err(err));
+        }
+        if let Some(req) = self.publish_req {
+            // etcd's publish retries; drop a lost attempt and try again.
+            if self.waiters.is_empty() && self.queue.iter().all(|(r, _)| *r != req) {
+                self.publish_req = None;
+            }
+        }
+    }
+
+    /// `parseProposeCtxErr`.
+    fn timeout_error(&self, w: &Waiter) -> ServerError {
+        if matches!(w.request, Request::MoveLeader { .. }) {
+            return ServerError::TimeoutLeaderTransfer;
+        }
+        if !w.proposed {
+            return ServerError::ContextDeadline;
+        }
+        let window = 2 * self.cfg.election_ms;
+        let elected = self.lead_elected_ms;
+        if w.start_ms + window > elected && w.start_ms < elected {
+            return ServerError::TimeoutDueToLeaderFail;
+        }
+        ServerError::Timeout
+    }
+
+    fn check_transfer(&mut self, ctx: &mut Ctx) {
+        if !self.transferring {
+            return;
+        }
+        let lead = self.node.raft.leader_id;
+        if lead != self.id && lead != 0 {
+            self.transferring = false;
+            let done: Vec<(u64, u64)> = self
+                .waiters
+                .iter()
+                .filter_map(|(&r, w)| match w.request {
+                    Request::MoveLeader { id } => Some((r, id)),
+                    _ => None,
+                })
+                .collect();
+            for (req, to) in done {
+                let from = self.id;
+                self.finish(ctx, req, Ok(Reply::MoveLeader { from, to }));
+            }
+            if matches!(self.stop_at, Some((_, Exit::Stopped))) {
+                ctx.server(
+                    'I',
+                    "etcdserver",
+                    &format!(
+                        "{:x} finished leadership transfer from {:x} to {lead:x}",
+                        self.id, self.id
+                    ),
+                );
+                self.stop_at = Some((ctx.now_ms, Exit::Stopped));
+            }
+        }
+    }
+
+    // ----- messages -----
+
+    /// A raft message from a peer arrives.
+    pub fn step(&mut self, ctx: &mut Ctx, m: Message) {
+        if let Some(c) = self.peers.get_mut(&m.from) {
+            if c.active_since.is_none() {
+                c.active_since = Some(ctx.now_ms);
+                ctx.server('I', "rafthttp", &format!("peer {:x} became active", m.from));
+            }
+        }
+        let _ = self.node.step(m);
+        self.drive(ctx);
+    }
+
+    // ----- client requests -----
+
+    fn header(&self) -> Header {
+        Header {
+            cluster_id: self.cluster_id,
+            member_id: self.id,
+            revision: self.backend.kv.revision(),
+            raft_term: self.node.raft.term,
+        }
+    }
+
+    fn is_member(&self) -> bool {
+        self.backend.members.members.contains_key(&self.id)
+    }
+
+    pub fn is_leader(&self) -> bool {
+        self.node.raft.state == StateRole::Leader
+    }
+
+    pub fn is_learner(&self) -> bool {
+        self.backend
+            .members
+            .get(self.id)
+            .is_some_and(|m| m.is_learner)
+    }
+
+    pub fn role(&self) -> StateRole {
+        self.node.raft.state
+    }
+
+    pub fn term(&self) -> u64 {
+        self.node.raft.term
+    }
+
+    pub fn leader(&self) -> u64 {
+        self.node.raft.leader_id
+    }
+
+    pub fn commit_index(&self) -> u64 {
+        self.node.raft.raft_log.committed
+    }
+
+    /// A client request arrives. Before the server has published, requests hang
+    /// (etcd's gRPC server does not serve until it is ready).
+    pub fn handle(&mut self, ctx: &mut Ctx, req: u64, request: Request) {
+        if !self.ready {
+            return;
+        }
+        if self.is_learner() && !request.allowed_on_learner() {
+            let err = Err(ServerError::NotSupportedForLearner);
+            ctx.out.push(Out::Reply { req, result: err });
+            return;
+        }
+        let waiter = Waiter {
+            request: request.clone(),
+            start_ms: ctx.now_ms,
+            deadline_ms: ctx.now_ms + self.cfg.request_timeout_ms(),
+            proposed: false,
+            read_index: None,
+        };
+        self.waiters.insert(req, waiter);
+        let result = self.dispatch(ctx, req, request);
+        if let Some(result) = result {
+            self.finish(ctx, req, result);
+        }
+    }
+
+    /// One match for every request kind: `Some` answers now, `None` waits.
+    fn dispatch(
+        &mut self,
+        ctx: &mut Ctx,
+        req: u64,
+        request: Request,
+    ) -> Option<Result<Reply, ServerError>> {
+        match request {
+            Request::Status => Some(Ok(Reply::Status(self.status()))),
+            Request::MemberList => Some(Ok(self.members_reply(None))),
+            Request::Range {
+                key,
+                prefix,
+                serializable: true,
+            } => Some(Ok(Reply::Range(self.backend.kv.range(&key, prefix)))),
+            Request::Range { .. } => {
+                self.start_read(ctx, req);
+                None
+            }
+            Request::Snapshot => Some(Ok(Reply::Snapshot(self.snapshot_data()))),
+            Request::Put { key, value } => {
+                self.propose_op(ctx, req, Op::Put { key, value });
+                None
+            }
+            Request::Delete { key, prefix } => {
+                self.propose_op(ctx, req, Op::Delete { key, prefix });
+                None
+            }
+            Request::MemberAdd { peer_urls, learner } => {
+                self.member_add(ctx, req, peer_urls, learner).err().map(Err)
+            }
+            Request::MemberRemove { id } => self.member_remove(ctx, req, id).err().map(Err),
+            Request::MemberUpdate { id, peer_urls } => {
+                let member = Member {
+                    id,
+                    name: String::new(),
+                    peer_urls,
+                    client_urls: Vec::new(),
+                    is_learner: false,
+                };
+                self.propose_change(ctx, req, ChangeKind::Update, member);
+                None
+            }
+            Request::MemberPromote { id } => self.member_promote(ctx, req, id).err().map(Err),
+            Request::MoveLeader { id } => self.move_leader(req, id).err().map(Err),
+        }
+    }
+
+    fn members_reply(&self, member: Option<Member>) -> Reply {
+        Reply::Members {
+            member,
+            members: self.backend.members.members.values().cloned().collect(),
+        }
+    }
+
+    pub fn status(&self) -> StatusInfo {
+        let leader = self.node.raft.leader_id;
+        StatusInfo {
+            version: VERSION.into(),
+            db_size: self.db_size(),
+            db_size_in_use: 16384,
+            leader,
+            raft_index: self.commit_index(),
+            raft_term: self.node.raft.term,
+            raft_applied_index: self.backend.applied,
+            is_learner: self.is_learner(),
+            errors: if leader == 0 {
+                vec!["etcdserver: no leader".into()]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// bbolt grows in 4 KiB pages from 20 KiB; the leader's extra buckets make it 25 kB.
+    fn db_size(&self) -> u64 {
+        let data: usize = self
+            .backend
+            .kv
+            .iter()
+            .map(|k| k.key.len() + k.value.len() + 64)
+            .sum();
+        let pages = (data as u64).div_ceil(4096);
+        20480 + pages * 4096
+    }
+
+    fn snapshot_data(&self) -> SnapshotData {
+        SnapshotData {
+            kvs: self.backend.kv.iter().cloned().collect(),
+            revision: self.backend.kv.revision(),
+            size: self.db_size(),
+        }
+    }
+
+    fn start_read(&mut self, ctx: &mut Ctx, req: u64) {
+        if self.node.raft.leader_id == 0 {
+            return;
+        }
+        self.node.read_index(req.to_be_bytes().to_vec());
+        self.drive(ctx);
+    }
+
+    fn on_read_state(&mut self, index: u64, ctx_bytes: &[u8]) {
+        let Ok(bytes) = <[u8; 8]>::try_from(ctx_bytes) else {
+            return;
+        };
+        let req = u64::from_be_bytes(bytes);
+        if let Some(w) = self.waiters.get_mut(&req) {
+            w.read_index = Some(index);
+        }
+    }
+
+    /// Answers linearizable reads whose read index has been applied, and re-asks
+    /// for those still waiting (etcd's read loop retries).
+    fn serve_reads(&mut self, ctx: &mut Ctx) {
+        let applied = self.backend.applied;
+        let ready: Vec<(u64, Request)> = self
+            .waiters
+            .iter()
+            .filter(|(_, w)| w.read_index.is_some_and(|i| i <= applied))
+            .map(|(&r, w)| (r, w.request.clone()))
+            .collect();
+        for (req, request) in ready {
+            if let Request::Range { key, prefix, .. } = request {
+                let kvs = self.backend.kv.range(&key, prefix);
+                self.finish(ctx, req, Ok(Reply::Range(kvs)));
+            }
+        }
+    }
+
+    /// Re-issues read-index requests that have no answer yet (called on ticks).
+    pub fn retry_reads(&mut self, ctx: &mut Ctx) {
+        let waiting: Vec<u64> = self
+            .waiters
+            .iter()
+            .filter(|(_, w)| matches!(w.request, Request::Range { .. }) && w.read_index.is_none())
+            .map(|(&r, _)| r)
+            .collect();
+        for req in waiting {
+            self.start_read(ctx, req);
+        }
+    }
+
+    fn connected_since(&self, id: u64, since: u64) -> bool {
+        self.peers
+            .get(&id)
+            .and_then(|p| p.active_since)
+            .is_some_and(|t| t <= since)
+    }
+
+    fn member_add(
+        &mut self,
+        ctx: &mut Ctx,
+        req: u64,
+        peer_urls: Vec<String>,
+        learner: bool,
+    ) -> Result<(), ServerError> {
+        let now_unix = ctx.wall_ms.div_euclid(1000);
+        let id = ids::member_id(&peer_urls, "", Some(now_unix));
+        let member = Member {
+            id,
+            name: String::new(),
+            peer_urls,
+            client_urls: Vec::new(),
+            is_learner: learner,
+        };
+        if self.cfg.strict_reconfig_check {
+            if !learner && !self.backend.members.ready_to_add_voter() {
+                ctx.server(
+                    'W',
+                    "etcdserver",
+                    "not enough started members, rejecting member add",
+                );
+                return Err(ServerError::NotEnoughStartedMembers);
+            }
+            let since = ctx.now_ms.saturating_sub(HEALTH_INTERVAL_MS);
+            let healthy = self.backend.members.voters().iter().all(|&v| {
+                v == self.id || (ctx.now_ms >= HEALTH_INTERVAL_MS && self.connected_since(v, since))
+            });
+            if !healthy {
+                ctx.server(
+                    'W',
+                    "etcdserver",
+                    "not healthy for reconfigure, rejecting member add",
+                );
+                return Err(ServerError::Unhealthy);
+            }
+        }
+        self.propose_change(ctx, req, ChangeKind::Add, member);
+        Ok(())
+    }
+
+    fn member_remove(&mut self, ctx: &mut Ctx, req: u64, id: u64) -> Result<(), ServerError> {
+        let target = self.backend.members.get(id).cloned();
+        if self.cfg.strict_reconfig_check && !target.as_ref().is_some_and(|m| m.is_learner) {
+            self.may_remove_voter(ctx, id)?;
+        }
+        let member = target.unwrap_or(Member {
+            id,
+            name: String::new(),
+            peer_urls: Vec::new(),
+            client_urls: Vec::new(),
+            is_learner: false,
+        });
+        self.propose_change(ctx, req, ChangeKind::Remove, member);
+        Ok(())
+    }
+
+    /// `mayRemoveMember` for a voting (or unknown) target.
+    fn may_remove_voter(&mut self, ctx: &mut Ctx, id: u64) -> Result<(), ServerError> {
+        if !self.backend.members.ready_to_remove_voter(id) {
+            ctx.server(
+                'W',
+                "etcdserver",
+                &format!("not enough started members, rejecting remove member {id:x}"),
+            );
+            return Err(ServerError::NotEnoughStartedMembers);
+        }
+        let target_active = self.peers.get(&id).and_then(|p| p.active_since);
+        if id != self.id && target_active.is_none() {
+            return Ok(());
+        }
+        let since = ctx.now_ms.saturating_sub(HEALTH_INTERVAL_MS);
+        let voters = self.backend.members.voters();
+        let active = voters
+            .iter()
+            .filter(|&&v| v == self.id || self.connected_since(v, since))
+            .count();
+        if active.saturating_sub(1) < 1 + (voters.len().saturating_sub(1)) / 2 {
+            ctx.server(
+                'W',
+                "etcdserver",
+                &format!("reconfigure breaks active quorum, rejecting remove member {id:x}"),
+            );
+            return Err(ServerError::Unhealthy);
+        }
+        Ok(())
+    }
+
+    fn member_promote(&mut self, ctx: &mut Ctx, req: u64, id: u64) -> Result<(), ServerError> {
+        if !self.is_leader() {
+            let lead = self.node.raft.leader_id;
+            if lead != 0 {
+                let request = self.waiters.remove(&req).map(|w| w.request);
+                if let Some(request) = request {
+                    ctx.out.push(Out::Forward {
+                        to: lead,
+                        req,
+                        request,
+                    });
+                }
+            }
+            return Ok(());
+        }
+        self.learner_ready(id)?;
+        if self.cfg.strict_reconfig_check && !self.backend.members.ready_to_promote() {
+            return Err(ServerError::NotEnoughStartedMembers);
+        }
+        let member = Member {
+            id,
+            name: String::new(),
+            peer_urls: Vec::new(),
+            client_urls: Vec::new(),
+            is_learner: false,
+        };
+        self.propose_change(ctx, req, ChangeKind::Promote, member);
+        Ok(())
+    }
+
+    /// `isLearnerReady`: the learner's match must reach 90 % of the leader's.
+    fn learner_ready(&self, id: u64) -> Result<(), ServerError> {
+        let prs = self.node.raft.prs();
+        let Some(learner) = prs.get(id) else {
+            return Ok(());
+        };
+        let leader = prs.get(self.id).map(|p| p.matched).unwrap_or(0);
+        if (learner.matched as f64) < (leader as f64) * READY_PERCENT {
+            return Err(ServerError::LearnerNotReady);
+        }
+        Ok(())
+    }
+
+    /// The leader's progress view of a member: (match, leader's match).
+    pub fn progress_of(&self, id: u64) -> Option<(u64, u64)> {
+        if !self.is_leader() {
+            return None;
+        }
+        let prs = self.node.raft.prs();
+        let m = prs.get(id)?.matched;
+        Some((m, prs.get(self.id).map(|p| p.matched).unwrap_or(0)))
+    }
+
+    fn move_leader(&mut self, req: u64, id: u64) -> Result<(), ServerError> {
+        if !self.is_leader() {
+            return Err(ServerError::NotLeader);
+        }
+        match self.backend.members.get(id) {
+            Some(m) if !m.is_learner => {}
+            _ => return Err(ServerError::BadLeaderTransferee),
+        }
+        if let Some(w) = self.waiters.get_mut(&req) {
+            w.proposed = true;
+        }
+        self.transferring = true;
+        self.node.transfer_leader(id);
+        Ok(())
+    }
+
+    // ----- stopping -----
+
+    /// SIGTERM: a leader of several voters hands leadership to the longest-connected
+    /// voter first (`TransferLeadership`); then the server stops.
+    pub fn begin_graceful_stop(&mut self, ctx: &mut Ctx) {
+        ctx.server(
+            'N',
+            "pkg/osutil",
+            "received terminated signal, shutting down...",
+        );
+        let voters = self.backend.members.voters();
+        if !self.is_leader() || voters.len() <= 1 {
+            if self.is_leader() {
+                ctx.server(
+                    'I',
+                    "etcdserver",
+                    "skipped leadership transfer for single voting member cluster",
+                );
+            }
+            self.stop_at = Some((ctx.now_ms, Exit::Stopped));
+            return;
+        }
+        let transferee = voters
+            .iter()
+            .filter(|&&v| v != self.id)
+            .filter_map(|&v| {
+                self.peers
+                    .get(&v)
+                    .and_then(|p| p.active_since)
+                    .map(|t| (t, v))
+            })
+            .min();
+        let Some((_, to)) = transferee else {
+            self.stop_at = Some((ctx.now_ms, Exit::Stopped));
+            return;
+        };
+        self.transferring = true;
+        self.stop_at = Some((ctx.now_ms + self.cfg.request_timeout_ms(), Exit::Stopped));
+        self.node.transfer_leader(to);
+        self.drive(ctx);
+    }
+}
+
+/// Stamps for log lines at start-up that precede the raft node.
+pub fn log_start(ctx: &mut Ctx, cfg: &EtcdConfig) {
+    ctx.server('I', "etcdmain", &format!("etcd Version: {VERSION}"));
+    ctx.server('I', "embed", &format!("name = {}", cfg.name));
+    ctx.server('I', "embed", &format!("data dir = {}", cfg.data_dir()));
+    ctx.server('I', "embed", &format!("heartbeat = {}ms", cfg.heartbeat_ms));
+    ctx.server('I', "embed", &format!("election = {}ms", cfg.election_ms));
+}
+
+/// The storage of a fresh member before its raft node starts; see `bootstrap`.
+pub fn empty_storage() -> MemStorage {
+    MemStorage::new()
+}
+
+/// The last index in a storage (for views).
+pub fn last_index(s: &MemStorage) -> u64 {
+    s.last_index().unwrap_or(0)
+}

@@ -1,0 +1,7 @@
+//! The simulated world: machines with addresses and disks, a network of directed
+//! links, a clock in milliseconds, one seeded RNG, and etcd servers on raft-rs.
+//! No web crates and no wall-clock time: the same seed and actions give the same
+//! bytes natively and in wasm.
+
+pub mod etcd;
+pub mod world;

@@ -1,0 +1,1070 @@
+//! The world: machines (addresses, disk, at most one etcd process), the hosts
+//! table, directed links, the clock and its event queue, client calls in flight,
+//! and every server's log. Every change goes through `World::apply(Action)`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use raft::eraftpb::Message;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::etcd::bootstrap::{self, RemoteMembers};
+use super::etcd::config::EtcdConfig;
+use super::etcd::datadir::DataDir;
+use super::etcd::logfmt::{days_from_civil, Stamp};
+use super::etcd::request::{Request, Response, ServerError, SnapshotData};
+use super::etcd::server::{self, Ctx, Exit, Out, Reach, Server};
+
+/// The simulated wall clock at time zero: 2021-03-03 16:25:57 UTC (seed 000).
+pub fn start_unix_ms() -> i64 {
+    (days_from_civil(2021, 3, 3) * 86_400 + 16 * 3600 + 25 * 60 + 57) * 1000
+}
+
+/// One-way latency of a link unless `net delay` says otherwise.
+const DEFAULT_LATENCY_MS: u64 = 1;
+
+/// Something that can be on a machine's disk.
+#[derive(Debug, Clone)]
+pub enum DiskItem {
+    DataDir(Box<DataDir>),
+    Snapshot(SnapshotData),
+}
+
+/// A running etcd process.
+pub struct Process {
+    pub pid: u64,
+    pub server: Server,
+    pub data_dir: String,
+    /// The data dir was deleted while the process ran: it does not come back.
+    pub dir_deleted: bool,
+}
+
+/// A machine.
+pub struct Machine {
+    pub name: String,
+    pub addrs: Vec<String>,
+    pub up: bool,
+    pub disk: BTreeMap<String, DiskItem>,
+    pub process: Option<Process>,
+    /// How the last etcd process on this machine ended, if it did.
+    pub last_exit: Option<ExitInfo>,
+}
+
+/// How a process ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExitInfo {
+    pub status: i32,
+    pub reason: String,
+}
+
+/// One line of a server log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    pub ms: u64,
+    pub machine: String,
+    pub text: String,
+}
+
+/// How `kill` stops a process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    Term,
+    Kill,
+}
+
+/// A client call's outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallResult {
+    Reply(Response),
+    Error(ServerError),
+    /// No answer before the client's deadline; `dial` says why a connection failed, if it did.
+    Deadline {
+        dial: Option<String>,
+    },
+}
+
+/// A client call in flight.
+#[derive(Debug, Clone)]
+struct Call {
+    from: String,
+    deadline_ms: u64,
+    dial_error: Option<String>,
+    result: Option<CallResult>,
+}
+
+/// Every change to the world.
+#[derive(Debug, Clone)]
+pub enum Action {
+    AddMachine {
+        name: String,
+        addrs: Vec<String>,
+    },
+    RemoveMachine {
+        name: String,
+    },
+    PowerOff {
+        name: String,
+    },
+    PowerOn {
+        name: String,
+    },
+    SetHost {
+        name: String,
+        addr: String,
+    },
+    SetDate {
+        unix_secs: i64,
+    },
+    StartEtcd {
+        machine: String,
+        cfg: Box<EtcdConfig>,
+    },
+    Kill {
+        machine: String,
+        signal: Signal,
+    },
+    RemovePaths {
+        machine: String,
+        paths: Vec<String>,
+    },
+    WriteSnapshot {
+        machine: String,
+        path: String,
+        data: SnapshotData,
+    },
+    PutDataDir {
+        machine: String,
+        path: String,
+        dir: Box<DataDir>,
+    },
+    Cut {
+        from: String,
+        to: String,
+    },
+    Heal {
+        pair: Option<(String, String)>,
+    },
+    SetDelay {
+        a: String,
+        b: String,
+        ms: u64,
+    },
+    Advance {
+        ms: u64,
+    },
+}
+
+/// Why an action could not be done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorldError {
+    NoSuchMachine(String),
+    MachineExists(String),
+    AddressTaken(String),
+    MachineDown(String),
+    NoProcess(String),
+    AddressAlreadyInUse(String),
+}
+
+#[derive(Debug, Clone)]
+enum Event {
+    Tick {
+        machine: String,
+        pid: u64,
+    },
+    Raft {
+        machine: String,
+        pid: u64,
+        from: String,
+        msg: Box<Message>,
+    },
+    ClientArrive {
+        machine: String,
+        req: u64,
+        request: Request,
+    },
+    ClientReply {
+        req: u64,
+        result: Result<Response, ServerError>,
+    },
+    StopCheck {
+        machine: String,
+        pid: u64,
+    },
+}
+
+/// The world.
+pub struct World {
+    now_ms: u64,
+    wall_offset_ms: i64,
+    rng: ChaCha8Rng,
+    pub machines: BTreeMap<String, Machine>,
+    pub hosts: BTreeMap<String, String>,
+    pub cut: BTreeSet<(String, String)>,
+    delays: BTreeMap<(String, String), u64>,
+    queue: BTreeMap<(u64, u64), Event>,
+    seq: u64,
+    next_pid: u64,
+    next_req: u64,
+    calls: BTreeMap<u64, Call>,
+    pub logs: Vec<LogLine>,
+}
+
+impl World {
+    pub fn new(seed: u64) -> World {
+        World {
+            now_ms: 0,
+            wall_offset_ms: 0,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            machines: BTreeMap::new(),
+            hosts: BTreeMap::new(),
+            cut: BTreeSet::new(),
+            delays: BTreeMap::new(),
+            queue: BTreeMap::new(),
+            seq: 0,
+            next_pid: 100,
+            next_req: 1,
+            calls: BTreeMap::new(),
+            logs: Vec::new(),
+        }
+    }
+
+    /// Simulated milliseconds since the start.
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    /// The simulated wall clock, Unix milliseconds.
+    pub fn wall_ms(&self) -> i64 {
+        start_unix_ms() + self.now_ms as i64 + self.wall_offset_ms
+    }
+
+    pub fn stamp(&self) -> Stamp {
+        Stamp::from_unix_ms(self.wall_ms())
+    }
+
+    /// A number from the world's RNG (client IDs in retry lines, and the like).
+    pub fn random_u64(&mut self) -> u64 {
+        self.rng.gen()
+    }
+
+    /// Applies one action.
+    pub fn apply(&mut self, action: Action) -> Result<(), WorldError> {
+        match action {
+            Action::AddMachine { name, addrs } => self.add_machine(name, addrs),
+            Action::RemoveMachine { name } => {
+                self.power_off(&name)?;
+                self.machines.remove(&name);
+                Ok(())
+            }
+            Action::PowerOff { name } => self.power_off(&name),
+            Action::PowerOn { name } => {
+                self.machine_mut(&name)?.up = true;
+                Ok(())
+            }
+            Action::SetHost { name, addr } => {
+                self.hosts.insert(name, addr);
+                Ok(())
+            }
+            Action::SetDate { unix_secs } => {
+                self.wall_offset_ms = unix_secs * 1000 - start_unix_ms() - self.now_ms as i64;
+                Ok(())
+            }
+            Action::StartEtcd { machine, cfg } => self.start_etcd(&machine, *cfg),
+            Action::Kill { machine, signal } => self.kill(&machine, signal),
+            Action::RemovePaths { machine, paths } => self.remove_paths(&machine, &paths),
+            Action::WriteSnapshot {
+                machine,
+                path,
+                data,
+            } => {
+                self.machine_mut(&machine)?
+                    .disk
+                    .insert(path, DiskItem::Snapshot(data));
+                Ok(())
+            }
+            Action::PutDataDir { machine, path, dir } => {
+                self.machine_mut(&machine)?
+                    .disk
+                    .insert(path, DiskItem::DataDir(dir));
+                Ok(())
+            }
+            Action::Cut { from, to } => {
+                self.cut.insert((from, to));
+                Ok(())
+            }
+            Action::Heal { pair } => {
+                match pair {
+                    Some((a, b)) => {
+                        self.cut.remove(&(a.clone(), b.clone()));
+                        self.cut.remove(&(b, a));
+                    }
+                    None => self.cut.clear(),
+                }
+                Ok(())
+            }
+            Action::SetDelay { a, b, ms } => {
+                for key in [(a.clone(), b.clone()), (b, a)] {
+                    if ms == 0 {
+                        self.delays.remove(&key);
+                    } else {
+                        self.delays.insert(key, ms);
+                    }
+                }
+                Ok(())
+            }
+            Action::Advance { ms } => {
+                self.run_until(self.now_ms + ms, |_| false);
+                Ok(())
+            }
+        }
+    }
+
+    // ----- machines -----
+
+    fn machine_mut(&mut self, name: &str) -> Result<&mut Machine, WorldError> {
+        self.machines
+            .get_mut(name)
+            .ok_or_else(|| WorldError::NoSuchMachine(name.to_string()))
+    }
+
+    /// The machine called `name`, matched case-insensitively.
+    pub fn find_machine(&self, name: &str) -> Option<&str> {
+        self.machines
+            .keys()
+            .find(|k| k.eq_ignore_ascii_case(name))
+            .map(|k| k.as_str())
+    }
+
+    fn add_machine(&mut self, name: String, mut addrs: Vec<String>) -> Result<(), WorldError> {
+        if self.machines.contains_key(&name) {
+            return Err(WorldError::MachineExists(name));
+        }
+        if !addrs.contains(&name) {
+            addrs.insert(0, name.clone());
+        }
+        for a in &addrs {
+            if self.owner_of(a).is_some() {
+                return Err(WorldError::AddressTaken(a.clone()));
+            }
+        }
+        let m = Machine {
+            name: name.clone(),
+            addrs,
+            up: true,
+            disk: BTreeMap::new(),
+            process: None,
+            last_exit: None,
+        };
+        self.machines.insert(name, m);
+        Ok(())
+    }
+
+    fn owner_of(&self, addr: &str) -> Option<&str> {
+        self.machines
+            .values()
+            .find(|m| m.addrs.iter().any(|a| a == addr))
+            .map(|m| m.name.as_str())
+    }
+
+    /// Which machine a host name or address reaches, seen from `from`.
+    pub fn resolve(&self, host: &str, from: &str) -> Option<String> {
+        let host = self.hosts.get(host).map(|s| s.as_str()).unwrap_or(host);
+        if let Some(m) = self.owner_of(host) {
+            return Some(m.to_string());
+        }
+        match host {
+            "localhost" | "127.0.0.1" | "0.0.0.0" | "::1" | "[::1]" => Some(from.to_string()),
+            _ => None,
+        }
+    }
+
+    fn power_off(&mut self, name: &str) -> Result<(), WorldError> {
+        self.machine_mut(name)?;
+        self.end_process(name, 137, "killed (power off)");
+        self.machine_mut(name)?.up = false;
+        Ok(())
+    }
+
+    fn remove_paths(&mut self, machine: &str, paths: &[String]) -> Result<(), WorldError> {
+        let m = self.machine_mut(machine)?;
+        for p in paths {
+            let doomed: Vec<String> = m
+                .disk
+                .keys()
+                .filter(|k| path_matches(p, k))
+                .cloned()
+                .collect();
+            for k in doomed {
+                m.disk.remove(&k);
+            }
+            if let Some(proc_) = m.process.as_mut() {
+                if path_matches(p, &proc_.data_dir) {
+                    proc_.dir_deleted = true;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- processes -----
+
+    fn start_etcd(&mut self, machine: &str, cfg: EtcdConfig) -> Result<(), WorldError> {
+        let m = self.machine_mut(machine)?;
+        if !m.up {
+            return Err(WorldError::MachineDown(machine.to_string()));
+        }
+        if m.process.is_some() {
+            let addr = cfg
+                .listen_peer_urls
+                .first()
+                .map(|u| host_port(u))
+                .unwrap_or_default();
+            return Err(WorldError::AddressAlreadyInUse(addr));
+        }
+        let mut out = Vec::new();
+        let mut log = Vec::new();
+        let wall = self.wall_ms();
+        let mut ctx = Ctx {
+            now_ms: self.now_ms,
+            wall_ms: wall,
+            out: &mut out,
+            log: &mut log,
+        };
+        server::log_start(&mut ctx, &cfg);
+        let started = self.boot(machine, cfg, &mut ctx);
+        let pid = started.as_ref().ok().map(|p| p.pid);
+        self.push_logs(machine, log);
+        match started {
+            Ok(p) => {
+                let heartbeat = p.server.cfg.heartbeat_ms;
+                if let Some(m) = self.machines.get_mut(machine) {
+                    m.process = Some(p);
+                    m.last_exit = None;
+                }
+                if let Some(pid) = pid {
+                    self.schedule(
+                        heartbeat,
+                        Event::Tick {
+                            machine: machine.to_string(),
+                            pid,
+                        },
+                    );
+                }
+                self.route(machine, out);
+            }
+            Err(fatal) => {
+                let line = format!("{} C | etcdmain: {fatal}", self.stamp().capnslog());
+                self.push_logs(machine, vec![line]);
+                if let Some(m) = self.machines.get_mut(machine) {
+                    m.last_exit = Some(ExitInfo {
+                        status: 1,
+                        reason: fatal,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Bootstraps and starts a server; `Err` is the fatal start-up message.
+    fn boot(&mut self, machine: &str, cfg: EtcdConfig, ctx: &mut Ctx) -> Result<Process, String> {
+        cfg.validate()?;
+        let dir_path = cfg.data_dir();
+        let remote = self.remote_members(machine, &cfg);
+        let existing = match self
+            .machines
+            .get_mut(machine)
+            .and_then(|m| m.disk.remove(&dir_path))
+        {
+            Some(DiskItem::DataDir(d)) => Some(*d),
+            Some(other) => {
+                if let Some(m) = self.machines.get_mut(machine) {
+                    m.disk.insert(dir_path.clone(), other);
+                }
+                return Err(format!(
+                    "cannot access data directory: mkdir {dir_path}: not a directory"
+                ));
+            }
+            None => None,
+        };
+        let kept = existing.clone();
+        let lookup = |url: &str| remote.get(url).cloned().flatten();
+        let dir = match bootstrap::bootstrap(&cfg, existing, &lookup, ctx) {
+            Ok(d) => d,
+            Err(f) => {
+                if let (Some(d), Some(m)) = (kept, self.machines.get_mut(machine)) {
+                    m.disk.insert(dir_path, DiskItem::DataDir(Box::new(d)));
+                }
+                return Err(f.0);
+            }
+        };
+        let rng = ChaCha8Rng::seed_from_u64(self.rng.gen());
+        let server = Server::start(cfg, dir, rng, ctx)?;
+        self.next_pid += 1;
+        Ok(Process {
+            pid: self.next_pid,
+            server,
+            data_dir: dir_path,
+            dir_deleted: false,
+        })
+    }
+
+    /// What each peer URL of the initial cluster answers to `/members` from `machine`.
+    fn remote_members(
+        &self,
+        machine: &str,
+        cfg: &EtcdConfig,
+    ) -> BTreeMap<String, Option<RemoteMembers>> {
+        cfg.initial_cluster()
+            .into_iter()
+            .map(|(_, url)| {
+                let ans = self.peer_server(machine, &url).map(|s| {
+                    let ms = s.backend.members.members.values().cloned().collect();
+                    (s.cluster_id, ms)
+                });
+                (url, ans)
+            })
+            .collect()
+    }
+
+    /// The server listening on a peer URL, reachable from `from` both ways.
+    fn peer_server(&self, from: &str, url: &str) -> Option<&Server> {
+        let (target, port) = self.target_of(from, url)?;
+        if !self.links_up(from, &target) {
+            return None;
+        }
+        let m = self.machines.get(&target)?;
+        let p = m.process.as_ref()?;
+        self.listens(&target, &p.server.cfg.listen_peer_urls, port)
+            .then_some(&p.server)
+    }
+
+    fn target_of(&self, from: &str, url: &str) -> Option<(String, u16)> {
+        let (host, port) = split_url(url)?;
+        Some((self.resolve(&host, from)?, port))
+    }
+
+    fn listens(&self, machine: &str, urls: &[String], port: u16) -> bool {
+        urls.iter().any(|u| {
+            split_url(u).is_some_and(|(h, p)| {
+                p == port
+                    && (h == "0.0.0.0" || self.resolve(&h, machine).as_deref() == Some(machine))
+            })
+        })
+    }
+
+    fn links_up(&self, a: &str, b: &str) -> bool {
+        let up = |m: &str| self.machines.get(m).is_some_and(|m| m.up);
+        up(a)
+            && up(b)
+            && !self.cut.contains(&(a.into(), b.into()))
+            && !self.cut.contains(&(b.into(), a.into()))
+    }
+
+    fn link_up(&self, a: &str, b: &str) -> bool {
+        let up = |m: &str| self.machines.get(m).is_some_and(|m| m.up);
+        up(a) && up(b) && !self.cut.contains(&(a.into(), b.into()))
+    }
+
+    fn latency(&self, a: &str, b: &str) -> u64 {
+        if a == b {
+            return 0;
+        }
+        self.delays
+            .get(&(a.to_string(), b.to_string()))
+            .copied()
+            .unwrap_or(DEFAULT_LATENCY_MS)
+    }
+
+    fn kill(&mut self, machine: &str, signal: Signal) -> Result<(), WorldError> {
+        let m = self.machine_mut(machine)?;
+        if m.process.is_none() {
+            return Err(WorldError::NoProcess(machine.to_string()));
+        }
+        match signal {
+            Signal::Kill => self.end_process(machine, 137, "killed"),
+            Signal::Term => {
+                self.with_server(machine, |s, ctx| s.begin_graceful_stop(ctx));
+                self.check_stop(machine);
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the process on `machine`, putting its data dir back on disk.
+    fn end_process(&mut self, machine: &str, status: i32, reason: &str) {
+        let Some(m) = self.machines.get_mut(machine) else {
+            return;
+        };
+        let Some(p) = m.process.take() else {
+            return;
+        };
+        if !p.dir_deleted {
+            let dir = p.server.into_data_dir();
+            m.disk.insert(p.data_dir, DiskItem::DataDir(Box::new(dir)));
+        }
+        m.last_exit = Some(ExitInfo {
+            status,
+            reason: reason.to_string(),
+        });
+    }
+
+    fn check_stop(&mut self, machine: &str) {
+        let now = self.now_ms;
+        let Some(p) = self.machines.get(machine).and_then(|m| m.process.as_ref()) else {
+            return;
+        };
+        let pid = p.pid;
+        match p.server.stop_at {
+            Some((at, Exit::Removed)) if at <= now => {
+                let st = self.stamp().capnslog();
+                self.push_logs(
+                    machine,
+                    vec![
+                        format!("{st} E | etcdserver: the member has been permanently removed from the cluster"),
+                        format!("{st} I | etcdserver: the data-dir used by this member must be removed."),
+                    ],
+                );
+                self.end_process(
+                    machine,
+                    0,
+                    "the member has been permanently removed from the cluster",
+                );
+            }
+            Some((at, Exit::Stopped)) if at <= now => self.end_process(machine, 0, "stopped"),
+            Some((at, _)) => {
+                let wait = at - now;
+                self.schedule(
+                    wait,
+                    Event::StopCheck {
+                        machine: machine.to_string(),
+                        pid,
+                    },
+                );
+            }
+            None => {}
+        }
+    }
+
+    // ----- the clock -----
+
+    fn schedule(&mut self, after_ms: u64, ev: Event) {
+        self.seq += 1;
+        self.queue.insert((self.now_ms + after_ms, self.seq), ev);
+    }
+
+    /// Runs events until `until_ms`, or until `done` says so after an event.
+    fn run_until(&mut self, until_ms: u64, done: impl Fn(&World) -> bool) {
+        loop {
+            if done(self) {
+                return;
+            }
+            let Some((&(t, seq), _)) = self.queue.first_key_value() else {
+                break;
+            };
+            if t > until_ms {
+                break;
+            }
+            let Some(ev) = self.queue.remove(&(t, seq)) else {
+                break;
+            };
+            self.now_ms = t;
+            self.handle(ev);
+        }
+        self.now_ms = self.now_ms.max(until_ms);
+    }
+
+    fn handle(&mut self, ev: Event) {
+        match ev {
+            Event::Tick { machine, pid } => self.on_tick(&machine, pid),
+            Event::Raft {
+                machine,
+                pid,
+                from,
+                msg,
+            } => self.on_raft(&machine, pid, &from, *msg),
+            Event::ClientArrive {
+                machine,
+                req,
+                request,
+            } => {
+                self.with_server(&machine, |s, ctx| s.handle(ctx, req, request));
+            }
+            Event::ClientReply { req, result } => {
+                if let Some(c) = self.calls.get_mut(&req) {
+                    if c.result.is_none() {
+                        c.result = Some(match result {
+                            Ok(r) => CallResult::Reply(r),
+                            Err(e) => CallResult::Error(e),
+                        });
+                    }
+                }
+            }
+            Event::StopCheck { machine, pid } => {
+                if self.pid_of(&machine) == Some(pid) {
+                    self.check_stop(&machine);
+                }
+            }
+        }
+    }
+
+    fn pid_of(&self, machine: &str) -> Option<u64> {
+        self.machines
+            .get(machine)
+            .and_then(|m| m.process.as_ref())
+            .map(|p| p.pid)
+    }
+
+    fn on_tick(&mut self, machine: &str, pid: u64) {
+        if self.pid_of(machine) != Some(pid) {
+            return;
+        }
+        let reach = self.peer_reach(machine);
+        let hb = self.with_server(machine, |s, ctx| {
+            s.tick(ctx, &reach);
+            s.retry_reads(ctx);
+            s.cfg.heartbeat_ms
+        });
+        if let Some(hb) = hb {
+            self.schedule(
+                hb,
+                Event::Tick {
+                    machine: machine.to_string(),
+                    pid,
+                },
+            );
+        }
+        self.check_stop(machine);
+    }
+
+    /// How each member of `machine`'s server's cluster looks from there.
+    fn peer_reach(&self, machine: &str) -> BTreeMap<u64, Reach> {
+        let Some(s) = self
+            .machines
+            .get(machine)
+            .and_then(|m| m.process.as_ref())
+            .map(|p| &p.server)
+        else {
+            return BTreeMap::new();
+        };
+        s.backend
+            .members
+            .members
+            .values()
+            .filter(|m| m.id != s.id)
+            .map(|m| {
+                let r = m
+                    .peer_urls
+                    .first()
+                    .map(|u| self.reach(machine, u, s.cluster_id, m.id))
+                    .unwrap_or(Reach::Silent);
+                (m.id, r)
+            })
+            .collect()
+    }
+
+    fn reach(&self, from: &str, url: &str, cluster_id: u64, id: u64) -> Reach {
+        let Some((target, port)) = self.target_of(from, url) else {
+            return Reach::Refused(format!("dial tcp: lookup {url}: no such host"));
+        };
+        if !self.links_up(from, &target) {
+            return Reach::Silent;
+        }
+        let refused = Reach::Refused(format!(
+            "dial tcp {}: connect: connection refused",
+            host_port(url)
+        ));
+        let Some(p) = self.machines.get(&target).and_then(|m| m.process.as_ref()) else {
+            return refused;
+        };
+        if !self.listens(&target, &p.server.cfg.listen_peer_urls, port) {
+            return refused;
+        }
+        if p.server.cluster_id != cluster_id || p.server.id != id {
+            return Reach::Refused("cluster ID mismatch".into());
+        }
+        Reach::Ok
+    }
+
+    fn on_raft(&mut self, machine: &str, pid: u64, from: &str, msg: Message) {
+        if self.pid_of(machine) != Some(pid) {
+            return;
+        }
+        let sender = msg.from;
+        let removed = self
+            .server(machine)
+            .is_some_and(|s| s.backend.members.removed.contains(&sender));
+        if removed {
+            let line = format!(
+                "{} W | rafthttp: rejected the stream from peer {sender:x} since it was removed",
+                self.stamp().capnslog()
+            );
+            self.push_logs(machine, vec![line]);
+            self.notify_removed(from, sender);
+            return;
+        }
+        self.with_server(machine, |s, ctx| s.step(ctx, msg));
+        self.check_stop(machine);
+    }
+
+    /// A peer answered 410 Gone: the sender learns it was removed and exits.
+    fn notify_removed(&mut self, machine: &str, id: u64) {
+        let now = self.now_ms;
+        if let Some(s) = self.server_mut(machine) {
+            if s.id == id && s.stop_at.is_none() {
+                s.stop_at = Some((now, Exit::Removed));
+            }
+        }
+        self.check_stop(machine);
+    }
+
+    pub fn server(&self, machine: &str) -> Option<&Server> {
+        self.machines
+            .get(machine)
+            .and_then(|m| m.process.as_ref())
+            .map(|p| &p.server)
+    }
+
+    fn server_mut(&mut self, machine: &str) -> Option<&mut Server> {
+        self.machines
+            .get_mut(machine)
+            .and_then(|m| m.process.as_mut())
+            .map(|p| &mut p.server)
+    }
+
+    /// Runs `f` on the machine's server with a context, then routes what it produced.
+    fn with_server<T>(
+        &mut self,
+        machine: &str,
+        f: impl FnOnce(&mut Server, &mut Ctx) -> T,
+    ) -> Option<T> {
+        let (now, wall) = (self.now_ms, self.wall_ms());
+        let mut out = Vec::new();
+        let mut log = Vec::new();
+        let s = self.server_mut(machine)?;
+        let mut ctx = Ctx {
+            now_ms: now,
+            wall_ms: wall,
+            out: &mut out,
+            log: &mut log,
+        };
+        let r = f(s, &mut ctx);
+        self.push_logs(machine, log);
+        self.route(machine, out);
+        Some(r)
+    }
+
+    fn push_logs(&mut self, machine: &str, lines: Vec<String>) {
+        let ms = self.now_ms;
+        self.logs.extend(lines.into_iter().map(|text| LogLine {
+            ms,
+            machine: machine.to_string(),
+            text,
+        }));
+    }
+
+    fn route(&mut self, machine: &str, out: Vec<Out>) {
+        for o in out {
+            match o {
+                Out::Raft(m) => self.send_raft(machine, m),
+                Out::Reply { req, result } => {
+                    let Some(call) = self.calls.get(&req) else {
+                        continue;
+                    };
+                    let client = call.from.clone();
+                    if self.link_up(machine, &client) || machine == client {
+                        let lat = self.latency(machine, &client);
+                        self.schedule(lat, Event::ClientReply { req, result });
+                    }
+                }
+                Out::Forward { to, req, request } => self.forward(machine, to, req, request),
+            }
+        }
+    }
+
+    /// The machine serving member `id` as `from`'s server knows it.
+    fn member_machine(&self, from: &str, id: u64) -> Option<String> {
+        let s = self.server(from)?;
+        let url = s.backend.members.get(id)?.peer_urls.first()?.clone();
+        let (target, _) = self.target_of(from, &url)?;
+        Some(target)
+    }
+
+    fn send_raft(&mut self, from: &str, m: Message) {
+        let Some(target) = self.member_machine(from, m.to) else {
+            return;
+        };
+        let (cid, to) = match self.server(from) {
+            Some(s) => (s.cluster_id, m.to),
+            None => return,
+        };
+        let url = self
+            .server(from)
+            .and_then(|s| s.backend.members.get(to))
+            .and_then(|mm| mm.peer_urls.first().cloned())
+            .unwrap_or_default();
+        if self.reach(from, &url, cid, to) != Reach::Ok || !self.link_up(from, &target) {
+            return;
+        }
+        let Some(pid) = self.pid_of(&target) else {
+            return;
+        };
+        let lat = self.latency(from, &target);
+        self.schedule(
+            lat,
+            Event::Raft {
+                machine: target,
+                pid,
+                from: from.to_string(),
+                msg: Box::new(m),
+            },
+        );
+    }
+
+    fn forward(&mut self, from: &str, to: u64, req: u64, request: Request) {
+        let Some(target) = self.member_machine(from, to) else {
+            return;
+        };
+        if self.links_up(from, &target) {
+            let lat = self.latency(from, &target);
+            self.schedule(
+                lat,
+                Event::ClientArrive {
+                    machine: target,
+                    req,
+                    request,
+                },
+            );
+        }
+    }
+
+    // ----- clients -----
+
+    /// Starts a client call from `from` to a client endpoint (`host:port` or a URL).
+    pub fn start_call(
+        &mut self,
+        from: &str,
+        endpoint: &str,
+        request: Request,
+        timeout_ms: u64,
+    ) -> u64 {
+        let req = self.next_req;
+        self.next_req += 1;
+        let mut call = Call {
+            from: from.to_string(),
+            deadline_ms: self.now_ms + timeout_ms,
+            dial_error: None,
+            result: None,
+        };
+        match self.client_target(from, endpoint) {
+            Ok(target) => {
+                if self.link_up(from, &target) {
+                    let lat = self.latency(from, &target);
+                    self.schedule(
+                        lat,
+                        Event::ClientArrive {
+                            machine: target,
+                            req,
+                            request,
+                        },
+                    );
+                }
+            }
+            Err(e) => call.dial_error = Some(e),
+        }
+        self.calls.insert(req, call);
+        req
+    }
+
+    /// The machine whose etcd listens on a client endpoint, or the dial error.
+    fn client_target(&self, from: &str, endpoint: &str) -> Result<String, String> {
+        let url = if endpoint.contains("://") {
+            endpoint.to_string()
+        } else {
+            format!("http://{endpoint}")
+        };
+        let Some((host, port)) = split_url(&url) else {
+            return Err(format!(
+                "dial tcp: address {endpoint}: missing port in address"
+            ));
+        };
+        let Some(target) = self.resolve(&host, from) else {
+            return Err(format!("dial tcp: lookup {host}: no such host"));
+        };
+        if !self.links_up(from, &target) {
+            return Ok(target);
+        }
+        let listening = self
+            .machines
+            .get(&target)
+            .and_then(|m| m.process.as_ref())
+            .is_some_and(|p| self.listens(&target, &p.server.cfg.listen_client_urls, port));
+        if !listening {
+            return Err(format!(
+                "dial tcp {}: connect: connection refused",
+                host_port(&url)
+            ));
+        }
+        Ok(target)
+    }
+
+    /// Runs the clock until the call completes or its deadline passes.
+    pub fn finish_call(&mut self, req: u64) -> CallResult {
+        let deadline = self
+            .calls
+            .get(&req)
+            .map(|c| c.deadline_ms)
+            .unwrap_or(self.now_ms);
+        self.run_until(deadline, |w| {
+            w.calls.get(&req).is_none_or(|c| c.result.is_some())
+        });
+        let call = self.calls.remove(&req);
+        match call {
+            Some(Call {
+                result: Some(r), ..
+            }) => r,
+            Some(c) => CallResult::Deadline { dial: c.dial_error },
+            None => CallResult::Deadline { dial: None },
+        }
+    }
+
+    /// A whole call: start it and run the clock until it ends.
+    pub fn call(
+        &mut self,
+        from: &str,
+        endpoint: &str,
+        request: Request,
+        timeout_ms: u64,
+    ) -> CallResult {
+        let req = self.start_call(from, endpoint, request, timeout_ms);
+        self.finish_call(req)
+    }
+}
+
+/// `http://host:port/...` → (host, port). Default port 80 for http.
+pub fn split_url(url: &str) -> Option<(String, u16)> {
+    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
+    let hostport = rest.split('/').next()?;
+    let (host, port) = match hostport.rsplit_once(':') {
+        Some((h, p)) => (h, p.parse().ok()?),
+        None => (hostport, 80),
+    };
+    if host.is_empty() {
+        return None;
+    }
+    Some((host.to_string(), port))
+}
+
+fn host_port(url: &str) -> String {
+    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
+    rest.split('/').next().unwrap_or("").to_string()
+}
+
+/// `rm` path matching: exact, a path under it, or a trailing-`*` glob.
+fn path_matches(pattern: &str, path: &str) -> bool {
+    let pattern = pattern.trim_end_matches('/');
+    if let Some(prefix) = pattern.strip_suffix('*') {
+        return path.starts_with(prefix);
+    }
+    path == pattern || path.starts_with(&format!("{pattern}/"))
+}
