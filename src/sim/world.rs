@@ -489,8 +489,8 @@ impl World {
         };
         let kept = existing.clone();
         let lookup = |url: &str| remote.get(url).cloned().flatten();
-        let dir = match bootstrap::bootstrap(&cfg, existing, &lookup, ctx) {
-            Ok(d) => d,
+        let booted = match bootstrap::bootstrap(&cfg, existing, &lookup, ctx) {
+            Ok(b) => b,
             Err(f) => {
                 if let (Some(d), Some(m)) = (kept, self.machines.get_mut(machine)) {
                     m.disk.insert(dir_path, DiskItem::DataDir(Box::new(d)));
@@ -499,7 +499,7 @@ impl World {
             }
         };
         let rng = ChaCha8Rng::seed_from_u64(self.rng.gen());
-        let server = Server::start(cfg, dir, rng, ctx)?;
+        let server = Server::start(cfg, booted.dir, booted.peers, rng, ctx)?;
         self.next_pid += 1;
         Ok(Process {
             pid: self.next_pid,
@@ -747,18 +747,15 @@ impl World {
         else {
             return BTreeMap::new();
         };
-        s.backend
-            .members
-            .members
-            .values()
-            .filter(|m| m.id != s.id)
-            .map(|m| {
-                let r = m
-                    .peer_urls
+        s.peers
+            .iter()
+            .map(|(&id, p)| {
+                let r = p
+                    .urls
                     .first()
-                    .map(|u| self.reach(machine, u, s.cluster_id, m.id))
+                    .map(|u| self.reach(machine, u, s.cluster_id, id))
                     .unwrap_or(Reach::Silent);
-                (m.id, r)
+                (id, r)
             })
             .collect()
     }
@@ -882,10 +879,14 @@ impl World {
         }
     }
 
-    /// The machine serving member `id` as `from`'s server knows it.
+    /// A peer's first URL as `from`'s transport knows it.
+    fn peer_url(&self, from: &str, id: u64) -> Option<String> {
+        self.server(from)?.peers.get(&id)?.urls.first().cloned()
+    }
+
+    /// The machine serving member `id` as `from`'s transport knows it.
     fn member_machine(&self, from: &str, id: u64) -> Option<String> {
-        let s = self.server(from)?;
-        let url = s.backend.members.get(id)?.peer_urls.first()?.clone();
+        let url = self.peer_url(from, id)?;
         let (target, _) = self.target_of(from, &url)?;
         Some(target)
     }
@@ -898,11 +899,7 @@ impl World {
             Some(s) => (s.cluster_id, m.to),
             None => return,
         };
-        let url = self
-            .server(from)
-            .and_then(|s| s.backend.members.get(to))
-            .and_then(|mm| mm.peer_urls.first().cloned())
-            .unwrap_or_default();
+        let url = self.peer_url(from, to).unwrap_or_default();
         if self.reach(from, &url, cid, to) != Reach::Ok || !self.link_up(from, &target) {
             return;
         }

@@ -17,6 +17,12 @@ use super::server::{ChangeCtx, Ctx};
 /// What a remote peer's `/members` endpoint returns: its cluster ID and members.
 pub type RemoteMembers = (u64, Vec<Member>);
 
+/// A data dir ready to run, and the peers rafthttp starts with (ID and peer URLs).
+pub struct Booted {
+    pub dir: DataDir,
+    pub peers: Vec<(u64, Vec<String>)>,
+}
+
 /// A fatal start-up error: the text after `C | etcdmain: `.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fatal(pub String);
@@ -28,13 +34,28 @@ pub fn bootstrap(
     existing: Option<DataDir>,
     remote: &dyn Fn(&str) -> Option<RemoteMembers>,
     ctx: &mut Ctx,
-) -> Result<DataDir, Fatal> {
+) -> Result<Booted, Fatal> {
     match (existing, cfg.initial_cluster_state) {
-        (Some(dir), _) if cfg.force_new_cluster => Ok(force_new_cluster(dir, ctx)),
-        (Some(dir), _) => Ok(restart(dir, ctx)),
+        (Some(dir), _) if cfg.force_new_cluster => {
+            Ok(with_member_peers(force_new_cluster(dir, ctx)))
+        }
+        (Some(dir), _) => Ok(with_member_peers(restart(dir, ctx))),
         (None, ClusterState::New) => new_cluster(cfg, remote, ctx),
         (None, ClusterState::Existing) => join_existing(cfg, remote, ctx),
     }
+}
+
+/// A restarted member's transport starts with the members it had applied.
+fn with_member_peers(dir: DataDir) -> Booted {
+    let peers = member_peers(dir.backend.members.members.values(), dir.id);
+    Booted { dir, peers }
+}
+
+fn member_peers<'a>(members: impl Iterator<Item = &'a Member>, me: u64) -> Vec<(u64, Vec<String>)> {
+    members
+        .filter(|m| m.id != me)
+        .map(|m| (m.id, m.peer_urls.clone()))
+        .collect()
 }
 
 /// The members `--initial-cluster` describes, with etcd's static IDs.
@@ -121,7 +142,7 @@ fn new_cluster(
     cfg: &EtcdConfig,
     remote: &dyn Fn(&str) -> Option<RemoteMembers>,
     ctx: &mut Ctx,
-) -> Result<DataDir, Fatal> {
+) -> Result<Booted, Fatal> {
     let members = initial_members(cfg)?;
     let local = local_member(cfg, &members)?.clone();
     advertise_matches(cfg, &local)?;
@@ -169,12 +190,14 @@ fn new_cluster(
         cs.set_voters(ids.clone());
         core.set_conf_state(cs);
     }
-    Ok(DataDir {
+    let dir = DataDir {
         storage,
         id: local.id,
         cluster_id,
         backend: Backend::default(),
-    })
+    };
+    let peers = member_peers(members.iter(), local.id);
+    Ok(Booted { dir, peers })
 }
 
 /// A committed ConfChange entry as etcd's bootstrap and force-new-cluster write them.
@@ -229,7 +252,7 @@ fn join_existing(
     cfg: &EtcdConfig,
     remote: &dyn Fn(&str) -> Option<RemoteMembers>,
     ctx: &mut Ctx,
-) -> Result<DataDir, Fatal> {
+) -> Result<Booted, Fatal> {
     let local_members = initial_members(cfg)?;
     let local = local_member(cfg, &local_members)?.clone();
     let peer_urls: Vec<&String> = local_members
@@ -251,12 +274,14 @@ fn join_existing(
         &format!("starting member {id:x} in cluster {cluster_id:x}"),
     );
     log_new_raft(ctx, id, 0, 0, 0, 0, 0, &[]);
-    Ok(DataDir {
+    let dir = DataDir {
         storage: MemStorage::new(),
         id,
         cluster_id,
         backend: Backend::default(),
-    })
+    };
+    let peers = member_peers(existing.iter(), id);
+    Ok(Booted { dir, peers })
 }
 
 /// `ValidateClusterAndAssignIDs` (3.4.16 and later); returns the local member's ID.

@@ -127,9 +127,10 @@ struct Waiter {
     read_index: Option<u64>,
 }
 
-/// rafthttp's view of one peer.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// rafthttp's view of one peer: where it is, and since when it has been connected.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PeerConn {
+    pub urls: Vec<String>,
     pub active_since: Option<u64>,
 }
 
@@ -177,6 +178,7 @@ impl Server {
     pub fn start(
         cfg: EtcdConfig,
         dir: DataDir,
+        peers: Vec<(u64, Vec<String>)>,
         rng: ChaCha8Rng,
         ctx: &mut Ctx,
     ) -> Result<Server, String> {
@@ -219,6 +221,9 @@ impl Server {
         };
         s.discard_records();
         s.reseed_election_timeout();
+        for (id, urls) in peers {
+            s.add_peer(ctx, id, urls);
+        }
         s.drive(ctx);
         Ok(s)
     }
@@ -366,6 +371,10 @@ impl Server {
         self.note_leader(ctx);
         self.submit_queued(ctx);
         self.serve_reads(ctx);
+        if self.node.raft.leader_id != 0 {
+            self.maybe_publish(ctx);
+            self.maybe_set_version(ctx);
+        }
     }
 
     fn send(&mut self, ctx: &mut Ctx, msgs: Vec<Message>) {
@@ -493,11 +502,13 @@ impl Server {
     fn after_member_change(&mut self, ctx: &mut Ctx, c: &ChangeCtx) {
         let id = c.member.id;
         match c.kind {
-            ChangeKind::Add if id != self.id => {
-                self.peers.insert(id, PeerConn::default());
-                ctx.server('I', "rafthttp", &format!("starting peer {id:x}..."));
-                ctx.server('I', "rafthttp", &format!("started peer {id:x}"));
-                ctx.server('I', "rafthttp", &format!("added peer {id:x}"));
+            ChangeKind::Add if id != self.id && !self.peers.contains_key(&id) => {
+                self.add_peer(ctx, id, c.member.peer_urls.clone());
+            }
+            ChangeKind::Update => {
+                if let Some(p) = self.peers.get_mut(&id) {
+                    p.urls = c.member.peer_urls.clone();
+                }
             }
             ChangeKind::Remove if id == self.id => {
                 // etcd: stopWithDelay(10 * 100ms, "the member has been permanently removed")
@@ -511,6 +522,23 @@ impl Server {
             }
             _ => {}
         }
+    }
+
+    /// rafthttp's `AddPeer`: starts the streams to a peer.
+    fn add_peer(&mut self, ctx: &mut Ctx, id: u64, urls: Vec<String>) {
+        if id == self.id {
+            return;
+        }
+        ctx.server('I', "rafthttp", &format!("starting peer {id:x}..."));
+        ctx.server('I', "rafthttp", &format!("started peer {id:x}"));
+        ctx.server('I', "rafthttp", &format!("added peer {id:x}"));
+        self.peers.insert(
+            id,
+            PeerConn {
+                urls,
+                active_since: None,
+            },
+        );
     }
 
     /// Completes a waiter (client or internal) with a result.
@@ -680,10 +708,9 @@ impl Server {
 
     fn update_peers(&mut self, ctx: &mut Ctx, reach: &BTreeMap<u64, Reach>) {
         for (&id, r) in reach {
-            if id == self.id || !self.backend.members.members.contains_key(&id) {
+            let Some(conn) = self.peers.get_mut(&id) else {
                 continue;
-            }
-            let conn = self.peers.entry(id).or_default();
+            };
             match (r, conn.active_since) {
                 (Reach::Ok, None) => {
                     conn.active_since = Some(ctx.now_ms);
