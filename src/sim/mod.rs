@@ -4,4 +4,5 @@
 //! bytes natively and in wasm.
 
 pub mod etcd;
+pub mod view;
 pub mod world;

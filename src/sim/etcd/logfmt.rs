@@ -31,8 +31,7 @@ impl RaftRecord {
 /// The shared buffer a server reads its raft records from after each call into raft.
 pub type RecordSink = Arc<Mutex<Vec<RaftRecord>>>;
 
-/// A slog drain that keeps the records a server needs: every info and above, and
-/// the debug record that says raft drew a new election timeout.
+/// A slog drain that keeps the records a server needs: every info and above.
 pub struct CaptureDrain {
     pub sink: RecordSink,
 }

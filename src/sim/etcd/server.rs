@@ -160,6 +160,7 @@ pub struct Server {
     waiters: BTreeMap<u64, Waiter>,
     pub peers: BTreeMap<u64, PeerConn>,
     last_leader: u64,
+    last_role: (u64, StateRole),
     lead_elected_ms: u64,
     after_timeout_now: bool,
     version_proposed: bool,
@@ -209,6 +210,7 @@ impl Server {
             waiters: BTreeMap::new(),
             peers: BTreeMap::new(),
             last_leader: 0,
+            last_role: (0, StateRole::Follower),
             lead_elected_ms: 0,
             after_timeout_now: false,
             version_proposed: false,
@@ -220,6 +222,7 @@ impl Server {
             cfg,
         };
         s.discard_records();
+        s.last_role = (s.node.raft.term, s.node.raft.state);
         s.reseed_election_timeout();
         for (id, urls) in peers {
             s.add_peer(ctx, id, urls);
@@ -268,12 +271,7 @@ impl Server {
     /// Turns captured raft records into log lines, and re-seeds the election timer.
     fn flush_raft(&mut self, ctx: &mut Ctx) {
         let records = self.take_records();
-        let mut reseed = false;
         for rec in &records {
-            if rec.msg.starts_with("reset election timeout") {
-                reseed = true;
-                continue;
-            }
             if rec.msg == "starting a new election" && self.after_timeout_now {
                 self.after_timeout_now = false;
                 continue;
@@ -307,7 +305,11 @@ impl Server {
                 );
             }
         }
-        if reseed {
+        // raft-rs draws a new election timeout from thread_rng whenever it resets
+        // (every change of role or term); replace it with a seeded one.
+        let now = (self.node.raft.term, self.node.raft.state);
+        if now != self.last_role {
+            self.last_role = now;
             self.reseed_election_timeout();
         }
     }
