@@ -56,6 +56,7 @@ pub fn run_source(src: &str, opts: RunOptions) -> Result<String, parse::ParseErr
     Ok(transcript(&commands, opts))
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 const USAGE: &str = "usage: quorum-playground run FILE|- [--logs] [--seed N]";
 
 /// The native command line; returns the process exit status.
