@@ -94,7 +94,11 @@ impl Session {
     fn execute(&mut self, text: &str) -> Output {
         let words = {
             let lookup = |n: &str| self.var(n);
-            parse::words(text, &lookup, self.last_status)
+            match text.trim_start().strip_prefix("net partition") {
+                // `net partition A B | C D`: here `|` separates the sides, not a pipe.
+                Some(rest) => partition_words(rest, &lookup, self.last_status),
+                None => parse::words(text, &lookup, self.last_status),
+            }
         };
         let words = match words {
             Ok(w) => w,
@@ -571,6 +575,22 @@ impl Session {
             None => Output::failure(&format!("sleep: invalid time interval '{d}'"), 1),
         }
     }
+}
+
+/// `net partition`'s words, with each `|` kept as a side separator.
+fn partition_words(
+    rest: &str,
+    lookup: &dyn Fn(&str) -> Option<String>,
+    status: i32,
+) -> Result<Vec<String>, parse::WordsError> {
+    let mut words = vec!["net".to_string(), "partition".to_string()];
+    for (i, side) in rest.split('|').enumerate() {
+        if i > 0 {
+            words.push("|".to_string());
+        }
+        words.extend(parse::words(side, lookup, status)?);
+    }
+    Ok(words)
 }
 
 /// Leading `NAME=VALUE` words (sh assignments), and the command after them.

@@ -420,15 +420,12 @@ fn force_new_cluster(dir: DataDir, ctx: &mut Ctx) -> DataDir {
             &m,
         ));
     }
-    let storage = MemStorage::new();
     {
-        let mut core = storage.wl();
-        let snap = dir.storage.snapshot(0, 0).ok();
-        if let Some(s) = snap.filter(|s| s.get_metadata().index > 0) {
-            let _ = core.apply_snapshot(s);
+        // Appending at commit + 1 drops the uncommitted tail, as etcd discards it.
+        let mut core = dir.storage.wl();
+        if !extra.is_empty() {
+            let _ = core.append(&extra);
         }
-        let _ = core.append(&kept);
-        let _ = core.append(&extra);
         let mut new_hs = hs.clone();
         new_hs.commit = index;
         core.set_hardstate(new_hs);
@@ -454,7 +451,7 @@ fn force_new_cluster(dir: DataDir, ctx: &mut Ctx) -> DataDir {
         last_term,
         &voters,
     );
-    DataDir { storage, ..dir }
+    dir
 }
 
 /// `getIDs`: the voters of the applied configuration, then the conf changes after it.

@@ -257,9 +257,10 @@ impl Server {
     }
 
     fn reseed_election_timeout(&mut self) {
-        let et = self.node.raft.election_timeout();
+        // Draw as u64: rand samples usize differently on 32- and 64-bit targets.
+        let et = self.node.raft.election_timeout() as u64;
         let t = self.rng.gen_range(et..2 * et);
-        self.node.raft.set_randomized_election_timeout(t);
+        self.node.raft.set_randomized_election_timeout(t as usize);
     }
 
     /// The etcd text of the current raft configuration.
