@@ -182,10 +182,11 @@ fn new_cluster(
     {
         let mut core = storage.wl();
         let _ = core.append(&entries);
-        let mut hs = HardState::default();
-        hs.term = 1;
-        hs.commit = entries.len() as u64;
-        core.set_hardstate(hs);
+        core.set_hardstate(HardState {
+            term: 1,
+            commit: entries.len() as u64,
+            ..Default::default()
+        });
         let mut cs = ConfState::default();
         cs.set_voters(ids.clone());
         core.set_conf_state(cs);

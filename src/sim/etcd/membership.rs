@@ -106,19 +106,21 @@ impl Membership {
         if started == 1 && nmembers == 2 {
             return true;
         }
-        started >= nmembers / 2 + 1
+        // etcd: reject when nstarted < nmembers/2+1
+        started > nmembers / 2
     }
 
     /// `IsReadyToRemoveVotingMember`.
     pub fn ready_to_remove_voter(&self, id: u64) -> bool {
         let (nmembers, started) = self.started_voters(Some(id));
-        started >= nmembers / 2 + 1
+        started > nmembers / 2
     }
 
     /// `IsReadyToPromoteMember` (v3.4.4 and later: the learner counts as started).
     pub fn ready_to_promote(&self) -> bool {
         let (n, started) = self.started_voters(None);
-        started + 1 >= (n + 1) / 2 + 1
+        // the learner counts as a member and as started
+        started + 1 > n.div_ceil(2)
     }
 
     /// `ValidateConfigurationChange`.
