@@ -8,10 +8,14 @@ use serde_json::{json, Value};
 use super::parse::duration_ms;
 use super::print;
 use super::Output;
+use crate::sim::etcd::bootstrap::restore;
+use crate::sim::etcd::config::EtcdConfig;
 use crate::sim::etcd::ids;
 use crate::sim::etcd::membership::Member;
-use crate::sim::etcd::request::{Code, Header, Reply, Request, Response, ServerError, StatusInfo};
-use crate::sim::world::{CallResult, World};
+use crate::sim::etcd::request::{
+    Code, Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo,
+};
+use crate::sim::world::{CallResult, DiskItem, World};
 
 /// `-w`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -261,6 +265,8 @@ impl Client<'_> {
             ["del", rest @ ..] => self.del(l, rest),
             ["move-leader", rest @ ..] => self.move_leader(l, rest),
             ["snapshot", "save", rest @ ..] => self.snapshot_save(l, rest),
+            ["snapshot", "status", rest @ ..] => self.snapshot_status(l, rest),
+            ["snapshot", "restore", rest @ ..] => self.snapshot_restore(l, rest),
             ["version", ..] => {
                 self.out.line("etcdctl version: 3.4.23");
                 self.out.line("API version: 3.4");
@@ -842,18 +848,185 @@ impl Client<'_> {
         let [path] = rest else {
             return Err(fail(128, "snapshot save expects one argument"));
         };
+        let ep = l.globals.endpoints.first().cloned().unwrap_or_default();
+        let part = format!("{path}.part");
+        self.zap_float(
+            "snapshot/v3_snapshot.go:119",
+            "created temporary db file",
+            &[("path", json!(part))],
+        );
         let resp = self.call(l, Request::Snapshot).map_err(|e| fail(1, e))?;
-        if let Reply::Snapshot(data) = resp.reply {
-            let action = crate::sim::world::Action::WriteSnapshot {
-                machine: self.machine.clone(),
-                path: path.to_string(),
-                data,
-            };
-            self.world
-                .apply(action)
-                .map_err(|_| fail(1, "could not write the snapshot"))?;
-            self.out.line(&format!("Snapshot saved at {path}"));
+        let Reply::Snapshot(data) = resp.reply else {
+            return Ok(());
+        };
+        self.zap_text(
+            "clientv3/maintenance.go:200",
+            "opened snapshot stream; downloading",
+        );
+        self.zap_float(
+            "snapshot/v3_snapshot.go:127",
+            "fetching snapshot",
+            &[("endpoint", json!(ep))],
+        );
+        self.zap_text(
+            "clientv3/maintenance.go:208",
+            "completed snapshot read; closing",
+        );
+        let size = print::humanize_bytes(data.size);
+        self.zap_float(
+            "snapshot/v3_snapshot.go:142",
+            "fetched snapshot",
+            &[
+                ("endpoint", json!(ep)),
+                ("size", json!(size)),
+                ("took", json!(0.002)),
+            ],
+        );
+        let action = crate::sim::world::Action::WriteSnapshot {
+            machine: self.machine.clone(),
+            path: path.to_string(),
+            data,
+        };
+        self.world
+            .apply(action)
+            .map_err(|_| fail(1, "could not write the snapshot"))?;
+        self.zap_float(
+            "snapshot/v3_snapshot.go:152",
+            "saved",
+            &[("path", json!(path))],
+        );
+        self.out.line(&format!("Snapshot saved at {path}"));
+        Ok(())
+    }
+
+    /// A zap info line with a float time stamp (etcdctl's snapshot package).
+    fn zap_float(&mut self, caller: &str, msg: &str, fields: &[(&str, Value)]) {
+        let ms = self.world.wall_ms();
+        let ts = format!("{}.{:03}", ms.div_euclid(1000), ms.rem_euclid(1000));
+        let mut v = json!({"level": "info", "ts": 0, "caller": caller, "msg": msg});
+        v["ts"] = serde_json::from_str(&ts).unwrap_or(json!(0));
+        for (k, val) in fields {
+            v[*k] = val.clone();
         }
+        self.out.err(&go_json(&v));
+    }
+
+    /// A zap info line with a text time stamp (clientv3's logger).
+    fn zap_text(&mut self, caller: &str, msg: &str) {
+        let ts = self.world.stamp().zap();
+        let v = json!({"level": "info", "ts": ts, "caller": caller, "msg": msg});
+        self.out.err(&go_json(&v));
+    }
+
+    fn snapshot_file(&self, path: &str) -> Result<SnapshotData, Fail> {
+        let item = self
+            .world
+            .machines
+            .get(&self.machine)
+            .and_then(|m| m.disk.get(path));
+        match item {
+            Some(DiskItem::Snapshot(d)) => Ok(d.clone()),
+            Some(DiskItem::DataDir(_)) => Err(fail(1, format!("read {path}: is a directory"))),
+            None => Err(fail(1, format!("stat {path}: no such file or directory"))),
+        }
+    }
+
+    fn snapshot_status(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        let [path] = rest else {
+            return Err(fail(128, "snapshot status requires exactly one argument"));
+        };
+        let d = self.snapshot_file(path)?;
+        let row = vec![
+            format!("{:x}", d.hash()),
+            d.revision.to_string(),
+            d.total_keys().to_string(),
+            print::humanize_bytes(d.size),
+        ];
+        match l.globals.format {
+            Format::Table => {
+                let header = ["hash", "revision", "total keys", "total size"];
+                self.out.raw(&print::table(&header, &[row]));
+            }
+            Format::Json => {
+                let v = json!({"hash": d.hash(), "revision": d.revision, "totalKey": d.total_keys(), "totalSize": d.size});
+                self.out.line(&go_json(&v));
+            }
+            Format::Simple => self.out.line(&row.join(", ")),
+        }
+        Ok(())
+    }
+
+    /// `snapshot restore`'s flags as an etcd configuration (its defaults are etcd's).
+    fn restore_config(&self, l: &Line) -> Result<(EtcdConfig, String), Fail> {
+        let name = l.flag("name").unwrap_or("default").to_string();
+        let ic = l
+            .flag("initial-cluster")
+            .unwrap_or("default=http://localhost:2380");
+        let adv = l
+            .flag("initial-advertise-peer-urls")
+            .unwrap_or("http://localhost:2380");
+        let data_dir = l
+            .flag("data-dir")
+            .map(String::from)
+            .unwrap_or_else(|| format!("{name}.etcd"));
+        let mut cfg = EtcdConfig {
+            name,
+            initial_advertise_peer_urls: adv.split(',').map(String::from).collect(),
+            initial_cluster_token: l
+                .flag("initial-cluster-token")
+                .unwrap_or("etcd-cluster")
+                .to_string(),
+            ..EtcdConfig::default()
+        };
+        for part in ic.split(',').filter(|p| !p.is_empty()) {
+            let (n, u) = part
+                .split_once('=')
+                .ok_or_else(|| fail(1, format!("missing '=' in {part:?}")))?;
+            cfg.initial_cluster.push((n.to_string(), u.to_string()));
+        }
+        Ok((cfg, data_dir))
+    }
+
+    fn snapshot_restore(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        let [path] = rest else {
+            return Err(fail(128, "snapshot restore requires exactly one argument"));
+        };
+        let (cfg, data_dir) = self.restore_config(l)?;
+        let d = self.snapshot_file(path)?;
+        let exists = self
+            .world
+            .machines
+            .get(&self.machine)
+            .is_some_and(|m| m.disk.contains_key(&data_dir));
+        if exists {
+            return Err(fail(1, format!("data-dir {data_dir:?} exists")));
+        }
+        let dirs = [
+            ("path", json!(path)),
+            ("wal-dir", json!(format!("{data_dir}/member/wal"))),
+            ("data-dir", json!(data_dir)),
+            ("snap-dir", json!(format!("{data_dir}/member/snap"))),
+        ];
+        self.zap_float("snapshot/v3_snapshot.go:296", "restoring snapshot", &dirs);
+        let (dir, members, cid) = restore(&cfg, &d).map_err(|f| fail(1, f.0))?;
+        for m in &members {
+            let fields = [
+                ("cluster-id", json!(format!("{cid:x}"))),
+                ("local-member-id", json!("0")),
+                ("added-peer-id", json!(format!("{:x}", m.id))),
+                ("added-peer-peer-urls", json!(m.peer_urls)),
+            ];
+            self.zap_float("membership/cluster.go:392", "added member", &fields);
+        }
+        let action = crate::sim::world::Action::PutDataDir {
+            machine: self.machine.clone(),
+            path: data_dir.clone(),
+            dir: Box::new(dir),
+        };
+        self.world
+            .apply(action)
+            .map_err(|_| fail(1, "could not write the data dir"))?;
+        self.zap_float("snapshot/v3_snapshot.go:309", "restored snapshot", &dirs);
         Ok(())
     }
 }

@@ -150,6 +150,8 @@ impl Session {
             ["kill", rest @ ..] => self.kill(rest),
             ["rm", rest @ ..] => self.rm(rest),
             ["ls", ..] => self.ls(),
+            ["cp", rest @ ..] => self.copy(rest, false),
+            ["scp", rest @ ..] => self.copy(rest, true),
             ["logs", rest @ ..] => self.logs(rest.first().copied()),
             ["etcdctl", rest @ ..] => self.etcdctl(rest),
             ["net", rest @ ..] => self.net(rest),
@@ -178,6 +180,12 @@ impl Session {
             WorldError::NoProcess(_) => "kill: etcd: no such process".to_string(),
             WorldError::AddressAlreadyInUse(a) => {
                 format!("etcdmain: listen tcp {a}: bind: address already in use")
+            }
+            WorldError::NoSuchFile(p) => {
+                format!("cp: cannot stat '{p}': No such file or directory")
+            }
+            WorldError::Unreachable(h) => {
+                format!("ssh: connect to host {h} port 22: Connection timed out")
             }
         };
         Output::failure(&msg, 1)
@@ -409,6 +417,42 @@ impl Session {
             return Output::failure("rm: missing operand", 1);
         }
         self.apply(Action::RemovePaths { machine, paths })
+    }
+
+    /// `cp [-r] SRC DST`, `scp [-r] [HOST:]SRC [HOST:]DST`.
+    fn copy(&mut self, rest: &[&str], remote: bool) -> Output {
+        let machine = match self.need_machine() {
+            Ok(m) => m,
+            Err(o) => return o,
+        };
+        let args: Vec<&str> = rest
+            .iter()
+            .copied()
+            .filter(|a| !a.starts_with('-'))
+            .collect();
+        let usage = if remote {
+            "usage: scp [-r] [HOST:]SRC [HOST:]DST"
+        } else {
+            "usage: cp [-r] SRC DST"
+        };
+        let [src, dst] = args.as_slice() else {
+            return Output::failure(usage, 1);
+        };
+        let place = |arg: &str| -> Result<(String, String), Output> {
+            match arg.split_once(':').filter(|_| remote) {
+                Some((host, path)) => self.machine_name(host).map(|h| (h, path.to_string())),
+                None => Ok((machine.clone(), arg.to_string())),
+            }
+        };
+        let ((from, src), (to, dst)) = match (place(src), place(dst)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(o), _) | (_, Err(o)) => return o,
+        };
+        let out = self.apply(Action::Copy { from, src, to, dst });
+        if remote && out.status != 0 {
+            return Output { status: 255, ..out };
+        }
+        out
     }
 
     fn ls(&mut self) -> Output {

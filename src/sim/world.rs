@@ -137,6 +137,13 @@ pub enum Action {
         path: String,
         dir: Box<DataDir>,
     },
+    /// `cp` / `scp`: copies a file or a whole data dir, possibly to another machine.
+    Copy {
+        from: String,
+        src: String,
+        to: String,
+        dst: String,
+    },
     Cut {
         from: String,
         to: String,
@@ -163,6 +170,8 @@ pub enum WorldError {
     MachineDown(String),
     NoProcess(String),
     AddressAlreadyInUse(String),
+    NoSuchFile(String),
+    Unreachable(String),
 }
 
 #[derive(Debug, Clone)]
@@ -288,6 +297,7 @@ impl World {
                     .insert(path, DiskItem::DataDir(dir));
                 Ok(())
             }
+            Action::Copy { from, src, to, dst } => self.copy(&from, &src, &to, &dst),
             Action::Cut { from, to } => {
                 self.cut.insert((from, to));
                 Ok(())
@@ -403,6 +413,27 @@ impl World {
                 }
             }
         }
+        Ok(())
+    }
+
+    fn copy(&mut self, from: &str, src: &str, to: &str, dst: &str) -> Result<(), WorldError> {
+        if from != to && !self.links_up(from, to) {
+            return Err(WorldError::Unreachable(to.to_string()));
+        }
+        let item = self
+            .machines
+            .get(from)
+            .ok_or_else(|| WorldError::NoSuchMachine(from.to_string()))?
+            .disk
+            .get(src)
+            .cloned()
+            .ok_or_else(|| WorldError::NoSuchFile(src.to_string()))?;
+        // A copied data dir gets its own raft log, as a copied directory would.
+        let item = match item {
+            DiskItem::DataDir(d) => DiskItem::DataDir(Box::new(d.deep_copy())),
+            other => other,
+        };
+        self.machine_mut(to)?.disk.insert(dst.to_string(), item);
         Ok(())
     }
 

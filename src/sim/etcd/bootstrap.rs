@@ -10,8 +10,10 @@ use raft::Storage;
 use super::config::{ClusterState, EtcdConfig};
 use super::datadir::{Backend, DataDir};
 use super::ids;
+use super::kv::Kv;
 use super::logfmt::conf_string;
 use super::membership::{ChangeKind, Member};
+use super::request::SnapshotData;
 use super::server::{ChangeCtx, Ctx};
 
 /// What a remote peer's `/members` endpoint returns: its cluster ID and members.
@@ -202,6 +204,54 @@ fn new_cluster(
 }
 
 /// A committed ConfChange entry as etcd's bootstrap and force-new-cluster write them.
+/// `etcdctl snapshot restore`: a data dir whose WAL holds the new cluster's
+/// members at term 1 and whose backend holds the snapshot's keys. Returns the dir
+/// and the members, sorted by ID, with the cluster ID.
+pub fn restore(
+    cfg: &EtcdConfig,
+    snap: &SnapshotData,
+) -> Result<(DataDir, Vec<Member>, u64), Fatal> {
+    let members = initial_members(cfg)?;
+    let local = local_member(cfg, &members)?.clone();
+    advertise_matches(cfg, &local)?;
+    let ids: Vec<u64> = members.iter().map(|m| m.id).collect();
+    let cluster_id = ids::cluster_id(&ids);
+    let storage = MemStorage::new();
+    let entries: Vec<Entry> = members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| conf_entry(i as u64 + 1, 1, ConfChangeType::AddNode, ChangeKind::Add, m))
+        .collect();
+    let mut cs = ConfState::default();
+    cs.set_voters(ids.clone());
+    {
+        let mut core = storage.wl();
+        let _ = core.append(&entries);
+        core.set_hardstate(HardState {
+            term: 1,
+            commit: entries.len() as u64,
+            ..Default::default()
+        });
+        core.set_conf_state(cs.clone());
+    }
+    let mut backend = Backend {
+        kv: Kv::restored(snap.kvs.clone(), snap.revision),
+        applied: entries.len() as u64,
+        conf: cs,
+        ..Backend::default()
+    };
+    for m in &members {
+        backend.members.members.insert(m.id, m.clone());
+    }
+    let dir = DataDir {
+        storage,
+        id: local.id,
+        cluster_id,
+        backend,
+    };
+    Ok((dir, members, cluster_id))
+}
+
 fn conf_entry(index: u64, term: u64, ty: ConfChangeType, kind: ChangeKind, m: &Member) -> Entry {
     let mut cc = ConfChange::default();
     cc.set_change_type(ty);

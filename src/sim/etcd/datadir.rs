@@ -4,6 +4,7 @@
 
 use raft::eraftpb::ConfState;
 use raft::storage::MemStorage;
+use raft::{GetEntriesContext, Storage};
 
 use super::kv::Kv;
 use super::membership::Membership;
@@ -24,6 +25,39 @@ pub struct DataDir {
     pub id: u64,
     pub cluster_id: u64,
     pub backend: Backend,
+}
+
+impl DataDir {
+    /// A copy that shares nothing with this one (a copied directory).
+    pub fn deep_copy(&self) -> DataDir {
+        let core = self.storage.rl();
+        let storage = MemStorage::new();
+        {
+            let mut new = storage.wl();
+            let first = self.storage.first_index().unwrap_or(1);
+            let last = self.storage.last_index().unwrap_or(0);
+            if first > 1 {
+                if let Ok(snap) = self.storage.snapshot(0, 0) {
+                    let _ = new.apply_snapshot(snap);
+                }
+            }
+            if last >= first {
+                let ents = self
+                    .storage
+                    .entries(first, last + 1, u64::MAX, GetEntriesContext::empty(false))
+                    .unwrap_or_default();
+                let _ = new.append(&ents);
+            }
+            new.set_hardstate(core.hard_state().clone());
+            new.set_conf_state(self.backend.conf.clone());
+        }
+        DataDir {
+            storage,
+            id: self.id,
+            cluster_id: self.cluster_id,
+            backend: self.backend.clone(),
+        }
+    }
 }
 
 impl std::fmt::Debug for DataDir {

@@ -45,6 +45,14 @@ impl Kv {
         self.keys.is_empty()
     }
 
+    /// A store holding `keys` at `revision` (what `snapshot restore` writes).
+    pub fn restored(keys: Vec<KeyValue>, revision: i64) -> Kv {
+        Kv {
+            keys: keys.into_iter().map(|k| (k.key.clone(), k)).collect(),
+            revision,
+        }
+    }
+
     /// All keys, in order.
     pub fn iter(&self) -> impl Iterator<Item = &KeyValue> {
         self.keys.values()

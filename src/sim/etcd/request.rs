@@ -79,12 +79,44 @@ pub struct StatusInfo {
     pub errors: Vec<String>,
 }
 
-/// The state a `snapshot save` carries away.
+/// The state a `snapshot save` carries away: the backend's keys and member table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SnapshotData {
     pub kvs: Vec<KeyValue>,
     pub revision: i64,
     pub size: u64,
+    pub members: Vec<Member>,
+    pub removed: usize,
+}
+
+impl SnapshotData {
+    /// bbolt's key count as `snapshot status` reports it: one key per revision,
+    /// the members and removed members, the consistent index, the cluster
+    /// version and the auth revision.
+    pub fn total_keys(&self) -> u64 {
+        (self.revision.max(1) - 1) as u64 + self.members.len() as u64 + self.removed as u64 + 3
+    }
+
+    /// A stable 32-bit hash of the contents (etcd prints the db's CRC-32).
+    pub fn hash(&self) -> u32 {
+        let mut h: u32 = 0x811c_9dc5;
+        let mut feed = |bytes: &[u8]| {
+            for b in bytes {
+                h ^= u32::from(*b);
+                h = h.wrapping_mul(0x0100_0193);
+            }
+        };
+        for kv in &self.kvs {
+            feed(kv.key.as_bytes());
+            feed(kv.value.as_bytes());
+            feed(&kv.mod_revision.to_be_bytes());
+        }
+        for m in &self.members {
+            feed(&m.id.to_be_bytes());
+        }
+        feed(&self.revision.to_be_bytes());
+        h
+    }
 }
 
 /// A successful reply.
