@@ -1,0 +1,127 @@
+# Quorum Playground — build, serve and test.
+#
+#   make serve   install what is missing, then serve the page at http://127.0.0.1:8080
+#   make test    install what is missing, then run every check CI runs
+#   make help    list all targets
+#
+# Installs are idempotent (tools/install.sh checks versions first), so repeated
+# runs only pay for the checks themselves.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+# `make test` runs its steps in the order listed, even under -j.
+.NOTPARALLEL:
+
+# Cargo-installed tools first, then npm's wasm-opt (binaryen), which Trunk looks up on PATH.
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
+
+# Pinned tool versions. wasm-bindgen-cli must equal the wasm-bindgen crate in
+# Cargo.lock, so it is read from there and nowhere else.
+export TRUNK_VERSION := 0.21.14
+export WASM_BINDGEN_VERSION := $(shell awk '$$0 == "name = \"wasm-bindgen\"" { getline; gsub(/"/, "", $$3); print $$3; exit }' Cargo.lock 2>/dev/null)
+ifeq ($(strip $(WASM_BINDGEN_VERSION)),)
+$(error could not read the wasm-bindgen version from Cargo.lock)
+endif
+
+export TRUNK_SKIP_VERSION_CHECK := true
+export CARGO_TERM_COLOR ?= $(if $(CI),never,auto)
+
+WASM := wasm32-unknown-unknown
+DIST := dist
+
+# Browser tests (wasm-bindgen-test-runner -> chromedriver -> headless Chromium).
+WASM_TEST_ENV := \
+	CHROMEDRIVER=/usr/bin/chromedriver \
+	WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tools/webdriver.json \
+	WASM_BINDGEN_USE_BROWSER=1 \
+	WASM_BINDGEN_TEST_TIMEOUT=$${WASM_BINDGEN_TEST_TIMEOUT:-300}
+
+.PHONY: help serve build test e2e bench clean distclean \
+	tools test-tools fetch \
+	fmt-check clippy clippy-wasm doc test-native test-wasm
+
+help:
+	@echo 'make serve       install what is missing, then trunk serve on http://127.0.0.1:8080'
+	@echo 'make test        install what is missing, then: fmt, clippy (native + wasm32), doc,'
+	@echo '                 native tests, wasm tests in headless Chromium, release build, e2e'
+	@echo 'make build       release site into $(DIST)/ (wasm-opt -Oz)'
+	@echo 'make e2e         release build, then the Playwright suite (e2e/) against $(DIST)/'
+	@echo 'make bench       cargo run --release --bin bench (when that binary exists)'
+	@echo 'make clean       remove $(DIST)/, e2e/out/ and cargo build output'
+	@echo 'single steps:    tools test-tools fmt-check clippy clippy-wasm doc test-native test-wasm'
+	@echo 'pinned:          trunk $(TRUNK_VERSION), wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (from Cargo.lock)'
+
+# ---- installs ---------------------------------------------------------------
+
+# wasm32 target, rustfmt, clippy, Trunk, wasm-bindgen-cli, npm packages.
+tools:
+	@tools/install.sh build
+
+# tools + chromium, chromedriver, etcd, etcdctl (apt-get only when one is missing).
+test-tools:
+	@tools/install.sh test
+
+# Trunk.toml sets offline = true (Trunk must never try to download a tool), so
+# cargo's dependencies are fetched first.
+fetch:
+	cargo fetch --quiet
+
+# ---- the site ---------------------------------------------------------------
+
+serve: tools fetch
+	trunk serve --address 127.0.0.1
+
+build: tools fetch
+	trunk build --release --dist $(DIST)
+
+# ---- checks -------------------------------------------------------------------
+
+# Steps run in this order; the e2e suite is last, so its summary closes the output.
+test: test-tools fetch fmt-check clippy clippy-wasm doc test-native test-wasm build e2e
+
+fmt-check: tools
+	cargo fmt --all --check
+
+clippy: tools
+	cargo clippy --all-targets -- -D warnings
+
+clippy-wasm: tools
+	cargo clippy --target $(WASM) --lib --bins -- -D warnings
+
+doc: tools
+	RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps
+
+# Optimised native tests; profile release-test (.cargo/config.toml) is release
+# without fat LTO, so each test binary links in seconds rather than minutes.
+test-native: tools
+	cargo test --profile release-test
+
+# Every wasm test binary runs in headless Chromium. Integration tests that only
+# make sense natively start with #![cfg(not(target_arch = "wasm32"))]. Doctests
+# are native only (--lib --bins --tests leaves them out here).
+test-wasm: test-tools
+	$(WASM_TEST_ENV) cargo test --target $(WASM) --lib --bins --tests
+
+e2e: test-tools build
+	node --test --test-concurrency=1 e2e/
+
+# `bench` is a placeholder until src/bin/bench.rs (or a [[bin]] named bench) exists.
+HAS_BENCH_BIN = node -e 'const m = JSON.parse(require("fs").readFileSync(0, "utf8")); process.exit(m.packages.some((p) => p.targets.some((t) => t.kind.includes("bin") && t.name === "bench")) ? 0 : 1)'
+
+bench:
+	@if cargo metadata --no-deps --format-version 1 | $(HAS_BENCH_BIN); then \
+	  echo 'cargo run --release --bin bench'; \
+	  cargo run --release --bin bench; \
+	else \
+	  echo 'make bench: no `bench` binary yet (add src/bin/bench.rs); nothing to run.'; \
+	fi
+
+clean:
+	rm -rf $(DIST) e2e/out
+	cargo clean
+
+# clean + installed npm packages (cargo-installed tools and apt packages stay).
+distclean: clean
+	rm -rf node_modules
