@@ -1,0 +1,836 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Replays the real etcd 3.4.23 transcripts through the playground and compares,
+//! command by command, what each `etcdctl` printed.
+//!
+//! # What is compared
+//!
+//! The transcripts in `../shared/reference/transcripts/` (override the directory
+//! with `QP_REFERENCE_TRANSCRIPTS`) were recorded against real etcd 3.4.23 by the
+//! scripts in `../shared/reference/record/`. `tools/transcript2script.py` turned
+//! each into a playground script, `tests/scripts/<same name>.sh`: one machine per
+//! loopback address, every etcd start and stop on its machine, every etcdctl
+//! command on the machine its endpoint points at, `date -s` and `sleep` lines that
+//! replay the real run's clock (so members added at runtime even hash to the same
+//! IDs), and `# skipped (reason): ...` comments for commands the playground does
+//! not have (`lease`, `compaction`, `timeout … watch`, `ls`, `find`, `| jq`).
+//! Regenerate the scripts with `python3 tools/transcript2script.py`.
+//!
+//! Each scenario runs with seed 1, without logs, through
+//! [`run_source`]. The real transcript's `$ etcdctl …` blocks (minus the skipped
+//! ones) are paired in order with the runner's `HOST$ etcdctl …` blocks; the
+//! command texts must agree (else the scripts are out of date and the test says
+//! so). Before comparing, both sides are normalised, and only for these:
+//!
+//! * time stamps: `"ts"` values of JSON lines; `took` durations (`took = …`, the
+//!   TOOK column of `endpoint health -w table`, `"took"` in JSON);
+//! * client IDs in retry-warning targets: `endpoint://client-<UUID>/…`;
+//! * DB sizes: the DB SIZE table column, the fourth field of simple
+//!   `endpoint status` lines, `"dbSize"` / `"dbSizeInUse"` JSON numbers;
+//! * IDs of members added at runtime (those in `Member X added to cluster …`
+//!   lines of that side): `<ID1>`, `<ID2>`, … by order of first appearance, on
+//!   each side separately, in hex and in decimal (JSON `ID`, `member_id`, …);
+//! * on the runner side only, repeated clientv3 retry warnings are collapsed
+//!   exactly as the recorder's `collapse_retries` (lib.sh) did.
+//!
+//! A value replaced inside a table row keeps its width (the placeholder is padded
+//! to the value's length), so a table still has to line up as etcdctl's does.
+//!
+//! `QP_TRANSCRIPT_DIFF=1` prints the diff of passing scenarios too;
+//! `QP_TRANSCRIPT_DUMP=<scenario>` (or `all`) also prints the runner's whole
+//! transcript of that scenario with server logs (`--logs`).
+//!
+//! # Score
+//!
+//! For each command, the equal lines are the longest common subsequence of the
+//! expected and the actual output; the command counts `max(expected, actual)`
+//! lines (an empty output on both sides counts as one equal line). A scenario
+//! passes with at least 95 % equal lines. `cargo test --release --test
+//! transcripts -- --nocapture` prints every scenario's percentage; a failing
+//! scenario prints a diff (`-` real etcd, `+` playground) of its mismatching
+//! commands.
+//!
+//! The differences known to remain are listed in [`KNOWN_DIFFERENCES`], each
+//! with its reason. Some are the simulation's to fix; a few are not (a value
+//! that differs between two real runs, or a step the recorder did outside the
+//! transcript that the playground cannot replay), and are marked so.
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use quorum_playground::shell::parse::parse_script;
+use quorum_playground::shell::runner::{run_source, RunOptions};
+
+/// Minimum share of equal output lines per scenario.
+const PASS_PERCENT: f64 = 95.0;
+
+/// The differences known to remain, as (scenario or `*`, what differs, why).
+/// Documentation only: none of them is normalised away. Numbers like `#4` are
+/// the etcdctl command's position in the scenario's diff. Entries marked "not
+/// the simulation's fault" cannot (or should not) be fixed in the simulation.
+const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
+    (
+        "*",
+        "a request sent before the server is ready fails after 5 s with `Error: context \
+         deadline exceeded` instead of being answered once the server is ready \
+         (04 #1 `put foo bar`, 05 #1 `member add node02`, 06 #1 `put foo bar`, 07 #34 \
+         `member list`)",
+        "simulation: Server::handle drops requests while !ready. Real etcd accepts the \
+         connection and serves the request as soon as it has published itself (its first \
+         election took < 0.3 s in those runs, 0.5 s in the simulation). The 5 s lost shift \
+         the rest of the run, so members added later hash another Unix second into their \
+         ID: commands naming the real ID then fail (04 #7 #26 #29 `member not found`), \
+         member lists sort differently (06 #10 #44), and in 05 node02 never joins, so \
+         everything after #1 follows another cluster",
+    ),
+    (
+        "*",
+        "RAFT TERM of `endpoint status` while the member has no leader shows the campaign \
+         term (02 #10: 14, 05 #25: 10, 05d #5: 8) where etcd shows 2, 4, 2",
+        "simulation: etcd 3.4 reports EtcdServer.Term(), the term of the last applied \
+         entry (set in apply), not raft's current term; failed campaigns apply nothing",
+    ),
+    (
+        "*",
+        "stderr lines come after stdout: retry warning and `Failed to get the status of \
+         endpoint …` after the empty status table (06 #13, 07 #21 #29); snapshot's zap info \
+         lines after `Snapshot saved at …` (06 #28)",
+        "runner format: design/shell.md prints a command's stdout, then its stderr; the \
+         recorder captured 2>&1 in the order etcdctl wrote (stderr first here)",
+    ),
+    (
+        "*",
+        "`ETCD_INITIAL_CLUSTER=…` order in `member add` output (06 #8 #43)",
+        "not the simulation's fault: Go map order, random per call. The same operation in \
+         03 prints node01=…,node02=… (part A) and node02=…,node01=… (parts B and C)",
+    ),
+    (
+        "*",
+        "who wins the first election of a static 3-member cluster started etcd-1, +0.32 s \
+         etcd-2, +0.32 s etcd-3 (06 #19 real etcd-2, playground etcd-1; 06 #35 real \
+         etcd-1, playground etcd-2)",
+        "not the simulation's fault: randomized election timeouts. The two real runs of \
+         this same start-up (6.7 run B and 6.10 restored) elected etcd-2 and etcd-1",
+    ),
+    (
+        "*",
+        "RAFT TERM after a period of failed elections differs by the number of campaigns \
+         (02 #16: 20 vs 22; 06 #15 #16: 11 vs 12; 06 #20: 13 vs 14)",
+        "not the simulation's fault as such: the number of campaigns during 10–27 s without \
+         quorum depends on the randomized election timeouts (1–2 s each)",
+    ),
+    (
+        "02-add-voter-quorum-loss",
+        "#12 `endpoint health` without quorum: real `code = Unknown desc = context deadline \
+         exceeded` (server-side timeout), playground `code = DeadlineExceeded` and \
+         `failed to commit proposal: context deadline exceeded`",
+        "a race in real etcd between the server's and the client's 5 s deadlines: the \
+         `put k1` (#6) and linearizable `get foo` (#8) of the same run went the other way \
+         (`code = DeadlineExceeded`); the playground always reports the client side",
+    ),
+    (
+        "06-clustering-step-by-step",
+        "`snapshot restore` for etcd-1 and etcd-2 fails with `stat …/snapshot.db: no such \
+         file or directory` (#31 #32); the restored cluster then lacks keys (#36 #41 #46) \
+         and its terms and indexes differ (#40 #45)",
+        "not the simulation's fault: the real run had one host and one file system; the \
+         playground's machines have separate disks and no cp/scp. `snapshot save` runs on \
+         etcd-3 (its endpoint), so only etcd-3's restore finds the file",
+    ),
+    (
+        "*",
+        "`snapshot status` HASH (06 #29 real 92f0ce3, 07 #26 real c8af1e77), and with it \
+         the table's width",
+        "not the simulation's fault: a hash of the bolt file's bytes, which the playground \
+         does not have",
+    ),
+    (
+        "07-learner-standby-failover",
+        "#26 #27 #28 #33: `stat …/node02-backup/member/snap/db: no such file or directory`; \
+         then no restored member (#29 #30 #32 #34 #36)",
+        "not the simulation's fault: the recorder made node02-backup with `cp -a` \
+         (07-learner-standby-failover.sh:45), which the transcript does not show and the \
+         playground cannot do",
+    ),
+    (
+        "07-learner-standby-failover",
+        "#21–#25: after `--force-new-cluster` on the learner real etcd panics (`removed all \
+         voters`, exit 2), so clients get `connection refused` / `all SubConns are in \
+         TransientFailure`; the playground's server keeps running with no voter and never \
+         becomes ready (`context deadline exceeded`), and still holds the ports when \
+         node02-partial starts (`bind: address already in use`, #29–#32)",
+        "simulation: applying the forced configuration that removes the only voter must \
+         panic as raft's applyConfChange does",
+    ),
+    (
+        "07-learner-standby-failover",
+        "#19 `snapshot save` on a learner: real etcd opens the stream and retries `RecvMsg` \
+         (~380 times) until the recorder killed it after 10 s; the playground fails at once \
+         with `Error: etcdserver: rpc not supported for learner`",
+        "simulation (the stream's info lines and RecvMsg warnings are missing); the count \
+         of warnings and the 10 s are the recorder's timeout, not etcdctl's",
+    ),
+];
+
+// ------------------------------------------------------------------ scenarios
+
+macro_rules! scenario_tests {
+    ($($test:ident => $name:literal,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                check_scenario($name);
+            }
+        )*
+    };
+}
+
+scenario_tests! {
+    s01_single_node => "01-single-node",
+    s02_add_voter_quorum_loss => "02-add-voter-quorum-loss",
+    s03_remove_leader_follower => "03-remove-leader-follower",
+    s04_learner => "04-learner",
+    s05_reconfig_errors => "05-reconfig-errors",
+    s05d_strict_reconfig_off => "05d-strict-reconfig-off",
+    s06_clustering_step_by_step => "06-clustering-step-by-step",
+    s07_learner_standby_failover => "07-learner-standby-failover",
+}
+
+/// Runs one scenario, prints its score, and fails (with a diff) below the bar.
+fn check_scenario(name: &str) {
+    let script = read(&scripts_dir().join(format!("{name}.sh")));
+    let transcript = read(&reference_dir().join(format!("{name}.txt")));
+    let skipped = skipped_commands(&script);
+    let expected = drop_skipped(real_blocks(&transcript), &skipped, name);
+    let output = run_source(
+        &script,
+        RunOptions {
+            seed: 1,
+            logs: false,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{name}.sh:{}: {}", e.line, e.message));
+    let actual = runner_blocks(&script, &output, name);
+    dump_if_asked(name, &script);
+    assert_same_commands(name, &expected, &actual);
+
+    let expected = normalise_side(&expected);
+    let actual = normalise_side(&actual);
+    let score = score(&expected, &actual);
+    let mut report = format!(
+        "{name:30} {:6.2} %  ({}/{} lines equal, {} commands compared, {} skipped)\n",
+        score.percent(),
+        score.equal,
+        score.total,
+        expected.len(),
+        skipped.len()
+    );
+    let failed = score.percent() < PASS_PERCENT;
+    if failed || std::env::var_os("QP_TRANSCRIPT_DIFF").is_some() {
+        let diff = render_diff(name, &expected, &actual);
+        if !diff.is_empty() {
+            report.push_str(&diff);
+            report.push_str(&known_differences(name));
+        }
+    }
+    // one write, so that scenarios running in parallel do not interleave
+    eprint!("{report}");
+    if failed {
+        panic!(
+            "{name}: {:.2} % of the output lines match real etcd, below {PASS_PERCENT} %",
+            score.percent()
+        );
+    }
+}
+
+/// With `QP_TRANSCRIPT_DUMP=<scenario>` (or `all`), prints the runner's whole
+/// transcript of that scenario with server logs, for digging into a difference.
+fn dump_if_asked(name: &str, script: &str) {
+    let Some(wanted) = std::env::var_os("QP_TRANSCRIPT_DUMP") else {
+        return;
+    };
+    if wanted != name && wanted != "all" {
+        return;
+    }
+    let dump = run_source(
+        script,
+        RunOptions {
+            seed: 1,
+            logs: true,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{name}.sh:{}: {}", e.line, e.message));
+    eprint!("===== {name} (runner transcript with --logs) =====\n{dump}===== end {name} =====\n");
+}
+
+/// The known differences of one scenario, one per line.
+fn known_differences(name: &str) -> String {
+    let mut out = format!("known differences in {name}:\n");
+    for (scenario, what, why) in KNOWN_DIFFERENCES {
+        if *scenario == name || *scenario == "*" {
+            out.push_str(&format!("  * {what}\n      {why}\n"));
+        }
+    }
+    out
+}
+
+fn scripts_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/scripts")
+}
+
+fn reference_dir() -> PathBuf {
+    match std::env::var_os("QP_REFERENCE_TRANSCRIPTS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/transcripts"),
+    }
+}
+
+fn read(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (set QP_REFERENCE_TRANSCRIPTS to the transcripts' directory)",
+            path.display()
+        )
+    })
+}
+
+// ------------------------------------------------------------------ blocks
+
+/// One etcdctl command and the lines it printed.
+#[derive(Debug, Clone)]
+struct Block {
+    command: String,
+    lines: Vec<String>,
+}
+
+/// A hand-added note at the end of a transcript quoting an earlier run.
+const END_MARKER: &str = "### NOTE (added by hand";
+
+/// The `$ etcdctl …` blocks of a real transcript, commands unescaped.
+fn real_blocks(transcript: &str) -> Vec<Block> {
+    let lines: Vec<&str> = transcript.lines().collect();
+    let mut blocks = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        if line.starts_with(END_MARKER) {
+            break;
+        }
+        i += 1;
+        let Some(command) = line.strip_prefix("$ ") else {
+            continue;
+        };
+        if is_etcd_start(command) {
+            continue;
+        }
+        let start = i;
+        while i < lines.len() && !lines[i].starts_with("[exit=") {
+            i += 1;
+        }
+        assert!(i < lines.len(), "transcript line {start}: no [exit=…] line");
+        let command = unescape(command);
+        if command.starts_with("etcdctl ") {
+            let output = lines[start..i].iter().map(|s| s.to_string()).collect();
+            blocks.push(Block {
+                command,
+                lines: output,
+            });
+        }
+        i += 1;
+    }
+    blocks
+}
+
+fn is_etcd_start(command: &str) -> bool {
+    command.starts_with("etcd ")
+        && (command.contains("   # started in background as '")
+            || command.contains("   # foreground, log -> "))
+}
+
+/// The recorder quoted commands with bash's `printf %q`; the scripts drop `\,`.
+fn unescape(command: &str) -> String {
+    command.replace("\\,", ",")
+}
+
+/// The commands a script keeps as `# skipped (reason): HOST$ COMMAND`.
+fn skipped_commands(script: &str) -> Vec<String> {
+    script
+        .lines()
+        .filter_map(|l| l.strip_prefix("# skipped ("))
+        .filter_map(|l| l.split_once("): ").map(|(_, cmd)| cmd))
+        .map(|cmd| cmd.split_once("$ ").map_or(cmd, |(_, c)| c).to_string())
+        .collect()
+}
+
+/// The real blocks without the ones the script skips (matched in order).
+fn drop_skipped(blocks: Vec<Block>, skipped: &[String], name: &str) -> Vec<Block> {
+    let mut pending: Vec<&String> = skipped
+        .iter()
+        .filter(|c| c.starts_with("etcdctl "))
+        .collect();
+    pending.reverse();
+    let kept: Vec<Block> = blocks
+        .into_iter()
+        .filter(|b| {
+            if pending.last().is_some_and(|c| **c == b.command) {
+                pending.pop();
+                false
+            } else {
+                true
+            }
+        })
+        .collect();
+    assert!(
+        pending.is_empty(),
+        "{name}: skipped commands not found in the transcript: {pending:?}"
+    );
+    kept
+}
+
+/// The runner's `HOST$ etcdctl …` blocks, split with the script's own commands.
+fn runner_blocks(script: &str, output: &str, name: &str) -> Vec<Block> {
+    let commands =
+        parse_script(script).unwrap_or_else(|e| panic!("{name}.sh:{}: {}", e.line, e.message));
+    let lines: Vec<&str> = output.lines().collect();
+    let mut blocks = Vec::new();
+    let mut i = 0;
+    for (k, c) in commands.iter().enumerate() {
+        assert!(
+            i < lines.len() && is_echo(lines[i], &c.text),
+            "{name}: runner output line {} is not the echo of `{}`",
+            i + 1,
+            c.text
+        );
+        i += 1;
+        let start = i;
+        let next = commands.get(k + 1).map(|n| n.text.as_str());
+        while i < lines.len() && !next.is_some_and(|n| is_echo(lines[i], n)) {
+            i += 1;
+        }
+        if c.text.starts_with("etcdctl ") {
+            let output = lines[start..i].iter().map(|s| s.to_string()).collect();
+            blocks.push(Block {
+                command: c.text.clone(),
+                lines: collapse_retries(output),
+            });
+        }
+    }
+    blocks
+}
+
+/// `HOST$ COMMAND` (or `$ COMMAND` before any machine exists).
+fn is_echo(line: &str, command: &str) -> bool {
+    line.strip_suffix(command)
+        .and_then(|p| p.strip_suffix("$ "))
+        .is_some_and(|host| {
+            host.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        })
+}
+
+fn assert_same_commands(name: &str, expected: &[Block], actual: &[Block]) {
+    for (k, (e, a)) in expected.iter().zip(actual).enumerate() {
+        assert_eq!(
+            e.command,
+            a.command,
+            "{name}: etcdctl command #{} differs between transcript and script; \
+             regenerate the scripts with tools/transcript2script.py",
+            k + 1
+        );
+    }
+    assert_eq!(
+        expected.len(),
+        actual.len(),
+        "{name}: {} etcdctl commands in the transcript, {} in the script",
+        expected.len(),
+        actual.len()
+    );
+}
+
+/// lib.sh's `collapse_retries`: keeps the first of a run of clientv3 retry
+/// warnings and replaces the rest by one note with their count and last attempt.
+fn collapse_retries(lines: Vec<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut n = 0usize;
+    let mut last = String::new();
+    for line in lines {
+        if line.contains("retrying of unary invoker failed")
+            || line.contains("\"msg\":\"retrying RecvMsg\"")
+        {
+            n += 1;
+            if n == 1 {
+                out.push(line);
+            } else {
+                last = line;
+            }
+            continue;
+        }
+        flush_collapsed(&mut out, &mut n, &last);
+        out.push(line);
+    }
+    flush_collapsed(&mut out, &mut n, &last);
+    out
+}
+
+fn flush_collapsed(out: &mut Vec<String>, n: &mut usize, last: &str) {
+    if *n > 1 {
+        let attempt = last
+            .find("\"attempt\":")
+            .map(|p| {
+                let digits: String = last[p + 10..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit())
+                    .collect();
+                format!("; last one was \"attempt\":{digits}")
+            })
+            .filter(|a| !a.ends_with(':'))
+            .unwrap_or_default();
+        out.push(format!(
+            "[transcript note: {} more identical clientv3 retry warnings collapsed{attempt}]",
+            *n - 1
+        ));
+    }
+    *n = 0;
+}
+
+// ------------------------------------------------------------------ normalisation
+
+/// Normalises one side's blocks (runtime IDs numbered across the whole side).
+fn normalise_side(blocks: &[Block]) -> Vec<Block> {
+    let mut ids = RuntimeIds::new(blocks);
+    blocks
+        .iter()
+        .map(|b| Block {
+            command: b.command.clone(),
+            lines: normalise_block(&b.lines, &mut ids),
+        })
+        .collect()
+}
+
+/// Where a line sits in an etcdctl table.
+#[derive(Clone, Copy, PartialEq)]
+enum TableState {
+    Outside,
+    ExpectHeader,
+    AfterHeader,
+    Rows,
+}
+
+fn normalise_block(lines: &[String], ids: &mut RuntimeIds) -> Vec<String> {
+    let mut state = TableState::Outside;
+    let mut header: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for line in lines {
+        let mut line = normalise_text(line);
+        if line.starts_with('+') {
+            state = match state {
+                TableState::Outside => TableState::ExpectHeader,
+                TableState::AfterHeader | TableState::Rows => TableState::Rows,
+                TableState::ExpectHeader => TableState::ExpectHeader,
+            };
+        } else if line.starts_with('|') {
+            if state == TableState::ExpectHeader {
+                header = cells(&line)
+                    .into_iter()
+                    .map(|c| c.trim().to_string())
+                    .collect();
+                state = TableState::AfterHeader;
+            } else {
+                line = normalise_row(&line, &header);
+            }
+        } else {
+            state = TableState::Outside;
+            line = normalise_status_line(&line);
+        }
+        out.push(ids.replace(&line, line.starts_with('|')));
+    }
+    out
+}
+
+/// Replacements that do not depend on the line's place: JSON stamps, client
+/// IDs, `took = …`, JSON `took` and DB sizes.
+fn normalise_text(line: &str) -> String {
+    let line = replace_json_value(line, "\"ts\":", "<TS>");
+    let line = replace_json_value(&line, "\"took\":", "<DUR>");
+    let line = replace_json_value(&line, "\"dbSize\":", "<SIZE>");
+    let line = replace_json_value(&line, "\"dbSizeInUse\":", "<SIZE>");
+    let line = replace_after(&line, "endpoint://client-", |c| c != '/', "<UUID>");
+    replace_after(&line, "took = ", |c| !c.is_whitespace(), "<DUR>")
+}
+
+/// Replaces each value after `key` (a JSON string keeps its quotes).
+fn replace_json_value(line: &str, key: &str, placeholder: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(p) = rest.find(key) {
+        out.push_str(&rest[..p + key.len()]);
+        rest = &rest[p + key.len()..];
+        if let Some(s) = rest.strip_prefix('"') {
+            let end = s.find('"').unwrap_or(s.len());
+            out.push_str(&format!("\"{placeholder}\""));
+            rest = s.get(end + 1..).unwrap_or("");
+        } else {
+            let end = rest
+                .find(|c: char| !(c.is_ascii_digit() || ".eE+-".contains(c)))
+                .unwrap_or(rest.len());
+            if end > 0 {
+                out.push_str(placeholder);
+            }
+            rest = &rest[end..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Replaces the run of characters accepted by `keep` after each `marker`.
+fn replace_after(
+    line: &str,
+    marker: &str,
+    keep: impl Fn(char) -> bool,
+    placeholder: &str,
+) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(p) = rest.find(marker) {
+        out.push_str(&rest[..p + marker.len()]);
+        rest = &rest[p + marker.len()..];
+        let end = rest.find(|c: char| !keep(c)).unwrap_or(rest.len());
+        if end > 0 {
+            out.push_str(placeholder);
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The raw cells of a table row, padding kept (`| a | b |` → `[" a ", " b "]`).
+fn cells(row: &str) -> Vec<&str> {
+    let inner = row.trim_end().trim_start_matches('|');
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    inner.split('|').collect()
+}
+
+/// A table row with its DB SIZE and TOOK cells replaced, widths kept.
+fn normalise_row(row: &str, header: &[String]) -> String {
+    let cells = cells(row);
+    if cells.len() != header.len() {
+        return row.to_string();
+    }
+    let replaced: Vec<String> = cells
+        .iter()
+        .zip(header)
+        .map(|(cell, column)| match column.as_str() {
+            "DB SIZE" => keep_width(cell, "<SZ>"),
+            "TOOK" => keep_width(cell, "<DUR>"),
+            _ => cell.to_string(),
+        })
+        .collect();
+    format!("|{}|", replaced.join("|"))
+}
+
+/// A cell with its value replaced by `placeholder`, padded to the value's width.
+fn keep_width(cell: &str, placeholder: &str) -> String {
+    let value = cell.trim();
+    if value.is_empty() {
+        return cell.to_string();
+    }
+    let start = cell.find(value).unwrap_or(0);
+    let width = value.chars().count();
+    let padded = format!("{placeholder:<width$}");
+    format!(
+        "{}{}{}",
+        &cell[..start],
+        padded,
+        &cell[start + value.len()..]
+    )
+}
+
+/// Simple `endpoint status` output: `EP, ID, VERSION, DB SIZE, LEADER, LEARNER, …`.
+fn normalise_status_line(line: &str) -> String {
+    let mut fields: Vec<&str> = line.split(", ").collect();
+    let is_status = fields.len() >= 9
+        && fields[2].split('.').count() == 3
+        && fields[2].split('.').all(|p| p.parse::<u32>().is_ok())
+        && ["true", "false"].contains(&fields[4])
+        && ["true", "false"].contains(&fields[5]);
+    if !is_status {
+        return line.to_string();
+    }
+    fields[3] = "<SIZE>";
+    fields.join(", ")
+}
+
+/// Member IDs added at runtime on one side, numbered by first appearance.
+struct RuntimeIds {
+    runtime: Vec<u64>,
+    numbers: HashMap<u64, usize>,
+}
+
+impl RuntimeIds {
+    /// Collects the IDs in `Member X added to cluster …` lines.
+    fn new(blocks: &[Block]) -> RuntimeIds {
+        let runtime = blocks
+            .iter()
+            .flat_map(|b| &b.lines)
+            .filter_map(|l| l.strip_prefix("Member "))
+            .filter_map(|l| l.split_once(" added to cluster ").map(|(id, _)| id))
+            .filter_map(|id| u64::from_str_radix(id, 16).ok())
+            .collect();
+        RuntimeIds {
+            runtime,
+            numbers: HashMap::new(),
+        }
+    }
+
+    /// Replaces runtime IDs (hex or decimal words); in table rows, widths kept.
+    fn replace(&mut self, line: &str, in_table: bool) -> String {
+        let mut out = String::new();
+        let mut word = String::new();
+        for c in line.chars().chain(std::iter::once('\n')) {
+            if c.is_ascii_alphanumeric() {
+                word.push(c);
+                continue;
+            }
+            if !word.is_empty() {
+                out.push_str(&self.replace_word(&word, in_table));
+                word.clear();
+            }
+            if c != '\n' {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    fn replace_word(&mut self, word: &str, in_table: bool) -> String {
+        let id = self.runtime_id(word);
+        let Some(id) = id else {
+            return word.to_string();
+        };
+        let next = self.numbers.len() + 1;
+        let n = *self.numbers.entry(id).or_insert(next);
+        let placeholder = format!("<ID{n}>");
+        if in_table {
+            let width = word.len();
+            format!("{placeholder:<width$}")
+        } else {
+            placeholder
+        }
+    }
+
+    fn runtime_id(&self, word: &str) -> Option<u64> {
+        let hex = word.len() >= 8
+            && word
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c));
+        let as_hex = hex
+            .then(|| u64::from_str_radix(word, 16).ok())
+            .flatten()
+            .filter(|id| self.runtime.contains(id));
+        let as_dec = word
+            .parse::<u64>()
+            .ok()
+            .filter(|id| word.len() >= 8 && self.runtime.contains(id));
+        as_hex.or(as_dec)
+    }
+}
+
+// ------------------------------------------------------------------ scoring and diffs
+
+struct Score {
+    equal: usize,
+    total: usize,
+}
+
+impl Score {
+    fn percent(&self) -> f64 {
+        if self.total == 0 {
+            100.0
+        } else {
+            100.0 * self.equal as f64 / self.total as f64
+        }
+    }
+}
+
+fn score(expected: &[Block], actual: &[Block]) -> Score {
+    let mut s = Score { equal: 0, total: 0 };
+    for (e, a) in expected.iter().zip(actual) {
+        if e.lines.is_empty() && a.lines.is_empty() {
+            s.equal += 1;
+            s.total += 1;
+            continue;
+        }
+        s.equal += diff(&e.lines, &a.lines)
+            .iter()
+            .filter(|d| matches!(d, Diff::Same(_)))
+            .count();
+        s.total += e.lines.len().max(a.lines.len());
+    }
+    s
+}
+
+enum Diff<'a> {
+    Same(&'a str),
+    Expected(&'a str),
+    Got(&'a str),
+}
+
+/// A line diff from the longest common subsequence.
+fn diff<'a>(e: &'a [String], a: &'a [String]) -> Vec<Diff<'a>> {
+    let (n, m) = (e.len(), a.len());
+    let mut lcs = vec![vec![0usize; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if e[i] == a[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < n || j < m {
+        if i < n && j < m && e[i] == a[j] {
+            out.push(Diff::Same(&e[i]));
+            i += 1;
+            j += 1;
+        } else if j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j]) {
+            out.push(Diff::Got(&a[j]));
+            j += 1;
+        } else {
+            out.push(Diff::Expected(&e[i]));
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The mismatching commands of a scenario, as `-` real etcd / `+` playground.
+fn render_diff(name: &str, expected: &[Block], actual: &[Block]) -> String {
+    const MAX_LINES: usize = 800;
+    if expected.iter().zip(actual).all(|(e, a)| e.lines == a.lines) {
+        return String::new();
+    }
+    let mut out = format!("--- {name}: real etcd (-) vs playground (+), normalised\n");
+    let mut written = 0;
+    for (k, (e, a)) in expected.iter().zip(actual).enumerate() {
+        if e.lines == a.lines {
+            continue;
+        }
+        out.push_str(&format!("[#{}] $ {}\n", k + 1, e.command));
+        for d in diff(&e.lines, &a.lines) {
+            let line = match d {
+                Diff::Same(l) => format!("    {l}\n"),
+                Diff::Expected(l) => format!("  - {l}\n"),
+                Diff::Got(l) => format!("  + {l}\n"),
+            };
+            out.push_str(&line);
+            written += 1;
+        }
+        if written > MAX_LINES {
+            out.push_str("[… diff cut here]\n");
+            break;
+        }
+    }
+    out
+}

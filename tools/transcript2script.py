@@ -1,0 +1,707 @@
+#!/usr/bin/env python3
+"""Convert a real etcd 3.4.23 transcript into a Quorum Playground script.
+
+The transcripts in shared/reference/transcripts/ were recorded by the bash
+scripts in shared/reference/record/ (lib.sh explains the format). This tool
+turns one of them into a script for the playground's headless runner
+(`cargo run --release -- run FILE`), so that tests/transcripts.rs can replay it
+and compare the output of each etcdctl command with the real one.
+
+    python3 tools/transcript2script.py                     # the eight default scenarios
+    python3 tools/transcript2script.py T.txt [T2.txt ...]  # chosen transcripts
+    options: --dir DIR (transcripts; default ../shared/reference/transcripts)
+             --out DIR (default tests/scripts)   --stdout (print, write nothing)
+
+What the script contains:
+  * `date -s` with the real run's clock, and one machine per loopback address
+    (127.0.0.N), named after the etcd --name used on it (node01, etcd-1, ...);
+  * each etcd start on the machine owning its peer URL address, flags verbatim
+    (bash's `\\,` escapes dropped); each `[stopping X ... SIGTERM]` as `kill etcd`
+    (SIGKILL: `kill -9 etcd`) on X's machine;
+  * each etcdctl command on the machine its first endpoint points at (node01 by
+    default); commands the playground does not have as `# skipped (REASON): ...`;
+  * `sleep` lines so each command starts at the same offset from the first etcd
+    start as in the real run (start = `t=` stamp - wall, 10 ms steps);
+  * steps the recording script performed without echoing them (`rm -rf` of data
+    dirs), from a small table below, each citing the record script's line.
+
+Parsing errors fail loudly with the transcript's name and line number.
+"""
+
+import argparse
+import calendar
+import hashlib
+import os
+import re
+import shlex
+import struct
+import sys
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+DEFAULT_SCENARIOS = [
+    "01-single-node",
+    "02-add-voter-quorum-loss",
+    "03-remove-leader-follower",
+    "04-learner",
+    "05-reconfig-errors",
+    "05d-strict-reconfig-off",
+    "06-clustering-step-by-step",
+    "07-learner-standby-failover",
+]
+
+# etcdctl commands the playground has (design/shell.md, "Clients").
+SUPPORTED_ETCDCTL = {
+    ("member", "add"), ("member", "remove"), ("member", "promote"),
+    ("member", "update"), ("member", "list"),
+    ("endpoint", "status"), ("endpoint", "health"),
+    ("put",), ("get",), ("del",), ("move-leader",),
+    ("snapshot", "save"), ("snapshot", "restore"), ("snapshot", "status"),
+}
+GROUPED_ETCDCTL = {"member", "endpoint", "snapshot"}
+
+# etcdctl flags that take a value as the next argument when written without '='.
+ETCDCTL_VALUE_FLAGS = {
+    "-w", "--write-out", "--endpoints", "--command-timeout", "--dial-timeout",
+    "--peer-urls", "--name", "--initial-cluster", "--initial-cluster-token",
+    "--initial-advertise-peer-urls", "--data-dir", "--consistency",
+}
+
+# Why a non-etcdctl command is not replayed.
+OTHER_COMMAND_REASONS = {
+    "timeout": "the playground has no `timeout` and no `etcdctl watch`",
+    "ls": "a listing of the real file system; the playground's disk is not one",
+    "find": "a listing of the real file system; the playground's disk is not one",
+    "cat": "a file of the real file system",
+    "bash": "pipes (`| jq`) are not supported in the playground",
+    "jq": "pipes (`| jq`) are not supported in the playground",
+    "curl": "the playground has no HTTP client",
+}
+
+# A command's simulated run is assumed to take its real wall time minus the
+# etcdctl process start-up, which the simulation does not have.
+CLIENT_STARTUP_S = 0.010
+
+# Steps the recording scripts performed without echoing them into the
+# transcript. Each is inserted right after the event whose transcript line
+# contains `after`, on the machine owning `addr`. `command` None means the step
+# cannot be replayed in the playground (shown as a comment only).
+@dataclass
+class HiddenStep:
+    after: str
+    addr: str
+    command: Optional[str]
+    source: str
+    note: str = ""
+
+
+HIDDEN_STEPS: Dict[str, List[HiddenStep]] = {
+    "06-clustering-step-by-step": [
+        HiddenStep("[stopping e2 pid 20572 ", "127.0.0.2",
+                   "rm -rf /var/tmp/etcd-gold/s06/manual/etcd-2.etcd",
+                   "06-clustering-step-by-step.sh:28"),
+        HiddenStep("[stopping e2 pid 20733 ", "127.0.0.2",
+                   "rm -rf /var/tmp/etcd-gold/s06/manual/etcd-2.etcd",
+                   "06-clustering-step-by-step.sh:41"),
+        HiddenStep("log -> etcd-2-existing.log", "127.0.0.2",
+                   "rm -rf /var/tmp/etcd-gold/s06/manual/etcd-2.etcd",
+                   "06-clustering-step-by-step.sh:46"),
+        HiddenStep("[stopping e1 pid 23158 ", "127.0.0.1",
+                   "rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-1.etcd",
+                   "06-clustering-step-by-step.sh:110"),
+        HiddenStep("log -> etcd-1-nodata.log", "127.0.0.1",
+                   "rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-1.etcd",
+                   "06-clustering-step-by-step.sh:113"),
+        HiddenStep("[stopping e1 pid 23482 ", "127.0.0.1",
+                   "rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-1.etcd",
+                   "06-clustering-step-by-step.sh:130"),
+        HiddenStep("[stopping e1 pid 23482 ", "127.0.0.2",
+                   "rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-2.etcd",
+                   "06-clustering-step-by-step.sh:130"),
+        HiddenStep("[stopping e1 pid 23482 ", "127.0.0.3",
+                   "rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-3.etcd",
+                   "06-clustering-step-by-step.sh:130"),
+        HiddenStep("[stopping e3 pid 24433 ", "127.0.0.2",
+                   "rm -rf /var/tmp/etcd-gold/s06/restored/etcd-2.etcd",
+                   "06-clustering-step-by-step.sh:148"),
+        HiddenStep("[stopping e3 pid 24433 ", "127.0.0.3",
+                   "rm -rf /var/tmp/etcd-gold/s06/restored/etcd-3.etcd",
+                   "06-clustering-step-by-step.sh:148"),
+    ],
+    "07-learner-standby-failover": [
+        HiddenStep("[stopping n2 pid 9325 ", "127.0.0.2",
+                   "cp -a /var/tmp/etcd-gold/s07/node02 /var/tmp/etcd-gold/s07/node02-backup",
+                   "07-learner-standby-failover.sh:45"),
+    ],
+}
+
+
+class ConvertError(Exception):
+    """A transcript line the converter does not understand."""
+
+
+# ---------------------------------------------------------------- parsing
+
+@dataclass
+class Event:
+    """One thing that happened in the real run, in transcript order."""
+    kind: str            # "start", "fg-start", "command", "stop", "exited", "heading", "comment"
+    line_no: int
+    raw: str
+    text: str = ""       # command text (bash-escaped as recorded) or comment text
+    name: str = ""       # the recorder's process name (n1, e2, ...)
+    time: Optional[float] = None   # seconds since midnight: start of the event
+    wall: float = 0.0
+    exit_status: Optional[int] = None
+    signal: str = ""
+    output: List[str] = field(default_factory=list)
+
+
+START_RE = re.compile(
+    r"^\$ etcd (?P<args>.*?)   # started in background as '(?P<name>[^']+)', "
+    r"log -> \S+  t=(?P<t>\d\d:\d\d:\d\d\.\d{3})$")
+FG_START_RE = re.compile(r"^\$ etcd (?P<args>.*?)   # foreground, log -> \S+$")
+FG_EXIT_RE = re.compile(r"^\[exit=(?P<rc>\d+)\]   \(124 would mean")
+EXIT_RE = re.compile(
+    r"^\[exit=(?P<rc>\d+)  wall=(?P<wall>\d+\.\d+)s  t=(?P<t>\d\d:\d\d:\d\d\.\d{3})\]$")
+STOP_RE = re.compile(
+    r"^\[stopping (?P<name>\S+) pid \d+ with SIG(?P<sig>TERM|KILL)  "
+    r"t=(?P<t>\d\d:\d\d:\d\d\.\d{3})\]$")
+EXITED_RE = re.compile(
+    r"^\[(?P<name>\S+) pid \d+ (?P<what>exited with status \d+|had already exited.*"
+    r"|EXITED EARLY with status \d+)")
+DATE_RE = re.compile(r"^# date: (\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)Z")
+END_MARKER = "### NOTE (added by hand"
+
+
+def clock(stamp: str) -> float:
+    """HH:MM:SS.mmm to seconds since midnight."""
+    h, m, s = stamp.split(":")
+    return int(h) * 3600 + int(m) * 60 + float(s)
+
+
+class Transcript:
+    """The events of one transcript, plus its header lines and recording date."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.stem = os.path.splitext(os.path.basename(path))[0]
+        self.header: List[str] = []
+        self.date: Optional[Tuple[int, int, int]] = None
+        self.events: List[Event] = []
+        with open(path, encoding="utf-8") as f:
+            self.lines = f.read().split("\n")
+        self._parse()
+
+    def fail(self, line_no: int, message: str) -> ConvertError:
+        return ConvertError(f"{self.path}:{line_no}: {message}")
+
+    def _parse(self) -> None:
+        i = 0
+        while i < len(self.lines):
+            line, line_no = self.lines[i], i + 1
+            if line.startswith(END_MARKER):
+                break  # a hand-added note quoting an earlier run: not part of this run
+            if line.startswith("$ "):
+                i = self._parse_dollar(i)
+                continue
+            self._parse_other(line, line_no)
+            i += 1
+
+    def _parse_dollar(self, i: int) -> int:
+        """Parses the `$ ...` line at index i (and what belongs to it); returns the next index."""
+        line, line_no = self.lines[i], i + 1
+        m = START_RE.match(line)
+        if m:
+            self.events.append(Event("start", line_no, line, text=m["args"], name=m["name"],
+                                     time=clock(m["t"])))
+            return i + 1
+        m = FG_START_RE.match(line)
+        if m:
+            nxt = self.lines[i + 1] if i + 1 < len(self.lines) else ""
+            em = FG_EXIT_RE.match(nxt)
+            if not em:
+                raise self.fail(line_no + 1, "foreground etcd without its `[exit=N]` line")
+            self.events.append(Event("fg-start", line_no, line, text=m["args"],
+                                     exit_status=int(em["rc"])))
+            return i + 2
+        return self._parse_command(i)
+
+    def _parse_command(self, i: int) -> int:
+        line_no = i + 1
+        ev = Event("command", line_no, self.lines[i], text=self.lines[i][2:])
+        j = i + 1
+        while j < len(self.lines):
+            m = EXIT_RE.match(self.lines[j])
+            if m:
+                ev.wall = float(m["wall"])
+                ev.time = clock(m["t"]) - ev.wall
+                ev.exit_status = int(m["rc"])
+                self.events.append(ev)
+                return j + 1
+            if self.lines[j].startswith("$ "):
+                break
+            ev.output.append(self.lines[j])
+            j += 1
+        raise self.fail(line_no, "command without its `[exit=N  wall=…s  t=…]` line")
+
+    def _parse_other(self, line: str, line_no: int) -> None:
+        m = DATE_RE.match(line)
+        if m and self.date is None:
+            self.date = (int(m[1]), int(m[2]), int(m[3]))
+        if line.startswith("[stopping "):
+            m = STOP_RE.match(line)
+            if not m:
+                raise self.fail(line_no, f"unrecognised stop line: {line!r}")
+            self.events.append(Event("stop", line_no, line, name=m["name"], signal=m["sig"],
+                                     time=clock(m["t"])))
+        elif line.startswith("[BUG GUARD"):
+            raise self.fail(line_no, "the recorder's bug guard fired: the run is not clean")
+        elif (m := EXITED_RE.match(line)) is not None:
+            self.events.append(Event("exited", line_no, line, name=m["name"], text=m["what"]))
+        elif line.startswith("### "):
+            self.events.append(Event("heading", line_no, line, text=line[4:].strip()))
+        elif line.startswith("## "):
+            self.events.append(Event("heading", line_no, line, text=line[3:].strip()))
+        elif line.startswith("# "):
+            if not self.events:
+                self.header.append(line[2:])
+            else:
+                self.events.append(Event("comment", line_no, line, text=line[2:]))
+        elif line.strip() and self.events and self.events[-1].kind == "heading":
+            # a heading followed by log lines introduces an excerpt, not commands
+            self.events[-1].output.append(line)
+
+
+# ---------------------------------------------------------------- helpers
+
+SAFE_ARG = re.compile(r"^[A-Za-z0-9_@%+=:,./-]+$")
+
+
+def quote(arg: str) -> str:
+    """Quotes one argument for a POSIX shell, as plainly as possible."""
+    if SAFE_ARG.match(arg):
+        return arg
+    if "'" not in arg:
+        return f"'{arg}'"
+    if not re.search(r'["$`\\!]', arg):
+        return f'"{arg}"'
+    return "'" + arg.replace("'", "'\"'\"'") + "'"
+
+
+def split_args(text: str, where: str) -> List[str]:
+    try:
+        return shlex.split(text, posix=True)
+    except ValueError as e:
+        raise ConvertError(f"{where}: cannot split {text!r}: {e}") from e
+
+
+def url_host(url: str) -> str:
+    rest = url.split("://", 1)[-1]
+    return rest.split("/", 1)[0].rsplit(":", 1)[0]
+
+
+def flag_value(argv: List[str], names: Tuple[str, ...]) -> Optional[str]:
+    """The value of the last occurrence of one of `names` (`--f v`, `--f=v`)."""
+    value = None
+    for k, a in enumerate(argv):
+        for n in names:
+            if a == n and k + 1 < len(argv):
+                value = argv[k + 1]
+            elif a.startswith(n + "="):
+                value = a[len(n) + 1:]
+    return value
+
+
+def etcdctl_positionals(argv: List[str]) -> List[str]:
+    pos, k = [], 1
+    while k < len(argv):
+        a = argv[k]
+        if a.startswith("-"):
+            k += 1 if ("=" in a or a not in ETCDCTL_VALUE_FLAGS) else 2
+            continue
+        pos.append(a)
+        k += 1
+    return pos
+
+
+def etcdctl_subcommand(argv: List[str]) -> Tuple[str, ...]:
+    pos = etcdctl_positionals(argv)
+    if pos and pos[0] in GROUPED_ETCDCTL:
+        return tuple(pos[:2])
+    return tuple(pos[:1])
+
+
+def skip_reason(argv: List[str]) -> Optional[str]:
+    """Why a recorded command is not replayed, or None if the playground has it."""
+    if not argv:
+        return "an empty command"
+    if argv[0] != "etcdctl":
+        return OTHER_COMMAND_REASONS.get(argv[0], f"`{argv[0]}` is not a playground command")
+    sub = etcdctl_subcommand(argv)
+    if sub in SUPPORTED_ETCDCTL:
+        return None
+    return f"the playground has no `etcdctl {' '.join(sub)}`"
+
+
+def member_id(urls: List[str], unix_secs: int) -> str:
+    """etcd's runtime member ID: SHA-1 of the sorted peer URLs and the Unix second."""
+    data = "".join(sorted(urls)) + str(unix_secs)
+    return "%x" % struct.unpack(">Q", hashlib.sha1(data.encode()).digest()[:8])[0]
+
+
+def seconds_text(s: float) -> str:
+    text = f"{s:.2f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+# ---------------------------------------------------------------- machines
+
+LOOPBACK = re.compile(r"\b127\.\d+\.\d+\.\d+\b")
+
+
+class Machines:
+    """One machine per loopback address, named after the etcd --name used there."""
+
+    def __init__(self, tr: Transcript):
+        addrs = set()
+        names: Dict[str, set] = {}
+        for ev in tr.events:
+            if ev.kind in ("start", "fg-start", "command"):
+                addrs.update(LOOPBACK.findall(ev.text))
+            if ev.kind in ("start", "fg-start"):
+                argv = split_args(ev.text, f"{tr.path}:{ev.line_no}")
+                addr = etcd_peer_addr(argv, f"{tr.path}:{ev.line_no}")
+                names.setdefault(addr, set()).add(flag_value(argv, ("--name",)) or "default")
+        self.by_addr = self._name_all(sorted(addrs, key=addr_key), names)
+
+    @staticmethod
+    def _name_all(addrs: List[str], names: Dict[str, set]) -> Dict[str, str]:
+        chosen: Dict[str, str] = {}
+        for a in addrs:
+            used = names.get(a, set())
+            if len(used) == 1 and valid_machine_name(next(iter(used))):
+                chosen[a] = next(iter(used))
+        scheme = naming_scheme(chosen)
+        for a in addrs:
+            if a not in chosen:
+                chosen[a] = scheme_name(scheme, a)
+        if len(set(chosen.values())) != len(chosen):
+            chosen = {a: scheme_name("node", a) for a in addrs}
+        return chosen
+
+    def of(self, addr: str) -> str:
+        return self.by_addr.get(addr, self.default())
+
+    def default(self) -> str:
+        return self.by_addr.get("127.0.0.1") or next(iter(self.by_addr.values()), "node01")
+
+    def for_url(self, url: Optional[str]) -> str:
+        if not url:
+            return self.default()
+        return self.of(url_host(url.split(",")[0]))
+
+
+def addr_key(a: str) -> Tuple[int, ...]:
+    return tuple(int(p) for p in a.split("."))
+
+
+def valid_machine_name(n: str) -> bool:
+    return bool(re.match(r"^[A-Za-z0-9_.-]{1,63}$", n))
+
+
+def naming_scheme(chosen: Dict[str, str]) -> str:
+    """Returns "etcd" if every named machine is etcd-N on 127.0.0.N, else "node" (node0N)."""
+    if chosen and all(n == scheme_name("etcd", a) for a, n in chosen.items()):
+        return "etcd"
+    return "node"
+
+
+def scheme_name(scheme: str, addr: str) -> str:
+    """node0N or etcd-N for 127.0.0.N."""
+    n = int(addr.rsplit(".", 1)[1])
+    return f"etcd-{n}" if scheme == "etcd" else f"node{n:02}"
+
+
+def etcd_peer_addr(argv: List[str], where: str) -> str:
+    url = flag_value(argv, ("--initial-advertise-peer-urls", "--listen-peer-urls"))
+    if not url:
+        raise ConvertError(f"{where}: etcd start without a peer URL")
+    return url_host(url.split(",")[0])
+
+
+# ---------------------------------------------------------------- the script
+
+class Writer:
+    """Builds the script: tracks the simulated clock and the pending sleeps."""
+
+    def __init__(self, tr: Transcript, machines: Machines):
+        self.tr = tr
+        self.m = machines
+        self.out: List[str] = []
+        self.t0: Optional[float] = None   # real clock of the first etcd start
+        self.sim = 0.0                    # simulated seconds since the first etcd start
+        self.procs: Dict[str, str] = {}   # recorder's process name -> machine
+        self.files: Dict[str, str] = {}   # snapshot file -> machine holding it
+        self.files_copied: set = set()    # (file, machine) pairs already copied
+        self.pending_kills: List[str] = []
+        self.hidden = list(HIDDEN_STEPS.get(tr.stem, []))
+        self.day_offset = 0.0
+        self.last_clock = None
+        self.pending_heading: Optional[str] = None
+
+    def add(self, line: str) -> None:
+        """Appends a script line, preceded by the section heading it belongs to."""
+        if self.pending_heading is not None:
+            self.out.extend(["", f"# {self.pending_heading}"])
+            self.pending_heading = None
+        self.out.append(line)
+
+    # -- time
+
+    def offset(self, t: float) -> float:
+        """Seconds since the first etcd start of a real clock reading (midnight-safe)."""
+        if self.last_clock is not None and t + self.day_offset < self.last_clock - 43200:
+            self.day_offset += 86400
+        self.last_clock = t + self.day_offset
+        return t + self.day_offset - self.t0
+
+    def wait_until(self, target: float) -> None:
+        gap = round((target - self.sim) * 100) / 100
+        if gap > 0:
+            self.add(f"$ sleep {seconds_text(gap)}")
+            self.sim += gap
+        for k in self.pending_kills:
+            self.add(k)   # stops that were due before this point
+        self.pending_kills.clear()
+
+    # -- events
+
+    def emit(self, ev: Event) -> None:
+        where = f"{self.tr.path}:{ev.line_no}"
+        handler = getattr(self, "on_" + ev.kind.replace("-", "_"))
+        handler(ev, where)
+        self.emit_hidden_after(ev)
+
+    def on_heading(self, ev: Event, where: str) -> None:
+        # written only if something follows it; a log excerpt's heading is dropped
+        self.pending_heading = None if ev.output else ev.text
+
+    def on_comment(self, ev: Event, where: str) -> None:
+        self.add(f"# {ev.text}")
+
+    def on_exited(self, ev: Event, where: str) -> None:
+        machine = self.procs.get(ev.name, "?")
+        self.add(f"# (real run: {machine}'s etcd {ev.text})")
+
+    def on_start(self, ev: Event, where: str) -> None:
+        argv = split_args(ev.text, where)
+        machine = self.m.of(etcd_peer_addr(argv, where))
+        if self.t0 is None:
+            self.t0 = ev.time
+            self.set_date(ev.time)
+        self.wait_until(self.offset(ev.time))
+        self.procs[ev.name] = machine
+        self.add(etcd_line(machine, argv))
+
+    def on_fg_start(self, ev: Event, where: str) -> None:
+        if self.t0 is None:
+            raise ConvertError(f"{where}: a foreground etcd before any background one")
+        argv = split_args(ev.text, where)
+        machine = self.m.of(etcd_peer_addr(argv, where))
+        self.wait_until(self.sim)
+        self.add(etcd_line(machine, argv))
+        if ev.exit_status == 124:
+            self.add("# (real run: still running when the recorder's timeout stopped it)")
+            self.pending_kills.append(f"# (the recorder's timeout stops the foreground etcd "
+                                      f"started at line {ev.line_no} of the transcript)")
+            self.pending_kills.append(f"{machine}$ kill etcd")
+        else:
+            self.add(f"# (real run: this etcd ran in the foreground and exited with "
+                     f"status {ev.exit_status})")
+
+    def on_stop(self, ev: Event, where: str) -> None:
+        machine = self.procs.get(ev.name)
+        if machine is None:
+            raise ConvertError(f"{where}: stop of {ev.name!r}, which was never started")
+        self.wait_until(self.offset(ev.time))
+        self.add(f"{machine}$ kill {'-9 ' if ev.signal == 'KILL' else ''}etcd")
+
+    def on_command(self, ev: Event, where: str) -> None:
+        if self.t0 is None:
+            raise ConvertError(f"{where}: a command before the first etcd start")
+        argv = split_args(ev.text, where)
+        text = " ".join(quote(a) for a in argv)
+        machine = self.command_machine(argv)
+        reason = skip_reason(argv)
+        if reason:
+            self.add(f"# skipped ({reason}): {machine}$ {text}")
+            return
+        target = self.offset(ev.time)
+        target = self.align_member_add(ev, argv, target)
+        self.wait_until(target)
+        self.copy_snapshot_file(argv, machine)
+        self.add(f"{machine}$ {text}")
+        self.sim += max(ev.wall - CLIENT_STARTUP_S, 0.0)
+        self.note_snapshot_file(argv, machine)
+
+    def copy_snapshot_file(self, argv: List[str], machine: str) -> None:
+        """The real run had one file system; here a snapshot file lives on the
+        machine that saved it, so a restore elsewhere first copies it over."""
+        pos = etcdctl_positionals(argv)
+        if tuple(pos[:2]) != ("snapshot", "restore") or len(pos) < 3:
+            return
+        holder = self.files.get(pos[2])
+        if holder is None or holder == machine or (pos[2], machine) in self.files_copied:
+            return
+        self.add(f"# the real run had one file system: copy the snapshot to {machine}")
+        self.add(f"{holder}$ scp {pos[2]} {machine}:{pos[2]}")
+        self.files_copied.add((pos[2], machine))
+
+    # -- where etcdctl runs
+
+    def command_machine(self, argv: List[str]) -> str:
+        if argv and argv[0] == "etcdctl":
+            sub = etcdctl_subcommand(argv)
+            pos = etcdctl_positionals(argv)
+            if sub == ("snapshot", "restore"):
+                # the restored data dir must be on the machine that will run it
+                return self.m.for_url(flag_value(argv, ("--initial-advertise-peer-urls",)))
+            if sub == ("snapshot", "status") and len(pos) > 2 and pos[2] in self.files:
+                return self.files[pos[2]]
+        return self.m.for_url(flag_value(argv, ("--endpoints",)))
+
+    def note_snapshot_file(self, argv: List[str], machine: str) -> None:
+        pos = etcdctl_positionals(argv)
+        if tuple(pos[:2]) == ("snapshot", "save") and len(pos) > 2:
+            self.files[pos[2]] = machine
+
+    def align_member_add(self, ev: Event, argv: List[str], target: float) -> float:
+        """Keeps a `member add` in the real run's Unix second, so the ID hashes the same.
+
+        etcd names a member added at runtime by hashing its peer URLs and the Unix
+        second of the request; the second is found from the ID the real run printed.
+        """
+        added = next((re.match(r"^Member ([0-9a-f]+) added to cluster", o)
+                      for o in ev.output if o.startswith("Member ")), None)
+        urls = flag_value(argv, ("--peer-urls",))
+        if not added or not urls or self.tr.date is None:
+            return target
+        midnight = calendar.timegm(self.tr.date + (0, 0, 0))
+        base = int(midnight + self.t0 + target)
+        for secs in range(base - 3, base + 4):
+            if member_id(urls.split(","), secs) == added[1]:
+                lo, hi = secs - midnight - self.t0, secs - midnight - self.t0 + 1
+                aligned = min(max(target, lo + 0.05), hi - 0.1)
+                if aligned != target:
+                    self.add(f"# (timing: starts at +{aligned:.2f}s, in the Unix second "
+                             f"the real run hashed into member ID {added[1]})")
+                return aligned
+        print(f"{self.tr.path}:{ev.line_no}: warning: no Unix second near the command hashes "
+              f"{urls} into {added[1]}; timing not aligned", file=sys.stderr)
+        return target
+
+    # -- the rest
+
+    def set_date(self, t: float) -> None:
+        if self.tr.date is None:
+            return
+        secs = int(t)
+        y, mo, d = self.tr.date
+        # written before any pending heading: it belongs to the set-up
+        self.out.append(f'$ date -s "{y:04}-{mo:02}-{d:02} '
+                        f'{secs // 3600:02}:{secs % 3600 // 60:02}:{secs % 60:02}"')
+        self.sim = -(t - secs)   # the first etcd start is at sim 0
+
+    def emit_hidden_after(self, ev: Event) -> None:
+        for step in [s for s in self.hidden if s.after in ev.raw]:
+            self.hidden.remove(step)
+            machine = self.m.of(step.addr)
+            if step.command:
+                self.add(f"# (not echoed in the transcript: {step.source})")
+                self.add(f"{machine}$ {step.command}")
+            else:
+                self.add(f"# not replayable ({step.source}): {step.note}")
+
+    def finish(self) -> None:
+        self.wait_until(self.sim)
+        if self.hidden:
+            raise ConvertError(f"{self.tr.path}: hidden steps never placed: "
+                               + ", ".join(s.after for s in self.hidden))
+
+
+def etcd_line(machine: str, argv: List[str]) -> str:
+    """`MACHINE$ etcd FLAGS` (argv = the flags), wrapped at flag boundaries for reading."""
+    words, k = [], 0
+    while k < len(argv):
+        a = argv[k]
+        if a.startswith("--") and "=" not in a and k + 1 < len(argv) \
+                and not argv[k + 1].startswith("--"):
+            words.append(f"{quote(a)} {quote(argv[k + 1])}")
+            k += 2
+        else:
+            words.append(quote(a))
+            k += 1
+    lines, current = [], f"{machine}$ etcd"
+    for w in words:
+        if len(current) + 1 + len(w) > 100:
+            lines.append(current + " \\")
+            current = "  " + w
+        else:
+            current += " " + w
+    lines.append(current)
+    return "\n".join(lines)
+
+
+def convert(path: str) -> str:
+    tr = Transcript(path)
+    machines = Machines(tr)
+    w = Writer(tr, machines)
+    head = [f"# Generated by tools/transcript2script.py from {os.path.basename(path)}",
+            "# (real etcd 3.4.23; shared/reference/transcripts/). Regenerate, do not edit.",
+            "#"]
+    head += [f"# {h}" for h in tr.header]
+    head += ["#",
+             "# One machine per loopback address; etcdctl runs where its endpoint points.",
+             "# `date -s` and the `sleep` lines replay the real run's clock: each command starts",
+             "# at the same offset from the first etcd start as in the real run (t= minus wall,",
+             "# 10 ms steps), assuming it runs as long as it did minus etcdctl's start-up.",
+             "# Commands the playground lacks are `# skipped (reason): ...`.",
+             ""]
+    for addr, name in machines.by_addr.items():
+        head.append(f"machine add {name} {addr}")
+    for ev in tr.events:
+        w.emit(ev)
+    w.finish()
+    return "\n".join(head + w.out).rstrip("\n") + "\n"
+
+
+def main(argv: List[str]) -> int:
+    here = os.path.dirname(os.path.abspath(__file__))
+    repo = os.path.dirname(here)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("transcripts", nargs="*")
+    p.add_argument("--dir",
+                   default=os.path.join(repo, "..", "shared", "reference", "transcripts"))
+    p.add_argument("--out", default=os.path.join(repo, "tests", "scripts"))
+    p.add_argument("--stdout", action="store_true")
+    args = p.parse_args(argv)
+    paths = args.transcripts or [os.path.join(args.dir, s + ".txt") for s in DEFAULT_SCENARIOS]
+    try:
+        for path in paths:
+            script = convert(path)
+            if args.stdout:
+                sys.stdout.write(script)
+                continue
+            name = os.path.splitext(os.path.basename(path))[0] + ".sh"
+            with open(os.path.join(args.out, name), "w", encoding="utf-8") as f:
+                f.write(script)
+            print(f"wrote {os.path.join(args.out, name)}")
+    except (ConvertError, OSError) as e:
+        print(f"transcript2script: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
