@@ -10,7 +10,9 @@ use super::print;
 use super::Output;
 use crate::sim::etcd::bootstrap::restore;
 use crate::sim::etcd::config::EtcdConfig;
+use crate::sim::etcd::datadir::{Backend, DataDir};
 use crate::sim::etcd::ids;
+use crate::sim::etcd::kv::Kv;
 use crate::sim::etcd::membership::Member;
 use crate::sim::etcd::request::{
     Code, Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo,
@@ -918,12 +920,16 @@ impl Client<'_> {
         self.out.err(&go_json(&v));
     }
 
+    /// A snapshot file, or the backend file `DIR/member/snap/db` inside a data dir.
     fn snapshot_file(&self, path: &str) -> Result<SnapshotData, Fail> {
-        let item = self
-            .world
-            .machines
-            .get(&self.machine)
-            .and_then(|m| m.disk.get(path));
+        let disk = self.world.machines.get(&self.machine).map(|m| &m.disk);
+        let inner = path
+            .strip_suffix("/member/snap/db")
+            .and_then(|dir| disk.and_then(|d| d.get(dir)));
+        if let Some(DiskItem::DataDir(d)) = inner {
+            return Ok(db_file(d));
+        }
+        let item = disk.and_then(|d| d.get(path));
         match item {
             Some(DiskItem::Snapshot(d)) => Ok(d.clone()),
             Some(DiskItem::DataDir(_)) => Err(fail(1, format!("read {path}: is a directory"))),
@@ -1008,6 +1014,29 @@ impl Client<'_> {
             ("snap-dir", json!(format!("{data_dir}/member/snap"))),
         ];
         self.zap_float("snapshot/v3_snapshot.go:296", "restoring snapshot", &dirs);
+        if !d.has_hash && !l.bool_flag("skip-hash-check") {
+            // etcd has already copied the db into DATA_DIR/member/snap when it
+            // checks the hash, and leaves it there.
+            let partial = DataDir {
+                storage: raft::storage::MemStorage::new(),
+                id: 0,
+                cluster_id: 0,
+                backend: Backend {
+                    kv: Kv::restored(d.kvs.clone(), d.revision),
+                    consistent_index: d.consistent_index,
+                    ..Backend::default()
+                },
+                has_wal: false,
+            };
+            self.world
+                .apply(crate::sim::world::Action::PutDataDir {
+                    machine: self.machine.clone(),
+                    path: data_dir.clone(),
+                    dir: Box::new(partial),
+                })
+                .map_err(|_| fail(1, "could not write the data dir"))?;
+            return Err(fail(1, "snapshot missing hash but --skip-hash-check=false"));
+        }
         let (dir, members, cid) = restore(&cfg, &d).map_err(|f| fail(1, f.0))?;
         for m in &members {
             let fields = [
@@ -1028,6 +1057,21 @@ impl Client<'_> {
             .map_err(|_| fail(1, "could not write the data dir"))?;
         self.zap_float("snapshot/v3_snapshot.go:309", "restored snapshot", &dirs);
         Ok(())
+    }
+}
+
+/// What `DIR/member/snap/db` holds: the backend, without a snapshot hash.
+fn db_file(d: &DataDir) -> SnapshotData {
+    let kvs: Vec<_> = d.backend.kv.iter().cloned().collect();
+    let data: usize = kvs.iter().map(|k| k.key.len() + k.value.len() + 64).sum();
+    SnapshotData {
+        kvs,
+        revision: d.backend.kv.revision(),
+        size: 20480 + (data as u64 / 4096) * 4096,
+        members: d.backend.members.members.values().cloned().collect(),
+        removed: d.backend.members.removed.len(),
+        has_hash: false,
+        consistent_index: d.backend.consistent_index,
     }
 }
 

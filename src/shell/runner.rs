@@ -39,8 +39,7 @@ pub fn run_one(session: &mut Session, c: &ScriptCommand, logs: bool, out: &mut S
         _ => String::new(),
     };
     out.push_str(&format!("{host}$ {}\n", c.text));
-    out.push_str(&ex.output.stdout);
-    out.push_str(&ex.output.stderr);
+    out.push_str(&ex.output.merged());
     if logs {
         let mut lines: Vec<_> = session.world.logs[first_log..].iter().collect();
         lines.sort_by(|a, b| (a.ms, &a.machine).cmp(&(b.ms, &b.machine)));

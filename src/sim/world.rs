@@ -215,6 +215,8 @@ pub struct World {
     next_pid: u64,
     next_req: u64,
     calls: BTreeMap<u64, Call>,
+    /// rafthttp streams: (machine, peer ID) to the (machine, pid) they reach.
+    streams: BTreeMap<(String, u64), (String, u64)>,
     pub logs: Vec<LogLine>,
 }
 
@@ -233,6 +235,7 @@ impl World {
             next_pid: 100,
             next_req: 1,
             calls: BTreeMap::new(),
+            streams: BTreeMap::new(),
             logs: Vec::new(),
         }
     }
@@ -663,6 +666,7 @@ impl World {
                 );
             }
             Some((at, Exit::Stopped)) if at <= now => self.end_process(machine, 0, "stopped"),
+            Some((at, Exit::Panic)) if at <= now => self.end_process(machine, 2, "panic"),
             Some((at, _)) => {
                 let wait = at - now;
                 self.schedule(
@@ -768,27 +772,29 @@ impl World {
         self.check_stop(machine);
     }
 
-    /// How each member of `machine`'s server's cluster looks from there.
-    fn peer_reach(&self, machine: &str) -> BTreeMap<u64, Reach> {
-        let Some(s) = self
-            .machines
-            .get(machine)
-            .and_then(|m| m.process.as_ref())
-            .map(|p| &p.server)
-        else {
-            return BTreeMap::new();
+    /// How each peer of `machine`'s server looks from there; keeps rafthttp's
+    /// streams: one stays up while its process lives and the links hold, even
+    /// if the peer's URLs change (`member update`).
+    fn peer_reach(&mut self, machine: &str) -> BTreeMap<u64, Reach> {
+        let ids: Vec<u64> = match self.server(machine) {
+            Some(s) => s.peers.keys().copied().collect(),
+            None => return BTreeMap::new(),
         };
-        s.peers
-            .iter()
-            .map(|(&id, p)| {
-                let r = p
-                    .urls
-                    .first()
-                    .map(|u| self.reach(machine, u, s.cluster_id, id))
-                    .unwrap_or(Reach::Silent);
-                (id, r)
-            })
-            .collect()
+        let mut out = BTreeMap::new();
+        for id in ids {
+            let key = (machine.to_string(), id);
+            match self.dial(machine, id) {
+                Ok(stream) => {
+                    self.streams.insert(key, stream);
+                    out.insert(id, Reach::Ok);
+                }
+                Err(r) => {
+                    self.streams.remove(&key);
+                    out.insert(id, r);
+                }
+            }
+        }
+        out
     }
 
     fn reach(&self, from: &str, url: &str, cluster_id: u64, id: u64) -> Reach {
@@ -915,28 +921,33 @@ impl World {
         self.server(from)?.peers.get(&id)?.urls.first().cloned()
     }
 
-    /// The machine serving member `id` as `from`'s transport knows it.
-    fn member_machine(&self, from: &str, id: u64) -> Option<String> {
-        let url = self.peer_url(from, id)?;
-        let (target, _) = self.target_of(from, &url)?;
-        Some(target)
+    /// Where a message from `from`'s server to member `id` goes: over the stream
+    /// rafthttp already holds to that process, or else by dialling the peer URL.
+    fn dial(&self, from: &str, id: u64) -> Result<(String, u64), Reach> {
+        if let Some((target, pid)) = self.streams.get(&(from.to_string(), id)) {
+            if self.pid_of(target) == Some(*pid) && self.links_up(from, target) {
+                return Ok((target.clone(), *pid));
+            }
+        }
+        let cid = self.server(from).map(|s| s.cluster_id).unwrap_or(0);
+        let url = self.peer_url(from, id).unwrap_or_default();
+        match self.reach(from, &url, cid, id) {
+            Reach::Ok => {
+                let (target, _) = self.target_of(from, &url).ok_or(Reach::Silent)?;
+                let pid = self.pid_of(&target).ok_or(Reach::Silent)?;
+                Ok((target, pid))
+            }
+            other => Err(other),
+        }
     }
 
     fn send_raft(&mut self, from: &str, m: Message) {
-        let Some(target) = self.member_machine(from, m.to) else {
+        let Ok((target, pid)) = self.dial(from, m.to) else {
             return;
         };
-        let (cid, to) = match self.server(from) {
-            Some(s) => (s.cluster_id, m.to),
-            None => return,
-        };
-        let url = self.peer_url(from, to).unwrap_or_default();
-        if self.reach(from, &url, cid, to) != Reach::Ok || !self.link_up(from, &target) {
+        if !self.link_up(from, &target) {
             return;
         }
-        let Some(pid) = self.pid_of(&target) else {
-            return;
-        };
         let lat = self.latency(from, &target);
         self.schedule(
             lat,
@@ -950,7 +961,7 @@ impl World {
     }
 
     fn forward(&mut self, from: &str, to: u64, req: u64, request: Request) {
-        let Some(target) = self.member_machine(from, to) else {
+        let Ok((target, _)) = self.dial(from, to) else {
             return;
         };
         if self.links_up(from, &target) {

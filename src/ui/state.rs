@@ -94,8 +94,14 @@ impl Model {
                 kind: TermKind::Echo,
                 text: format!("{host} {text}"),
             });
-            push_text(&mut lines, TermKind::Stdout, &ex.output.stdout);
-            push_text(&mut lines, TermKind::Stderr, &ex.output.stderr);
+            for chunk in &ex.output.chunks {
+                let kind = if chunk.stderr {
+                    TermKind::Stderr
+                } else {
+                    TermKind::Stdout
+                };
+                push_text(&mut lines, kind, &chunk.text);
+            }
         }
         if !trimmed.is_empty() && history.last().map(|s| s.as_str()) != Some(trimmed) {
             history.push(trimmed.to_string());

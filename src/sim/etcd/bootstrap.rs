@@ -37,14 +37,26 @@ pub fn bootstrap(
     remote: &dyn Fn(&str) -> Option<RemoteMembers>,
     ctx: &mut Ctx,
 ) -> Result<Booted, Fatal> {
-    match (existing, cfg.initial_cluster_state) {
+    let (existing, leftover) = match existing {
+        Some(d) if !d.has_wal => (None, Some(d.backend)),
+        other => (other, None),
+    };
+    let booted = match (existing, cfg.initial_cluster_state) {
         (Some(dir), _) if cfg.force_new_cluster => {
             Ok(with_member_peers(force_new_cluster(dir, ctx)))
         }
         (Some(dir), _) => Ok(with_member_peers(restart(dir, ctx))),
         (None, ClusterState::New) => new_cluster(cfg, remote, ctx),
         (None, ClusterState::Existing) => join_existing(cfg, remote, ctx),
-    }
+    };
+    booted.map(|mut b| {
+        if let Some(old) = leftover {
+            // etcd opens the backend it finds: old keys, old consistent index.
+            b.dir.backend.kv = old.kv;
+            b.dir.backend.consistent_index = old.consistent_index;
+        }
+        b
+    })
 }
 
 /// A restarted member's transport starts with the members it had applied.
@@ -198,6 +210,7 @@ fn new_cluster(
         id: local.id,
         cluster_id,
         backend: Backend::default(),
+        has_wal: true,
     };
     let peers = member_peers(members.iter(), local.id);
     Ok(Booted { dir, peers })
@@ -237,6 +250,7 @@ pub fn restore(
     let mut backend = Backend {
         kv: Kv::restored(snap.kvs.clone(), snap.revision),
         applied: entries.len() as u64,
+        consistent_index: entries.len() as u64,
         conf: cs,
         ..Backend::default()
     };
@@ -248,6 +262,7 @@ pub fn restore(
         id: local.id,
         cluster_id,
         backend,
+        has_wal: true,
     };
     Ok((dir, members, cluster_id))
 }
@@ -330,6 +345,7 @@ fn join_existing(
         id,
         cluster_id,
         backend: Backend::default(),
+        has_wal: true,
     };
     let peers = member_peers(existing.iter(), id);
     Ok(Booted { dir, peers })
@@ -505,10 +521,19 @@ fn force_new_cluster(dir: DataDir, ctx: &mut Ctx) -> DataDir {
     dir
 }
 
-/// `getIDs`: the voters of the applied configuration, then the conf changes after it.
+/// `getIDs`: the voters of the WAL's snapshot (learners are left out in 3.4.23),
+/// then every conf change in the WAL after it.
 fn member_ids_from_log(dir: &DataDir, entries: &[Entry]) -> Vec<u64> {
-    let mut ids: Vec<u64> = dir.backend.conf.get_voters().to_vec();
-    for e in entries.iter().filter(|e| e.index > dir.backend.applied) {
+    let snap_voters = match dir.storage.first_index() {
+        Ok(first) if first > 1 => dir
+            .storage
+            .snapshot(0, 0)
+            .map(|s| s.get_metadata().get_conf_state().get_voters().to_vec())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let mut ids = snap_voters;
+    for e in entries {
         if e.get_entry_type() != EntryType::EntryConfChange {
             continue;
         }

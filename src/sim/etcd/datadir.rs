@@ -16,6 +16,9 @@ pub struct Backend {
     pub members: Membership,
     pub applied: u64,
     pub conf: ConfState,
+    /// etcd's consistent index: the last entry applied to the key-value store.
+    /// Entries at or below it are not applied again.
+    pub consistent_index: u64,
 }
 
 /// A data dir. The raft storage is shared with a running server, as a file is.
@@ -25,12 +28,17 @@ pub struct DataDir {
     pub id: u64,
     pub cluster_id: u64,
     pub backend: Backend,
+    /// Whether the dir holds a WAL. A dir with only a backend (`member/snap/db`,
+    /// as a failed `snapshot restore` leaves it) bootstraps as if empty, but keeps
+    /// its keys and consistent index.
+    pub has_wal: bool,
 }
 
 impl DataDir {
     /// A copy that shares nothing with this one (a copied directory).
     pub fn deep_copy(&self) -> DataDir {
-        let core = self.storage.rl();
+        // MemStorage::entries takes the write lock: read the hard state first.
+        let hard_state = self.storage.rl().hard_state().clone();
         let storage = MemStorage::new();
         {
             let mut new = storage.wl();
@@ -48,7 +56,7 @@ impl DataDir {
                     .unwrap_or_default();
                 let _ = new.append(&ents);
             }
-            new.set_hardstate(core.hard_state().clone());
+            new.set_hardstate(hard_state);
             new.set_conf_state(self.backend.conf.clone());
         }
         DataDir {
@@ -56,6 +64,7 @@ impl DataDir {
             id: self.id,
             cluster_id: self.cluster_id,
             backend: self.backend.clone(),
+            has_wal: self.has_wal,
         }
     }
 }

@@ -87,6 +87,9 @@ pub struct SnapshotData {
     pub size: u64,
     pub members: Vec<Member>,
     pub removed: usize,
+    /// `snapshot save` appends a hash; a `member/snap/db` copied from a data dir has none.
+    pub has_hash: bool,
+    pub consistent_index: u64,
 }
 
 impl SnapshotData {

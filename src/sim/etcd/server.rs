@@ -48,6 +48,8 @@ pub enum Exit {
     Removed,
     /// A graceful stop finished.
     Stopped,
+    /// etcd's raft panicked (an invalid configuration change); Go exits with 2.
+    Panic,
 }
 
 /// The world's view given to a server for one step: time, and where its output goes.
@@ -157,9 +159,13 @@ pub struct Server {
     pub ready: bool,
     publish_req: Option<u64>,
     queue: Vec<(u64, Pending)>,
+    /// Client requests that arrived before the server was ready.
+    early: Vec<(u64, Request)>,
     waiters: BTreeMap<u64, Waiter>,
     pub peers: BTreeMap<u64, PeerConn>,
     last_leader: u64,
+    /// etcd's `s.Term()`: the term of the last applied entry.
+    applied_term: u64,
     last_role: (u64, StateRole),
     lead_elected_ms: u64,
     after_timeout_now: bool,
@@ -207,9 +213,11 @@ impl Server {
             ready: false,
             publish_req: None,
             queue: Vec::new(),
+            early: Vec::new(),
             waiters: BTreeMap::new(),
             peers: BTreeMap::new(),
             last_leader: 0,
+            applied_term: 0,
             last_role: (0, StateRole::Follower),
             lead_elected_ms: 0,
             after_timeout_now: false,
@@ -238,6 +246,7 @@ impl Server {
             id: self.id,
             cluster_id: self.cluster_id,
             backend: self.backend,
+            has_wal: true,
         }
     }
 
@@ -378,6 +387,11 @@ impl Server {
             self.maybe_publish(ctx);
             self.maybe_set_version(ctx);
         }
+        if self.ready && !self.early.is_empty() {
+            for (req, request) in std::mem::take(&mut self.early) {
+                self.handle(ctx, req, request);
+            }
+        }
     }
 
     fn send(&mut self, ctx: &mut Ctx, msgs: Vec<Message>) {
@@ -393,6 +407,7 @@ impl Server {
             if e.index <= self.backend.applied {
                 continue;
             }
+            self.applied_term = e.term;
             match e.get_entry_type() {
                 EntryType::EntryNormal => self.apply_normal(ctx, &e),
                 EntryType::EntryConfChange => self.apply_conf(ctx, &e),
@@ -409,6 +424,15 @@ impl Server {
         let Ok(p) = serde_json::from_slice::<Proposal>(&e.data) else {
             return;
         };
+        let kv_op = matches!(p.op, Op::Put { .. } | Op::Delete { .. } | Op::Read);
+        if kv_op {
+            // etcd's applyEntryNormal: the key-value store skips what it has
+            // already applied, and then nobody is told the request finished.
+            if e.index <= self.backend.consistent_index {
+                return;
+            }
+            self.backend.consistent_index = e.index;
+        }
         let result = match &p.op {
             Op::Put { key, value } => {
                 self.backend.kv.put(key, value);
@@ -461,8 +485,14 @@ impl Server {
         }
         let applied = self.node.apply_conf_change(&cc);
         self.flush_raft(ctx);
-        if let Ok(cs) = applied {
-            self.backend.conf = cs;
+        match applied {
+            Ok(cs) => self.backend.conf = cs,
+            Err(e) => {
+                // etcd 3.4's raft panics where raft-rs returns the error.
+                ctx.log.push(format!("panic: {e}"));
+                self.stop_at = Some((ctx.now_ms, Exit::Panic));
+                return;
+            }
         }
         if let Err(err) = verdict {
             self.finish(ctx, change.req, Err(ServerError::Member(err)));
@@ -860,7 +890,7 @@ impl Server {
             cluster_id: self.cluster_id,
             member_id: self.id,
             revision: self.backend.kv.revision(),
-            raft_term: self.node.raft.term,
+            raft_term: self.applied_term,
         }
     }
 
@@ -899,6 +929,8 @@ impl Server {
     /// (etcd's gRPC server does not serve until it is ready).
     pub fn handle(&mut self, ctx: &mut Ctx, req: u64, request: Request) {
         if !self.ready {
+            // The client's connection waits until the server serves (ReadyNotify).
+            self.early.push((req, request));
             return;
         }
         if self.is_learner() && !request.allowed_on_learner() {
@@ -983,7 +1015,7 @@ impl Server {
             db_size_in_use: 16384,
             leader,
             raft_index: self.commit_index(),
-            raft_term: self.node.raft.term,
+            raft_term: self.applied_term,
             raft_applied_index: self.backend.applied,
             is_learner: self.is_learner(),
             errors: if leader == 0 {
@@ -1012,6 +1044,8 @@ impl Server {
             size: self.db_size(),
             members: self.backend.members.members.values().cloned().collect(),
             removed: self.backend.members.removed.len(),
+            has_hash: true,
+            consistent_index: self.backend.consistent_index,
         }
     }
 
