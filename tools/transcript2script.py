@@ -620,6 +620,10 @@ class Writer:
             if step.command:
                 self.add(f"# (not echoed in the transcript: {step.source})")
                 self.add(f"{machine}$ {step.command}")
+                words = step.command.split()
+                if words[0] == "cp":
+                    # a copied data dir brings its backend file along
+                    self.files[words[-1] + "/member/snap/db"] = machine
             else:
                 self.add(f"# not replayable ({step.source}): {step.note}")
 

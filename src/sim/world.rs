@@ -723,7 +723,11 @@ impl World {
                 req,
                 request,
             } => {
-                self.with_server(&machine, |s, ctx| s.handle(ctx, req, request));
+                // gRPC carries the client's deadline to the server.
+                let deadline = self.calls.get(&req).map(|c| c.deadline_ms);
+                if let Some(deadline) = deadline.filter(|d| *d > self.now_ms) {
+                    self.with_server(&machine, |s, ctx| s.handle(ctx, req, request, deadline));
+                }
             }
             Event::ClientReply { req, result } => {
                 if let Some(c) = self.calls.get_mut(&req) {

@@ -99,7 +99,7 @@ node02$ etcdctl --endpoints=http://127.0.0.2:2379 get app --prefix --consistency
 # 7.4 recovery attempt B: use the learner's backend file (member/snap/db, from the pre-attempt copy) as a snapshot
 # skipped (a listing of the real file system; the playground's disk is not one): node01$ ls -la /var/tmp/etcd-gold/s07/node02-backup/member/snap
 $ sleep 0.48
-node01$ etcdctl --write-out=table snapshot status /var/tmp/etcd-gold/s07/node02-backup/member/snap/db
+node02$ etcdctl --write-out=table snapshot status /var/tmp/etcd-gold/s07/node02-backup/member/snap/db
 
 # 7.4a restore WITHOUT --skip-hash-check (fails) -- and what it leaves behind
 $ sleep 0.26

@@ -158,9 +158,10 @@ pub struct Server {
     /// Published and serving clients.
     pub ready: bool,
     publish_req: Option<u64>,
+    publish_at: u64,
     queue: Vec<(u64, Pending)>,
     /// Client requests that arrived before the server was ready.
-    early: Vec<(u64, Request)>,
+    early: Vec<(u64, Request, u64)>,
     waiters: BTreeMap<u64, Waiter>,
     pub peers: BTreeMap<u64, PeerConn>,
     last_leader: u64,
@@ -212,6 +213,7 @@ impl Server {
             rng,
             ready: false,
             publish_req: None,
+            publish_at: 0,
             queue: Vec::new(),
             early: Vec::new(),
             waiters: BTreeMap::new(),
@@ -388,8 +390,10 @@ impl Server {
             self.maybe_set_version(ctx);
         }
         if self.ready && !self.early.is_empty() {
-            for (req, request) in std::mem::take(&mut self.early) {
-                self.handle(ctx, req, request);
+            for (req, request, deadline) in std::mem::take(&mut self.early) {
+                if deadline > ctx.now_ms {
+                    self.handle(ctx, req, request, deadline);
+                }
             }
         }
     }
@@ -769,6 +773,7 @@ impl Server {
         }
         let req = self.internal_req();
         self.publish_req = Some(req);
+        self.publish_at = ctx.now_ms;
         let op = Op::Publish {
             id: self.id,
             name: self.cfg.name.clone(),
@@ -812,11 +817,10 @@ impl Server {
             self.queue.retain(|(r, _)| *r != req);
             self.finish(ctx, req, Err(err));
         }
-        if let Some(req) = self.publish_req {
-            // etcd's publish retries; drop a lost attempt and try again.
-            if self.waiters.is_empty() && self.queue.iter().all(|(r, _)| *r != req) {
-                self.publish_req = None;
-            }
+        // etcd's publish gives an attempt ReqTimeout, then tries again.
+        if self.publish_req.is_some() && now >= self.publish_at + self.cfg.request_timeout_ms() {
+            let req = self.publish_req.take();
+            self.queue.retain(|(r, _)| Some(*r) != req);
         }
     }
 
@@ -927,10 +931,11 @@ impl Server {
 
     /// A client request arrives. Before the server has published, requests hang
     /// (etcd's gRPC server does not serve until it is ready).
-    pub fn handle(&mut self, ctx: &mut Ctx, req: u64, request: Request) {
+    pub fn handle(&mut self, ctx: &mut Ctx, req: u64, request: Request, client_deadline_ms: u64) {
         if !self.ready {
-            // The client's connection waits until the server serves (ReadyNotify).
-            self.early.push((req, request));
+            // The client's connection waits until the server serves (ReadyNotify);
+            // a client that gives up first takes its request with it.
+            self.early.push((req, request, client_deadline_ms));
             return;
         }
         if self.is_learner() && !request.allowed_on_learner() {
@@ -941,7 +946,7 @@ impl Server {
         let waiter = Waiter {
             request: request.clone(),
             start_ms: ctx.now_ms,
-            deadline_ms: ctx.now_ms + self.cfg.request_timeout_ms(),
+            deadline_ms: client_deadline_ms.min(ctx.now_ms + self.cfg.request_timeout_ms()),
             proposed: false,
             read_index: None,
         };
