@@ -650,26 +650,28 @@ impl Client<'_> {
             let took_ns = (self.world.now_ms() - start).max(1) * 1_000_000 + 123_457;
             let took = print::go_duration(took_ns);
             match res {
-                Ok(_) => {
-                    if l.globals.format == Format::Simple {
-                        self.out.err(&format!(
-                            "{ep} is healthy: successfully committed proposal: took = {took}"
-                        ));
-                    }
-                    rows.push(vec![ep.clone(), "true".into(), took, String::new()]);
-                }
+                Ok(_) => rows.push(vec![ep.clone(), "true".into(), took, String::new()]),
                 Err(e) => {
                     unhealthy = true;
-                    if l.globals.format == Format::Simple {
-                        self.out.err(&format!(
-                            "{ep} is unhealthy: failed to commit proposal: {e}"
-                        ));
-                    }
                     rows.push(vec![ep.clone(), "false".into(), took, e]);
                 }
             }
         }
+        // etcdctl collects every endpoint's result, then prints them (the retry
+        // warnings above were written as they happened).
         match l.globals.format {
+            Format::Simple => {
+                for r in &rows {
+                    let line = match r[1].as_str() {
+                        "true" => format!(
+                            "{} is healthy: successfully committed proposal: took = {}",
+                            r[0], r[2]
+                        ),
+                        _ => format!("{} is unhealthy: failed to commit proposal: {}", r[0], r[3]),
+                    };
+                    self.out.err(&line);
+                }
+            }
             Format::Table => {
                 let header = ["endpoint", "health", "took", "error"];
                 self.out.raw(&print::table(&header, &rows));
@@ -688,7 +690,6 @@ impl Client<'_> {
                     .collect();
                 self.out.line(&go_json(&Value::Array(list)));
             }
-            Format::Simple => {}
         }
         if unhealthy {
             return Err(fail(1, "unhealthy cluster"));

@@ -229,28 +229,29 @@ pub fn restore(
     advertise_matches(cfg, &local)?;
     let ids: Vec<u64> = members.iter().map(|m| m.id).collect();
     let cluster_id = ids::cluster_id(&ids);
-    let storage = MemStorage::new();
-    let entries: Vec<Entry> = members
-        .iter()
-        .enumerate()
-        .map(|(i, m)| conf_entry(i as u64 + 1, 1, ConfChangeType::AddNode, ChangeKind::Add, m))
-        .collect();
+    // etcd writes a raft snapshot at index N (the members), term 1, and no entries.
+    let n = members.len() as u64;
     let mut cs = ConfState::default();
     cs.set_voters(ids.clone());
+    let storage = MemStorage::new();
     {
+        let mut raft_snap = raft::eraftpb::Snapshot::default();
+        let meta = raft_snap.mut_metadata();
+        meta.index = n;
+        meta.term = 1;
+        meta.set_conf_state(cs.clone());
         let mut core = storage.wl();
-        let _ = core.append(&entries);
+        let _ = core.apply_snapshot(raft_snap);
         core.set_hardstate(HardState {
             term: 1,
-            commit: entries.len() as u64,
+            commit: n,
             ..Default::default()
         });
-        core.set_conf_state(cs.clone());
     }
     let mut backend = Backend {
         kv: Kv::restored(snap.kvs.clone(), snap.revision),
-        applied: entries.len() as u64,
-        consistent_index: entries.len() as u64,
+        applied: n,
+        consistent_index: n,
         conf: cs,
         ..Backend::default()
     };
@@ -527,8 +528,8 @@ fn member_ids_from_log(dir: &DataDir, entries: &[Entry]) -> Vec<u64> {
     let snap_voters = match dir.storage.first_index() {
         Ok(first) if first > 1 => dir
             .storage
-            .snapshot(0, 0)
-            .map(|s| s.get_metadata().get_conf_state().get_voters().to_vec())
+            .initial_state()
+            .map(|s| s.conf_state.get_voters().to_vec())
             .unwrap_or_default(),
         _ => Vec::new(),
     };

@@ -45,9 +45,13 @@ impl DataDir {
             let first = self.storage.first_index().unwrap_or(1);
             let last = self.storage.last_index().unwrap_or(0);
             if first > 1 {
-                if let Ok(snap) = self.storage.snapshot(0, 0) {
-                    let _ = new.apply_snapshot(snap);
-                }
+                // the log starts after a snapshot: copy its metadata
+                let mut snap = raft::eraftpb::Snapshot::default();
+                let meta = snap.mut_metadata();
+                meta.index = first - 1;
+                meta.term = self.storage.term(first - 1).unwrap_or(0);
+                meta.set_conf_state(self.backend.conf.clone());
+                let _ = new.apply_snapshot(snap);
             }
             if last >= first {
                 let ents = self
@@ -72,5 +76,90 @@ impl DataDir {
 impl std::fmt::Debug for DataDir {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "DataDir({:x} in {:x})", self.id, self.cluster_id)
+    }
+}
+
+/// The raft storage a running server uses: the data dir's log, plus the snapshot
+/// etcd sends a follower whose entries were compacted away (its backend, at the
+/// applied index). raft-rs asks for it inside a step; when none is ready the
+/// request is noted and the server builds one after that step, so raft's next
+/// try finds it.
+#[derive(Clone, Default)]
+pub struct SimStorage {
+    pub mem: MemStorage,
+    snapshot: std::sync::Arc<std::sync::Mutex<SnapState>>,
+}
+
+#[derive(Default)]
+struct SnapState {
+    ready: Option<raft::eraftpb::Snapshot>,
+    requested: bool,
+}
+
+impl SimStorage {
+    pub fn new(mem: MemStorage) -> SimStorage {
+        SimStorage {
+            mem,
+            snapshot: Default::default(),
+        }
+    }
+
+    /// Whether raft asked for a snapshot that was not ready (and forgets it).
+    pub fn take_request(&self) -> bool {
+        self.snapshot
+            .lock()
+            .map(|mut s| std::mem::take(&mut s.requested))
+            .unwrap_or(false)
+    }
+
+    /// Offers a snapshot for raft's next request.
+    pub fn offer(&self, snap: raft::eraftpb::Snapshot) {
+        if let Ok(mut s) = self.snapshot.lock() {
+            s.ready = Some(snap);
+        }
+    }
+}
+
+impl Storage for SimStorage {
+    fn initial_state(&self) -> raft::Result<raft::RaftState> {
+        self.mem.initial_state()
+    }
+
+    fn entries(
+        &self,
+        low: u64,
+        high: u64,
+        max_size: impl Into<Option<u64>>,
+        context: GetEntriesContext,
+    ) -> raft::Result<Vec<raft::eraftpb::Entry>> {
+        self.mem.entries(low, high, max_size, context)
+    }
+
+    fn term(&self, idx: u64) -> raft::Result<u64> {
+        self.mem.term(idx)
+    }
+
+    fn first_index(&self) -> raft::Result<u64> {
+        self.mem.first_index()
+    }
+
+    fn last_index(&self) -> raft::Result<u64> {
+        self.mem.last_index()
+    }
+
+    fn snapshot(&self, request_index: u64, _to: u64) -> raft::Result<raft::eraftpb::Snapshot> {
+        let unavailable = raft::Error::Store(raft::StorageError::SnapshotTemporarilyUnavailable);
+        let Ok(mut s) = self.snapshot.lock() else {
+            return Err(unavailable);
+        };
+        // A snapshot is used once: the next follower that needs one gets a fresh
+        // one, with the configuration that includes it.
+        match s.ready.take() {
+            Some(snap) if snap.get_metadata().index >= request_index => Ok(snap),
+            _ => {
+                s.requested = true;
+                Err(unavailable)
+            }
+        }
     }
 }

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use protobuf::Message as _;
 use raft::eraftpb::{ConfChange, ConfChangeType, Entry, EntryType, Message};
 use raft::storage::MemStorage;
+
+use super::datadir::SimStorage;
 use raft::{Config, RawNode, StateRole, Storage};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -75,6 +77,38 @@ impl Ctx<'_> {
     pub fn raft_line(&mut self, level: &str, text: &str) {
         let line = format!("raft{} {level}: {text}", self.stamp().go_log());
         self.log.push(line);
+    }
+}
+
+/// What a raft snapshot carries: the backend's keys and member table.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct BackendImage {
+    kvs: Vec<super::kv::KeyValue>,
+    revision: i64,
+    members: Vec<Member>,
+    removed: Vec<u64>,
+    version: Option<String>,
+    consistent_index: u64,
+}
+
+impl BackendImage {
+    fn of(b: &Backend) -> BackendImage {
+        BackendImage {
+            kvs: b.kv.iter().cloned().collect(),
+            revision: b.kv.revision(),
+            members: b.members.members.values().cloned().collect(),
+            removed: b.members.removed.iter().copied().collect(),
+            version: b.members.version.clone(),
+            consistent_index: b.consistent_index,
+        }
+    }
+
+    fn restore_into(self, b: &mut Backend) {
+        b.kv = super::kv::Kv::restored(self.kvs, self.revision);
+        b.members.members = self.members.into_iter().map(|m| (m.id, m)).collect();
+        b.members.removed = self.removed.into_iter().collect();
+        b.members.version = self.version;
+        b.consistent_index = self.consistent_index;
     }
 }
 
@@ -151,7 +185,7 @@ pub struct Server {
     pub cfg: EtcdConfig,
     pub id: u64,
     pub cluster_id: u64,
-    node: RawNode<MemStorage>,
+    node: RawNode<SimStorage>,
     sink: RecordSink,
     pub backend: Backend,
     rng: ChaCha8Rng,
@@ -162,6 +196,8 @@ pub struct Server {
     queue: Vec<(u64, Pending)>,
     /// Client requests that arrived before the server was ready.
     early: Vec<(u64, Request, u64)>,
+    /// Followers a snapshot went to in this Ready, to report back to raft.
+    snapshots_sent: Vec<u64>,
     waiters: BTreeMap<u64, Waiter>,
     pub peers: BTreeMap<u64, PeerConn>,
     last_leader: u64,
@@ -203,7 +239,8 @@ impl Server {
             max_inflight_msgs: 256,
             ..Default::default()
         };
-        let node = RawNode::new(&rcfg, dir.storage.clone(), &logger).map_err(|e| e.to_string())?;
+        let storage = SimStorage::new(dir.storage.clone());
+        let node = RawNode::new(&rcfg, storage, &logger).map_err(|e| e.to_string())?;
         let mut s = Server {
             id: dir.id,
             cluster_id: dir.cluster_id,
@@ -216,6 +253,7 @@ impl Server {
             publish_at: 0,
             queue: Vec::new(),
             early: Vec::new(),
+            snapshots_sent: Vec::new(),
             waiters: BTreeMap::new(),
             peers: BTreeMap::new(),
             last_leader: 0,
@@ -244,7 +282,7 @@ impl Server {
     /// The data dir to put back on disk when the process ends.
     pub fn into_data_dir(self) -> DataDir {
         DataDir {
-            storage: self.node.store().clone(),
+            storage: self.node.store().mem.clone(),
             id: self.id,
             cluster_id: self.cluster_id,
             backend: self.backend,
@@ -355,13 +393,13 @@ impl Server {
             self.send(ctx, rd.take_messages());
             if !rd.snapshot().is_empty() {
                 let snap = rd.snapshot().clone();
-                let _ = self.node.mut_store().wl().apply_snapshot(snap);
+                self.apply_snapshot(ctx, snap);
             }
             if !rd.entries().is_empty() {
-                let _ = self.node.mut_store().wl().append(rd.entries());
+                let _ = self.node.mut_store().mem.wl().append(rd.entries());
             }
             if let Some(hs) = rd.hs() {
-                self.node.mut_store().wl().set_hardstate(hs.clone());
+                self.node.mut_store().mem.wl().set_hardstate(hs.clone());
             }
             let persisted = rd.take_persisted_messages();
             self.send(ctx, persisted);
@@ -370,12 +408,21 @@ impl Server {
             self.apply_entries(ctx, committed);
             let mut light = self.node.advance(rd);
             if let Some(c) = light.commit_index() {
-                self.node.mut_store().wl().mut_hard_state().set_commit(c);
+                self.node
+                    .mut_store()
+                    .mem
+                    .wl()
+                    .mut_hard_state()
+                    .set_commit(c);
             }
             self.send(ctx, light.take_messages());
             let more = light.take_committed_entries();
             self.apply_entries(ctx, more);
             self.node.advance_apply();
+            // rafthttp reports a snapshot as sent once its stream finishes.
+            for to in std::mem::take(&mut self.snapshots_sent) {
+                self.node.report_snapshot(to, raft::SnapshotStatus::Finish);
+            }
             for rs in read_states {
                 self.on_read_state(rs.index, &rs.request_ctx);
             }
@@ -383,6 +430,10 @@ impl Server {
         }
         self.flush_raft(ctx);
         self.note_leader(ctx);
+        if self.node.store().take_request() {
+            let snap = self.make_snapshot();
+            self.node.store().offer(snap);
+        }
         self.submit_queued(ctx);
         self.serve_reads(ctx);
         if self.node.raft.leader_id != 0 {
@@ -398,8 +449,61 @@ impl Server {
         }
     }
 
+    /// The snapshot a lagging follower gets: the backend at the applied index.
+    fn make_snapshot(&self) -> raft::eraftpb::Snapshot {
+        let mut snap = raft::eraftpb::Snapshot::default();
+        let applied = self.backend.applied;
+        let term = self.node.store().term(applied).unwrap_or(self.applied_term);
+        let meta = snap.mut_metadata();
+        meta.index = applied;
+        meta.term = term;
+        meta.set_conf_state(self.backend.conf.clone());
+        let image = BackendImage::of(&self.backend);
+        snap.data = serde_json::to_vec(&image).unwrap_or_default().into();
+        snap
+    }
+
+    /// A follower installs the leader's snapshot: log, backend and peers.
+    fn apply_snapshot(&mut self, ctx: &mut Ctx, snap: raft::eraftpb::Snapshot) {
+        let index = snap.get_metadata().index;
+        let Ok(image) = serde_json::from_slice::<BackendImage>(&snap.data) else {
+            return;
+        };
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!("applying snapshot at index {}...", self.backend.applied),
+        );
+        let conf = snap.get_metadata().get_conf_state().clone();
+        if self.node.mut_store().mem.wl().apply_snapshot(snap).is_err() {
+            return;
+        }
+        image.restore_into(&mut self.backend);
+        self.backend.applied = index;
+        self.backend.conf = conf;
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!("raft applied incoming snapshot at index {index}"),
+        );
+        let members: Vec<Member> = self.backend.members.members.values().cloned().collect();
+        for m in members {
+            if m.id != self.id && !self.peers.contains_key(&m.id) {
+                self.add_peer(ctx, m.id, m.peer_urls.clone());
+            }
+        }
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!("finished applying incoming snapshot at index {index}"),
+        );
+    }
+
     fn send(&mut self, ctx: &mut Ctx, msgs: Vec<Message>) {
         for m in msgs {
+            if m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot {
+                self.snapshots_sent.push(m.to);
+            }
             ctx.out.push(Out::Raft(m));
         }
     }
