@@ -803,7 +803,8 @@ impl World {
 
     fn reach(&self, from: &str, url: &str, cluster_id: u64, id: u64) -> Reach {
         let Some((target, port)) = self.target_of(from, url) else {
-            return Reach::Refused(format!("dial tcp: lookup {url}: no such host"));
+            let host = split_url(url).map(|(h, _)| h).unwrap_or_default();
+            return Reach::Refused(format!("dial tcp: lookup {host}: no such host"));
         };
         if !self.links_up(from, &target) {
             return Reach::Silent;

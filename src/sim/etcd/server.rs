@@ -168,6 +168,8 @@ struct Waiter {
 pub struct PeerConn {
     pub urls: Vec<String>,
     pub active_since: Option<u64>,
+    /// When the prober last ran (it starts with the peer).
+    pub last_probe_ms: u64,
 }
 
 /// How the world sees a peer from this server, evaluated at each probe.
@@ -678,6 +680,7 @@ impl Server {
             PeerConn {
                 urls,
                 active_since: None,
+                last_probe_ms: ctx.now_ms,
             },
         );
     }
@@ -868,7 +871,23 @@ impl Server {
                 }
                 (_, None) => {}
             }
+            if let Reach::Refused(err) = r {
+                Self::health_check(ctx, id, conn, err);
+            }
         }
+    }
+
+    /// rafthttp probes an unreachable peer every 5 s, on both of its streams, and
+    /// logs each refused connection.
+    fn health_check(ctx: &mut Ctx, id: u64, conn: &mut PeerConn, err: &str) {
+        let due = conn.last_probe_ms + HEALTH_INTERVAL_MS;
+        if ctx.now_ms < due {
+            return;
+        }
+        conn.last_probe_ms = ctx.now_ms - (ctx.now_ms - due) % HEALTH_INTERVAL_MS;
+        let line = format!("health check for peer {id:x} could not connect: {err}");
+        ctx.server('W', "rafthttp", &line);
+        ctx.server('W', "rafthttp", &line);
     }
 
     fn maybe_publish(&mut self, ctx: &mut Ctx) {
