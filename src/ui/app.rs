@@ -15,6 +15,20 @@ pub fn app() -> Html {
         let model = model.clone();
         Callback::from(move |line: String| model.dispatch(Msg::Run(line)))
     };
+    {
+        // The page's clock: 100 simulated ms every 100 ms while playing.
+        let model = model.clone();
+        use_effect_with(model.playing, move |playing| {
+            let timer = playing.then(|| {
+                gloo::timers::callback::Interval::new(100, move || model.dispatch(Msg::Tick(100)))
+            });
+            move || drop(timer)
+        });
+    }
+    let on_toggle = {
+        let model = model.clone();
+        Callback::from(move |_| model.dispatch(Msg::TogglePlay))
+    };
     html! {
         <main class="app">
             <header class="app-header">
@@ -28,6 +42,14 @@ pub fn app() -> Html {
             </header>
             <section class="panel" aria-label="Machines">
                 <h2>{ "Machines" }</h2>
+                <p class="clock">
+                    <button data-testid="play-pause" onclick={on_toggle}
+                        aria-label={ if model.playing { "pause the clock" } else { "run the clock" } }>
+                        { if model.playing { "⏸ pause" } else { "▶ play" } }
+                    </button>
+                    { " " }
+                    <span data-testid="clock-time">{ model.clock_text() }</span>
+                </p>
                 <QuorumLine view={model.view.clone()} />
                 <MachineList view={model.view.clone()} />
             </section>

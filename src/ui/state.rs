@@ -9,7 +9,9 @@ use yew::Reducible;
 use crate::shell::parse::{self, Prompt};
 use crate::shell::runner;
 use crate::shell::session::Session;
+use crate::sim::etcd::logfmt::Stamp;
 use crate::sim::view::WorldView;
+use crate::sim::world::Action;
 
 /// The script the page opens on.
 pub const BOOT_SCRIPT: &str = include_str!("boot.sh");
@@ -35,6 +37,10 @@ pub struct TermLine {
 pub enum Msg {
     /// Run a line typed in the terminal (a `HOST$` prompt is optional).
     Run(String),
+    /// The page's clock: this many simulated milliseconds passed.
+    Tick(u64),
+    /// Play or pause the page's clock.
+    TogglePlay,
 }
 
 /// The page's state.
@@ -45,6 +51,8 @@ pub struct Model {
     pub history: Rc<Vec<String>>,
     pub view: WorldView,
     pub prompt: String,
+    /// Whether the page's clock runs the world in real time.
+    pub playing: bool,
 }
 
 impl PartialEq for Model {
@@ -73,7 +81,27 @@ impl Model {
             history: Rc::new(Vec::new()),
             view,
             prompt,
+            playing: true,
         }
+    }
+
+    /// Runs the world's clock forward.
+    pub fn tick(&self, ms: u64) -> Model {
+        let view = {
+            let mut session = self.session.borrow_mut();
+            let _ = session.world.apply(Action::Advance { ms });
+            session.world.view()
+        };
+        Model {
+            view,
+            ..self.clone()
+        }
+    }
+
+    /// The simulated wall clock, as `date` prints it.
+    pub fn clock_text(&self) -> String {
+        let ms = self.view.wall_ms;
+        Stamp::from_unix_ms(ms).date(ms.div_euclid(1000))
     }
 
     /// Runs one typed line and returns the next state.
@@ -113,6 +141,7 @@ impl Model {
             history: Rc::new(history),
             view: session.world.view(),
             prompt: prompt_of(&session),
+            playing: self.playing,
         }
     }
 
@@ -128,6 +157,11 @@ impl Reducible for Model {
     fn reduce(self: Rc<Self>, action: Msg) -> Rc<Self> {
         match action {
             Msg::Run(line) => Rc::new(self.run(&line)),
+            Msg::Tick(ms) => Rc::new(self.tick(ms)),
+            Msg::TogglePlay => Rc::new(Model {
+                playing: !self.playing,
+                ..(*self).clone()
+            }),
         }
     }
 }
