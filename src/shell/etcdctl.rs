@@ -11,7 +11,6 @@ use super::Output;
 use crate::sim::etcd::bootstrap::restore;
 use crate::sim::etcd::config::EtcdConfig;
 use crate::sim::etcd::datadir::{Backend, DataDir};
-use crate::sim::etcd::ids;
 use crate::sim::etcd::kv::Kv;
 use crate::sim::etcd::membership::Member;
 use crate::sim::etcd::request::{
@@ -27,12 +26,12 @@ enum Format {
     Json,
 }
 
-/// Flags of every etcdctl command.
+/// Flags of every etcdctl command. `--hex` is accepted and, as in 3.4.23 for
+/// the outputs simulated here (member IDs in JSON stay decimal), changes nothing.
 #[derive(Debug, Clone)]
 struct Globals {
     endpoints: Vec<String>,
     format: Format,
-    hex: bool,
     timeout_ms: u64,
 }
 
@@ -221,7 +220,6 @@ fn parse_line(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<L
             .filter(|s| !s.is_empty())
             .collect(),
         format,
-        hex: flags.iter().any(|(k, v)| k == "hex" && v != "false"),
         timeout_ms,
     };
     Ok(Line {
@@ -322,8 +320,16 @@ impl Client<'_> {
     /// Calls the first endpoint as clientv3 does, printing retry warnings; returns
     /// the response or the error text etcdctl shows.
     fn call(&mut self, l: &Line, request: Request) -> Result<Response, String> {
-        let ep = l.globals.endpoints.first().cloned().unwrap_or_default();
-        let target = self.client_target(&ep);
+        let first = l.globals.endpoints.first().cloned().unwrap_or_default();
+        let target = self.client_target(&first);
+        // clientv3's balancer sends to an endpoint it could connect to.
+        let ep = l
+            .globals
+            .endpoints
+            .iter()
+            .find(|ep| self.world.can_dial(&self.machine, ep))
+            .cloned()
+            .unwrap_or(first);
         self.call_target(&ep, &target, request, l.globals.timeout_ms, false)
     }
 
@@ -436,7 +442,7 @@ impl Client<'_> {
             return Ok(());
         };
         match l.globals.format {
-            Format::Json => self.members_json(&resp, members, Some(m), l.globals.hex),
+            Format::Json => self.members_json(&resp, members, Some(m)),
             Format::Table => self.members_table(members),
             Format::Simple => {
                 self.out.line(&format!(
@@ -484,7 +490,7 @@ impl Client<'_> {
             return Ok(());
         };
         match l.globals.format {
-            Format::Json => self.members_json(&resp, members, None, l.globals.hex),
+            Format::Json => self.members_json(&resp, members, None),
             Format::Table => self.members_table(members),
             Format::Simple => {
                 let prep = if verb == "removed" { "from" } else { "in" };
@@ -511,7 +517,7 @@ impl Client<'_> {
             .map_err(|e| fail(1, e))?;
         if let Reply::Members { members, .. } = &resp.reply {
             match l.globals.format {
-                Format::Json => self.members_json(&resp, members, None, l.globals.hex),
+                Format::Json => self.members_json(&resp, members, None),
                 Format::Table => self.members_table(members),
                 Format::Simple => self.out.line(&format!(
                     "Member {id:>16x} updated in cluster {:>16x}",
@@ -528,7 +534,7 @@ impl Client<'_> {
             return Ok(());
         };
         match l.globals.format {
-            Format::Json => self.members_json(&resp, members, None, l.globals.hex),
+            Format::Json => self.members_json(&resp, members, None),
             Format::Table => self.members_table(members),
             Format::Simple => {
                 for row in member_rows(members) {
@@ -551,13 +557,7 @@ impl Client<'_> {
         self.out.raw(&print::table(&header, &member_rows(members)));
     }
 
-    fn members_json(
-        &mut self,
-        resp: &Response,
-        members: &[Member],
-        added: Option<&Member>,
-        _hex: bool,
-    ) {
+    fn members_json(&mut self, resp: &Response, members: &[Member], added: Option<&Member>) {
         let list: Vec<Value> = members.iter().map(member_json).collect();
         let mut v = json!({"header": self.header_json(&resp.header, false)});
         if let Some(m) = added {
@@ -771,9 +771,13 @@ impl Client<'_> {
             if !l.bool_flag("print-value-only") {
                 self.out.line(&kv.key);
             }
-            if !l.bool_flag("keys-only") {
-                self.out.line(&kv.value);
-            }
+            // --keys-only asks for no values: etcd prints an empty one
+            let value = if l.bool_flag("keys-only") {
+                ""
+            } else {
+                &kv.value
+            };
+            self.out.line(value);
         }
         Ok(())
     }
@@ -1000,12 +1004,7 @@ impl Client<'_> {
         };
         let (cfg, data_dir) = self.restore_config(l)?;
         let d = self.snapshot_file(path)?;
-        let exists = self
-            .world
-            .machines
-            .get(&self.machine)
-            .is_some_and(|m| m.disk.contains_key(&data_dir));
-        if exists {
+        if self.world.path_exists(&self.machine, &data_dir) {
             return Err(fail(1, format!("data-dir {data_dir:?} exists")));
         }
         let dirs = [
@@ -1177,11 +1176,6 @@ fn b64(s: &str) -> String {
         }
     }
     out
-}
-
-/// The member ID `member add` would give these URLs now (for tests and forecasts).
-pub fn runtime_member_id(urls: &[String], unix_secs: i64) -> u64 {
-    ids::member_id(urls, "", Some(unix_secs))
 }
 
 #[cfg(test)]

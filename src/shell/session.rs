@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::parse::{self, Prompt};
 use super::{etcd_flags, etcdctl, Output};
 use crate::sim::etcd::logfmt::{days_from_civil, Stamp};
-use crate::sim::world::{Action, DiskItem, Signal, World, WorldError};
+use crate::sim::world::{Action, Signal, World, WorldError};
 
 /// A shell over a world.
 pub struct Session {
@@ -459,16 +459,12 @@ impl Session {
         let Ok(machine) = self.need_machine() else {
             return Output::default();
         };
-        let mut s = String::new();
-        if let Some(m) = self.world.machines.get(&machine) {
-            for (path, item) in &m.disk {
-                let kind = match item {
-                    DiskItem::DataDir(_) => "/",
-                    DiskItem::Snapshot(_) => "",
-                };
-                s.push_str(&format!("{path}{kind}\n"));
-            }
-        }
+        let s: String = self
+            .world
+            .listing(&machine)
+            .into_iter()
+            .map(|p| p + "\n")
+            .collect();
         Output::text(&s)
     }
 
@@ -680,7 +676,20 @@ fn parse_date(s: &str) -> Option<i64> {
     let ([y, mo, da], [h, mi, se]) = (d.as_slice(), t.as_slice()) else {
         return None;
     };
-    if !(1..=12).contains(mo) || !(1..=31).contains(da) || *h > 23 || *mi > 59 || *se > 60 {
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days_in_month = match mo {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    let valid = *y <= 9999
+        && (1..=12).contains(mo)
+        && (1..=days_in_month).contains(da)
+        && *h <= 23
+        && *mi <= 59
+        && *se <= 59;
+    if !valid {
         return None;
     }
     Some(days_from_civil(i64::from(*y), *mo, *da) * 86_400 + i64::from(h * 3600 + mi * 60 + se))
@@ -694,6 +703,9 @@ mod tests {
     fn dates_parse() {
         assert_eq!(parse_date("2021-03-03 16:25:57"), Some(1_614_788_757));
         assert_eq!(parse_date("2021-13-03 16:25:57"), None);
+        assert_eq!(parse_date("2021-02-31 00:00:00"), None);
+        assert_eq!(parse_date("2024-02-29 00:00:00"), Some(1_709_164_800));
+        assert_eq!(parse_date("300000000-01-01 00:00:00"), None);
         assert_eq!(parse_date("soon"), None);
     }
 

@@ -4,7 +4,7 @@
 use raft::StateRole;
 
 use super::etcd::membership::Member;
-use super::world::{DiskItem, ExitInfo, World};
+use super::world::{ExitInfo, World};
 
 /// A process's raft role as etcd's documents name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,14 +90,7 @@ impl World {
                 name: m.name.clone(),
                 addrs: m.addrs.clone(),
                 up: m.up,
-                disk: m
-                    .disk
-                    .iter()
-                    .map(|(p, item)| match item {
-                        DiskItem::DataDir(_) => format!("{p}/"),
-                        DiskItem::Snapshot(_) => p.clone(),
-                    })
-                    .collect(),
+                disk: self.listing(&m.name),
                 process: self.process_view(&m.name),
                 last_exit: m.last_exit.clone(),
             })

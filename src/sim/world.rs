@@ -92,6 +92,14 @@ struct Call {
     result: Option<CallResult>,
 }
 
+/// Why an etcd process ended at start-up (both exit with status 1).
+enum StartFailure {
+    /// `embed.Config.Validate` refused the flags.
+    Flags(String),
+    /// A `C | etcdmain:` fatal error while bootstrapping.
+    Fatal(String),
+}
+
 /// Every change to the world.
 #[derive(Debug, Clone)]
 pub enum Action {
@@ -266,6 +274,10 @@ impl World {
             Action::RemoveMachine { name } => {
                 self.power_off(&name)?;
                 self.machines.remove(&name);
+                self.cut.retain(|(a, b)| *a != name && *b != name);
+                self.delays.retain(|(a, b), _| *a != name && *b != name);
+                self.streams
+                    .retain(|(a, _), (b, _)| *a != name && *b != name);
                 Ok(())
             }
             Action::PowerOff { name } => self.power_off(&name),
@@ -278,7 +290,9 @@ impl World {
                 Ok(())
             }
             Action::SetDate { unix_secs } => {
-                self.wall_offset_ms = unix_secs * 1000 - start_unix_ms() - self.now_ms as i64;
+                // years 0..=9999 only (the shell checks), so this cannot overflow
+                let secs = unix_secs.clamp(-62_167_219_200, 253_402_300_799);
+                self.wall_offset_ms = secs * 1000 - start_unix_ms() - self.now_ms as i64;
                 Ok(())
             }
             Action::StartEtcd { machine, cfg } => self.start_etcd(&machine, *cfg),
@@ -342,6 +356,9 @@ impl World {
 
     /// The machine called `name`, matched case-insensitively.
     pub fn find_machine(&self, name: &str) -> Option<&str> {
+        if let Some((k, _)) = self.machines.get_key_value(name) {
+            return Some(k.as_str());
+        }
         self.machines
             .keys()
             .find(|k| k.eq_ignore_ascii_case(name))
@@ -349,7 +366,7 @@ impl World {
     }
 
     fn add_machine(&mut self, name: String, mut addrs: Vec<String>) -> Result<(), WorldError> {
-        if self.machines.contains_key(&name) {
+        if self.find_machine(&name).is_some() {
             return Err(WorldError::MachineExists(name));
         }
         if !addrs.contains(&name) {
@@ -423,13 +440,17 @@ impl World {
         if from != to && !self.links_up(from, to) {
             return Err(WorldError::Unreachable(to.to_string()));
         }
-        let item = self
+        let machine = self
             .machines
             .get(from)
-            .ok_or_else(|| WorldError::NoSuchMachine(from.to_string()))?
-            .disk
-            .get(src)
-            .cloned()
+            .ok_or_else(|| WorldError::NoSuchMachine(from.to_string()))?;
+        let running = machine
+            .process
+            .as_ref()
+            .filter(|p| p.data_dir == src && !p.dir_deleted)
+            .map(|p| DiskItem::DataDir(Box::new(p.server.data_dir_copy())));
+        let item = running
+            .or_else(|| machine.disk.get(src).cloned())
             .ok_or_else(|| WorldError::NoSuchFile(src.to_string()))?;
         // A copied data dir gets its own raft log, as a copied directory would.
         let item = match item {
@@ -477,7 +498,7 @@ impl World {
                 }
                 if let Some(pid) = pid {
                     self.schedule(
-                        heartbeat,
+                        heartbeat.max(1),
                         Event::Tick {
                             machine: machine.to_string(),
                             pid,
@@ -486,23 +507,32 @@ impl World {
                 }
                 self.route(machine, out);
             }
-            Err(fatal) => {
-                let line = format!("{} C | etcdmain: {fatal}", self.stamp().capnslog());
+            Err(failure) => {
+                let stamp = self.stamp().capnslog();
+                let (line, reason) = match failure {
+                    StartFailure::Flags(msg) => (
+                        format!("{stamp} E | etcdmain: error verifying flags, {msg}. See 'etcd --help'."),
+                        msg,
+                    ),
+                    StartFailure::Fatal(msg) => (format!("{stamp} C | etcdmain: {msg}"), msg),
+                };
                 self.push_logs(machine, vec![line]);
                 if let Some(m) = self.machines.get_mut(machine) {
-                    m.last_exit = Some(ExitInfo {
-                        status: 1,
-                        reason: fatal,
-                    });
+                    m.last_exit = Some(ExitInfo { status: 1, reason });
                 }
             }
         }
         Ok(())
     }
 
-    /// Bootstraps and starts a server; `Err` is the fatal start-up message.
-    fn boot(&mut self, machine: &str, cfg: EtcdConfig, ctx: &mut Ctx) -> Result<Process, String> {
-        cfg.validate()?;
+    /// Bootstraps and starts a server; `Err` is the log line that ends it.
+    fn boot(
+        &mut self,
+        machine: &str,
+        cfg: EtcdConfig,
+        ctx: &mut Ctx,
+    ) -> Result<Process, StartFailure> {
+        cfg.validate().map_err(StartFailure::Flags)?;
         let dir_path = cfg.data_dir();
         let remote = self.remote_members(machine, &cfg);
         let existing = match self
@@ -515,9 +545,9 @@ impl World {
                 if let Some(m) = self.machines.get_mut(machine) {
                     m.disk.insert(dir_path.clone(), other);
                 }
-                return Err(format!(
+                return Err(StartFailure::Fatal(format!(
                     "cannot access data directory: mkdir {dir_path}: not a directory"
-                ));
+                )));
             }
             None => None,
         };
@@ -529,11 +559,20 @@ impl World {
                 if let (Some(d), Some(m)) = (kept, self.machines.get_mut(machine)) {
                     m.disk.insert(dir_path, DiskItem::DataDir(Box::new(d)));
                 }
-                return Err(f.0);
+                return Err(StartFailure::Fatal(f.0));
             }
         };
         let rng = ChaCha8Rng::seed_from_u64(self.rng.gen());
-        let server = Server::start(cfg, booted.dir, booted.peers, rng, ctx)?;
+        let server = match Server::start(cfg, booted.dir.clone(), booted.peers, rng, ctx) {
+            Ok(s) => s,
+            Err(e) => {
+                if let Some(m) = self.machines.get_mut(machine) {
+                    m.disk
+                        .insert(dir_path, DiskItem::DataDir(Box::new(booted.dir)));
+                }
+                return Err(StartFailure::Fatal(e));
+            }
+        };
         self.next_pid += 1;
         Ok(Process {
             pid: self.next_pid,
@@ -564,12 +603,13 @@ impl World {
     /// The server listening on a peer URL, reachable from `from` both ways.
     fn peer_server(&self, from: &str, url: &str) -> Option<&Server> {
         let (target, port) = self.target_of(from, url)?;
+        let (host, _) = split_url(url)?;
         if !self.links_up(from, &target) {
             return None;
         }
         let m = self.machines.get(&target)?;
         let p = m.process.as_ref()?;
-        self.listens(&target, &p.server.cfg.listen_peer_urls, port)
+        self.listens(&target, &p.server.cfg.listen_peer_urls, from, &host, port)
             .then_some(&p.server)
     }
 
@@ -578,13 +618,34 @@ impl World {
         Some((self.resolve(&host, from)?, port))
     }
 
-    fn listens(&self, machine: &str, urls: &[String], port: u16) -> bool {
+    /// Whether a process on `target` listening on `urls` accepts a connection from
+    /// `from` to `dialed:port`. `0.0.0.0` accepts everything; a loopback address no
+    /// machine owns (`localhost`, `127.0.0.1`) accepts only the machine itself
+    /// dialling loopback (etcd's default listen URLs, and the classic mistake of
+    /// forgetting `--listen-peer-urls`); any other address of the target accepts
+    /// connections to the target's addresses.
+    fn listens(&self, target: &str, urls: &[String], from: &str, dialed: &str, port: u16) -> bool {
+        let dialed_loopback = self.is_local_alias(dialed);
         urls.iter().any(|u| {
             split_url(u).is_some_and(|(h, p)| {
-                p == port
-                    && (h == "0.0.0.0" || self.resolve(&h, machine).as_deref() == Some(machine))
+                if p != port {
+                    return false;
+                }
+                if h == "0.0.0.0" || h == "[::]" {
+                    return true;
+                }
+                if self.is_local_alias(&h) {
+                    return dialed_loopback && from == target;
+                }
+                !dialed_loopback && self.resolve(&h, target).as_deref() == Some(target)
             })
         })
+    }
+
+    /// `localhost`, `127.0.0.1` or `::1` when no machine owns it: "this machine".
+    fn is_local_alias(&self, host: &str) -> bool {
+        let host = self.hosts.get(host).map(|s| s.as_str()).unwrap_or(host);
+        matches!(host, "localhost" | "127.0.0.1" | "::1" | "[::1]") && self.owner_of(host).is_none()
     }
 
     fn links_up(&self, a: &str, b: &str) -> bool {
@@ -766,7 +827,7 @@ impl World {
         });
         if let Some(hb) = hb {
             self.schedule(
-                hb,
+                hb.max(1),
                 Event::Tick {
                     machine: machine.to_string(),
                     pid,
@@ -816,7 +877,8 @@ impl World {
         let Some(p) = self.machines.get(&target).and_then(|m| m.process.as_ref()) else {
             return refused;
         };
-        if !self.listens(&target, &p.server.cfg.listen_peer_urls, port) {
+        let host = split_url(url).map(|(h, _)| h).unwrap_or_default();
+        if !self.listens(&target, &p.server.cfg.listen_peer_urls, from, &host, port) {
             return refused;
         }
         if p.server.cluster_id != cluster_id || p.server.id != id {
@@ -1042,7 +1104,9 @@ impl World {
             .machines
             .get(&target)
             .and_then(|m| m.process.as_ref())
-            .is_some_and(|p| self.listens(&target, &p.server.cfg.listen_client_urls, port));
+            .is_some_and(|p| {
+                self.listens(&target, &p.server.cfg.listen_client_urls, from, &host, port)
+            });
         if !listening {
             return Err(format!(
                 "dial tcp {}: connect: connection refused",
@@ -1050,6 +1114,43 @@ impl World {
             ));
         }
         Ok(target)
+    }
+
+    /// What `ls` shows: the disk's paths in order, data dirs with a trailing `/`,
+    /// including the data dir a running server holds.
+    pub fn listing(&self, machine: &str) -> Vec<String> {
+        let Some(m) = self.machines.get(machine) else {
+            return Vec::new();
+        };
+        let mut paths: Vec<String> = m
+            .disk
+            .iter()
+            .map(|(p, item)| match item {
+                DiskItem::DataDir(_) => format!("{p}/"),
+                DiskItem::Snapshot(_) => p.clone(),
+            })
+            .collect();
+        if let Some(p) = m.process.as_ref().filter(|p| !p.dir_deleted) {
+            paths.push(format!("{}/", p.data_dir));
+        }
+        paths.sort();
+        paths
+    }
+
+    /// Whether `path` exists on `machine`'s disk, including a running server's data dir.
+    pub fn path_exists(&self, machine: &str, path: &str) -> bool {
+        self.machines.get(machine).is_some_and(|m| {
+            m.disk.contains_key(path)
+                || m.process
+                    .as_ref()
+                    .is_some_and(|p| p.data_dir == path && !p.dir_deleted)
+        })
+    }
+
+    /// Whether a client on `from` can open a connection to `endpoint` now.
+    pub fn can_dial(&self, from: &str, endpoint: &str) -> bool {
+        self.client_target(from, endpoint)
+            .is_ok_and(|target| self.links_up(from, &target))
     }
 
     /// Runs the clock until the call completes or its deadline passes.

@@ -63,17 +63,49 @@ struct ViewProps {
     view: WorldView,
 }
 
-/// Whether some server leads, by its own raft state.
+/// Whether the cluster can commit: a leader of the newest term that is connected
+/// to a majority of its voters (itself included), from its own peer activity.
 #[function_component(QuorumLine)]
 fn quorum_line(props: &ViewProps) -> Html {
-    let leader = props
+    let procs: Vec<_> = props
         .view
         .machines
         .iter()
         .filter_map(|m| m.process.as_ref())
-        .find(|p| p.role == Role::Leader);
+        .collect();
+    let newest = procs.iter().map(|p| p.term).max().unwrap_or(0);
+    let leader = procs
+        .iter()
+        .find(|p| p.role == Role::Leader && p.term == newest);
     let text = match leader {
-        Some(p) => format!("quorum ok: {} leads at term {}", p.name, p.term),
+        Some(p) => {
+            let voters: Vec<u64> = p
+                .members
+                .iter()
+                .filter(|m| !m.is_learner)
+                .map(|m| m.id)
+                .collect();
+            let reachable = voters
+                .iter()
+                .filter(|id| **id == p.id || p.active_peers.contains(id))
+                .count();
+            let needed = voters.len() / 2 + 1;
+            if reachable >= needed {
+                format!(
+                    "quorum ok: {} leads at term {}; {reachable} of {} voters reachable, {needed} needed",
+                    p.name,
+                    p.term,
+                    voters.len()
+                )
+            } else {
+                format!(
+                    "quorum lost: {} leads at term {} but reaches {reachable} of {} voters, {needed} needed",
+                    p.name,
+                    p.term,
+                    voters.len()
+                )
+            }
+        }
         None => "quorum lost: no leader".to_string(),
     };
     html! { <p class="quorum" data-testid="quorum-status" role="status">{ text }</p> }

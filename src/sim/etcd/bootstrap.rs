@@ -216,10 +216,10 @@ fn new_cluster(
     Ok(Booted { dir, peers })
 }
 
-/// A committed ConfChange entry as etcd's bootstrap and force-new-cluster write them.
-/// `etcdctl snapshot restore`: a data dir whose WAL holds the new cluster's
-/// members at term 1 and whose backend holds the snapshot's keys. Returns the dir
-/// and the members, sorted by ID, with the cluster ID.
+/// `etcdctl snapshot restore`: a data dir with a raft snapshot at index N (the
+/// N members, term 1) and no log entries, whose backend holds the snapshot's keys
+/// and the new members. Returns the dir and the members, sorted by ID, with the
+/// cluster ID.
 pub fn restore(
     cfg: &EtcdConfig,
     snap: &SnapshotData,
@@ -268,6 +268,7 @@ pub fn restore(
     Ok((dir, members, cluster_id))
 }
 
+/// A committed ConfChange entry as etcd's bootstrap and force-new-cluster write them.
 fn conf_entry(index: u64, term: u64, ty: ConfChangeType, kind: ChangeKind, m: &Member) -> Entry {
     let mut cc = ConfChange::default();
     cc.set_change_type(ty);
@@ -452,15 +453,19 @@ fn force_new_cluster(dir: DataDir, ctx: &mut Ctx) -> DataDir {
     let (hs, last, _) = raft_state(&dir.storage);
     let commit = hs.commit;
     let first = dir.storage.first_index().unwrap_or(1);
-    let kept: Vec<Entry> = dir
-        .storage
-        .entries(
-            first,
-            commit + 1,
-            u64::MAX,
-            raft::GetEntriesContext::empty(false),
-        )
-        .unwrap_or_default();
+    // After a snapshot (`snapshot restore`) the log can be empty: first > commit.
+    let kept: Vec<Entry> = if commit >= first {
+        dir.storage
+            .entries(
+                first,
+                commit + 1,
+                u64::MAX,
+                raft::GetEntriesContext::empty(false),
+            )
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     if last > commit {
         ctx.server(
             'I',
@@ -471,21 +476,23 @@ fn force_new_cluster(dir: DataDir, ctx: &mut Ctx) -> DataDir {
     let members = member_ids_from_log(&dir, &kept);
     let mut extra = Vec::new();
     let mut index = commit;
+    if !members.contains(&dir.id) {
+        // createConfigChangeEnts: add self first, at etcd's default peer URL
+        index += 1;
+        let mut me = Member::bare(dir.id);
+        me.peer_urls = vec!["http://localhost:2380".into()];
+        let ty = ConfChangeType::AddNode;
+        extra.push(conf_entry(index, hs.term, ty, ChangeKind::Add, &me));
+    }
     for id in members.iter().filter(|&&i| i != dir.id) {
         index += 1;
-        let m = Member {
-            id: *id,
-            name: String::new(),
-            peer_urls: Vec::new(),
-            client_urls: Vec::new(),
-            is_learner: false,
-        };
+        let ty = ConfChangeType::RemoveNode;
         extra.push(conf_entry(
             index,
             hs.term,
-            ConfChangeType::RemoveNode,
+            ty,
             ChangeKind::Remove,
-            &m,
+            &Member::bare(*id),
         ));
     }
     {

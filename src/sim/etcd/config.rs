@@ -92,9 +92,16 @@ impl EtcdConfig {
         5000 + 2 * self.election_ms
     }
 
-    /// `embed.Config.Validate`'s timing checks.
+    /// `embed.Config.Validate`'s timing checks (etcd prints them after
+    /// `error verifying flags, `).
     pub fn validate(&self) -> Result<(), String> {
-        if 5 * self.heartbeat_ms > self.election_ms {
+        if self.heartbeat_ms == 0 {
+            return Err("--heartbeat-interval must be >0 (set to 0ms)".into());
+        }
+        if self.election_ms == 0 {
+            return Err("--election-timeout must be >0 (set to 0ms)".into());
+        }
+        if self.heartbeat_ms.saturating_mul(5) > self.election_ms {
             return Err(format!(
                 "--election-timeout[{}ms] should be at least as 5 times as --heartbeat-interval[{}ms]",
                 self.election_ms, self.heartbeat_ms

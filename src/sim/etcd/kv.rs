@@ -37,14 +37,6 @@ impl Kv {
         self.revision
     }
 
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
     /// A store holding `keys` at `revision` (what `snapshot restore` writes).
     pub fn restored(keys: Vec<KeyValue>, revision: i64) -> Kv {
         Kv {

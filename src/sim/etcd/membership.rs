@@ -20,6 +20,17 @@ pub struct Member {
 }
 
 impl Member {
+    /// A member known only by its ID (for removals and lookups).
+    pub fn bare(id: u64) -> Member {
+        Member {
+            id,
+            name: String::new(),
+            peer_urls: Vec::new(),
+            client_urls: Vec::new(),
+            is_learner: false,
+        }
+    }
+
     /// etcd's `IsStarted`: the member has published its name at least once.
     pub fn is_started(&self) -> bool {
         !self.name.is_empty()

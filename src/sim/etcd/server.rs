@@ -5,11 +5,9 @@
 
 use std::collections::BTreeMap;
 
+use super::datadir::SimStorage;
 use protobuf::Message as _;
 use raft::eraftpb::{ConfChange, ConfChangeType, Entry, EntryType, Message};
-use raft::storage::MemStorage;
-
-use super::datadir::SimStorage;
 use raft::{Config, RawNode, StateRole, Storage};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -292,6 +290,18 @@ impl Server {
         }
     }
 
+    /// A copy of the data dir as it is on disk now (`cp -a` of a running member's dir).
+    pub fn data_dir_copy(&self) -> DataDir {
+        DataDir {
+            storage: self.node.store().mem.clone(),
+            id: self.id,
+            cluster_id: self.cluster_id,
+            backend: self.backend.clone(),
+            has_wal: true,
+        }
+        .deep_copy()
+    }
+
     // ----- raft plumbing -----
 
     fn discard_records(&mut self) {
@@ -335,9 +345,7 @@ impl Server {
             for (level, text) in logfmt::etcd_raft_lines(self.id, rec, &conf) {
                 ctx.raft_line(level, &text);
             }
-            if rec.msg == "became candidate at term {term}"
-                || rec.msg.starts_with("became candidate")
-            {
+            if rec.msg.starts_with("became candidate") {
                 let t = self.node.raft.term;
                 ctx.raft_line(
                     "INFO",
@@ -501,7 +509,10 @@ impl Server {
         );
     }
 
-    fn send(&mut self, ctx: &mut Ctx, msgs: Vec<Message>) {
+    fn send(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {
+        // raft-rs fills a Ready from hash maps whose order depends on the word
+        // size; a canonical order keeps native and wasm runs identical.
+        msgs.sort_by_key(|m| m.to);
         for m in msgs {
             if m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot {
                 self.snapshots_sent.push(m.to);
@@ -624,10 +635,6 @@ impl Server {
         let id = c.member.id;
         let urls = c.member.peer_urls.join(" ");
         let (level, text) = match c.kind {
-            ChangeKind::Add if c.member.is_learner => (
-                'I',
-                format!("added member {id:x} [{urls}] to cluster {cid:x} as learner"),
-            ),
             ChangeKind::Add => (
                 'I',
                 format!("added member {id:x} [{urls}] to cluster {cid:x}"),
@@ -970,11 +977,12 @@ impl Server {
         let lead = self.node.raft.leader_id;
         if lead != self.id && lead != 0 {
             self.transferring = false;
+            // etcd's MoveLeader waits until the transferee itself leads.
             let done: Vec<(u64, u64)> = self
                 .waiters
                 .iter()
                 .filter_map(|(&r, w)| match w.request {
-                    Request::MoveLeader { id } => Some((r, id)),
+                    Request::MoveLeader { id } if id == lead => Some((r, id)),
                     _ => None,
                 })
                 .collect();
@@ -1124,6 +1132,9 @@ impl Server {
                 None
             }
             Request::MemberPromote { id } => self.member_promote(ctx, req, id).err().map(Err),
+            Request::MoveLeader { id } if id == self.id && self.is_leader() => {
+                Some(Ok(Reply::MoveLeader { from: id, to: id }))
+            }
             Request::MoveLeader { id } => self.move_leader(req, id).err().map(Err),
         }
     }
@@ -1280,13 +1291,7 @@ impl Server {
         if self.cfg.strict_reconfig_check && !target.as_ref().is_some_and(|m| m.is_learner) {
             self.may_remove_voter(ctx, id)?;
         }
-        let member = target.unwrap_or(Member {
-            id,
-            name: String::new(),
-            peer_urls: Vec::new(),
-            client_urls: Vec::new(),
-            is_learner: false,
-        });
+        let member = target.unwrap_or(Member::bare(id));
         self.propose_change(ctx, req, ChangeKind::Remove, member);
         Ok(())
     }
@@ -1341,13 +1346,7 @@ impl Server {
         if self.cfg.strict_reconfig_check && !self.backend.members.ready_to_promote() {
             return Err(ServerError::NotEnoughStartedMembers);
         }
-        let member = Member {
-            id,
-            name: String::new(),
-            peer_urls: Vec::new(),
-            client_urls: Vec::new(),
-            is_learner: false,
-        };
+        let member = Member::bare(id);
         self.propose_change(ctx, req, ChangeKind::Promote, member);
         Ok(())
     }
@@ -1441,14 +1440,4 @@ pub fn log_start(ctx: &mut Ctx, cfg: &EtcdConfig) {
     ctx.server('I', "embed", &format!("data dir = {}", cfg.data_dir()));
     ctx.server('I', "embed", &format!("heartbeat = {}ms", cfg.heartbeat_ms));
     ctx.server('I', "embed", &format!("election = {}ms", cfg.election_ms));
-}
-
-/// The storage of a fresh member before its raft node starts; see `bootstrap`.
-pub fn empty_storage() -> MemStorage {
-    MemStorage::new()
-}
-
-/// The last index in a storage (for views).
-pub fn last_index(s: &MemStorage) -> u64 {
-    s.last_index().unwrap_or(0)
 }
