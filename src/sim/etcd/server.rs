@@ -24,6 +24,8 @@ use super::request::{Header, Reply, Request, Response, ServerError, SnapshotData
 pub const VERSION: &str = "3.4.23";
 /// etcd's `HealthInterval`: peers must be connected this long for reconfiguration.
 const HEALTH_INTERVAL_MS: u64 = 5000;
+/// rafthttp's `ConnReadTimeout`: a stream with no data for this long is broken.
+const STREAM_READ_TIMEOUT_MS: u64 = 5000;
 /// etcd's `readyPercent` for promoting a learner.
 const READY_PERCENT: f64 = 0.9;
 
@@ -168,6 +170,8 @@ pub struct PeerConn {
     pub active_since: Option<u64>,
     /// When the prober last ran (it starts with the peer).
     pub last_probe_ms: u64,
+    /// When a message from the peer last arrived.
+    pub last_recv_ms: u64,
 }
 
 /// How the world sees a peer from this server, evaluated at each probe.
@@ -688,6 +692,7 @@ impl Server {
                 urls,
                 active_since: None,
                 last_probe_ms: ctx.now_ms,
+                last_recv_ms: ctx.now_ms,
             },
         );
     }
@@ -868,6 +873,10 @@ impl Server {
                     ctx.server('I', "rafthttp", &format!("peer {id:x} became active"));
                 }
                 (Reach::Ok, Some(_)) => {}
+                // A silent cut shows only when the stream's 5 s read timeout
+                // passes without data (rafthttp's ConnReadTimeout).
+                (Reach::Silent, Some(_))
+                    if ctx.now_ms < conn.last_recv_ms + STREAM_READ_TIMEOUT_MS => {}
                 (_, Some(_)) => {
                     conn.active_since = None;
                     ctx.server(
@@ -878,8 +887,19 @@ impl Server {
                 }
                 (_, None) => {}
             }
-            if let Reach::Refused(err) = r {
-                Self::health_check(ctx, id, conn, err);
+            match r {
+                Reach::Refused(err) => Self::health_check(ctx, id, conn, err),
+                Reach::Silent => {
+                    let addr = conn.urls.first().map(|u| u.trim_start_matches("http://"));
+                    let addr = addr
+                        .unwrap_or("")
+                        .split('/')
+                        .next()
+                        .unwrap_or("")
+                        .to_string();
+                    Self::health_check(ctx, id, conn, &format!("dial tcp {addr}: i/o timeout"));
+                }
+                Reach::Ok => {}
             }
         }
     }
@@ -1009,6 +1029,7 @@ impl Server {
     /// A raft message from a peer arrives.
     pub fn step(&mut self, ctx: &mut Ctx, m: Message) {
         if let Some(c) = self.peers.get_mut(&m.from) {
+            c.last_recv_ms = ctx.now_ms;
             if c.active_since.is_none() {
                 c.active_since = Some(ctx.now_ms);
                 ctx.server('I', "rafthttp", &format!("peer {:x} became active", m.from));
