@@ -207,6 +207,10 @@ enum Event {
         machine: String,
         pid: u64,
     },
+    Wake {
+        machine: String,
+        pid: u64,
+    },
 }
 
 /// The world.
@@ -800,6 +804,11 @@ impl World {
                     }
                 }
             }
+            Event::Wake { machine, pid } => {
+                if self.pid_of(&machine) == Some(pid) {
+                    self.with_server(&machine, |s, ctx| s.wake(ctx));
+                }
+            }
             Event::StopCheck { machine, pid } => {
                 if self.pid_of(&machine) == Some(pid) {
                     self.check_stop(&machine);
@@ -979,6 +988,16 @@ impl World {
                     }
                 }
                 Out::Forward { to, req, request } => self.forward(machine, to, req, request),
+                Out::WakeAt(at) => {
+                    if let Some(pid) = self.pid_of(machine) {
+                        let after = at.saturating_sub(self.now_ms);
+                        let ev = Event::Wake {
+                            machine: machine.to_string(),
+                            pid,
+                        };
+                        self.schedule(after, ev);
+                    }
+                }
             }
         }
     }

@@ -323,11 +323,13 @@ fn join_existing(
 ) -> Result<Booted, Fatal> {
     let local_members = initial_members(cfg)?;
     let local = local_member(cfg, &local_members)?.clone();
-    let peer_urls: Vec<&String> = local_members
+    // getRemotePeerURLs: the other members' URLs, sorted as strings
+    let mut peer_urls: Vec<&String> = local_members
         .iter()
         .filter(|m| m.id != local.id)
         .flat_map(|m| &m.peer_urls)
         .collect();
+    peer_urls.sort();
     let fetched = peer_urls.iter().find_map(|u| remote(u));
     let Some((cluster_id, existing)) = fetched else {
         return Err(Fatal(

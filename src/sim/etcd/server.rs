@@ -41,6 +41,8 @@ pub enum Out {
     },
     /// Hand a request to another member (the leader), as promote does over peer HTTP.
     Forward { to: u64, req: u64, request: Request },
+    /// Call `wake` at this simulated time (a request's deadline).
+    WakeAt(u64),
 }
 
 /// Why a server stops.
@@ -158,9 +160,33 @@ enum Pending {
 struct Waiter {
     request: Request,
     start_ms: u64,
+    /// The server's own limit, `ReqTimeout` after the request arrived.
     deadline_ms: u64,
+    /// The client's gRPC deadline.
+    client_deadline_ms: u64,
     proposed: bool,
+    /// Proposed while this server led, so the entry is in its own log.
+    appended_here: bool,
     read_index: Option<u64>,
+}
+
+impl Waiter {
+    /// Whether the request is over at `now`: past the server's limit, or at the
+    /// client's deadline.
+    fn expired(&self, now: u64, leading: bool) -> bool {
+        now >= self.deadline_ms
+            || self.answers_first(now, leading)
+            || now >= self.client_deadline_ms
+    }
+
+    /// Observed in real etcd: a put that a leader appended and then lost its
+    /// leadership over gets `etcdserver: request timed out` just before the
+    /// client's deadline (09-partitions-01, P2); one a follower forwarded (03
+    /// A.2), one a leader still holds (07 7.4a), or one that never reached raft
+    /// ends with the client's own `context deadline exceeded`.
+    fn answers_first(&self, now: u64, leading: bool) -> bool {
+        self.appended_here && !leading && now + 1 >= self.client_deadline_ms
+    }
 }
 
 /// rafthttp's view of one peer: where it is, and since when it has been connected.
@@ -769,8 +795,10 @@ impl Server {
                 }
                 Pending::Conf(cc) => self.node.propose_conf_change(Vec::new(), cc).is_ok(),
             };
+            let leading = self.is_leader();
             if let Some(w) = self.waiters.get_mut(&req) {
                 w.proposed = ok;
+                w.appended_here = ok && leading;
             }
         }
         self.drive(ctx);
@@ -951,21 +979,33 @@ impl Server {
         self.propose_op(ctx, req, Op::Version("3.4".into()));
     }
 
+    /// A deadline this server asked to be woken for.
+    pub fn wake(&mut self, ctx: &mut Ctx) {
+        self.expire_waiters(ctx);
+    }
+
     fn expire_waiters(&mut self, ctx: &mut Ctx) {
         let now = ctx.now_ms;
+        let leading = self.is_leader();
         let expired: Vec<u64> = self
             .waiters
             .iter()
-            .filter(|(_, w)| w.deadline_ms <= now)
+            .filter(|(_, w)| w.expired(now, leading))
             .map(|(&r, _)| r)
             .collect();
         for req in expired {
             let Some(w) = self.waiters.get(&req) else {
                 continue;
             };
-            let err = self.timeout_error(w);
             self.queue.retain(|(r, _)| *r != req);
-            self.finish(ctx, req, Err(err));
+            let answers = now >= w.deadline_ms || w.answers_first(now, leading);
+            if answers {
+                let err = self.timeout_error(w);
+                self.finish(ctx, req, Err(err));
+            } else {
+                // the client gave up; its request goes with it, unanswered
+                self.waiters.remove(&req);
+            }
         }
         // etcd's publish gives an attempt ReqTimeout, then tries again.
         if self.publish_req.is_some() && now >= self.publish_at + self.cfg.request_timeout_ms() {
@@ -1098,10 +1138,19 @@ impl Server {
         let waiter = Waiter {
             request: request.clone(),
             start_ms: ctx.now_ms,
-            deadline_ms: client_deadline_ms.min(ctx.now_ms + self.cfg.request_timeout_ms()),
+            deadline_ms: ctx.now_ms + self.cfg.request_timeout_ms(),
+            client_deadline_ms,
             proposed: false,
+            appended_here: false,
             read_index: None,
         };
+        for at in [
+            client_deadline_ms.saturating_sub(1),
+            client_deadline_ms,
+            waiter.deadline_ms,
+        ] {
+            ctx.out.push(Out::WakeAt(at));
+        }
         self.waiters.insert(req, waiter);
         let result = self.dispatch(ctx, req, request);
         if let Some(result) = result {

@@ -1,0 +1,127 @@
+//! Seed 001's partition figures as scripts (`tests/scripts/seed-001-fig*.sh`),
+//! each checked for the outcome real etcd 3.4.23 showed under cut links in
+//! `shared/reference/transcripts/09-partitions-*` (SUMMARY.md, "Partitions"):
+//! who leads, whether writes commit, and which error a client sees.
+#![cfg(not(target_arch = "wasm32"))]
+
+use quorum_playground::shell::runner::{run_source, RunOptions};
+
+fn run(name: &str) -> String {
+    let src = std::fs::read_to_string(format!("tests/scripts/{name}.sh")).expect("script");
+    run_source(
+        &src,
+        RunOptions {
+            seed: 1,
+            logs: false,
+        },
+    )
+    .expect("parses")
+}
+
+/// The output of the `n`th command (0-based) whose echo contains `command`.
+fn output_of(t: &str, command: &str, n: usize) -> String {
+    let mut found = 0;
+    let mut lines = t.lines();
+    while let Some(l) = lines.next() {
+        if l.contains("$ ") && l.contains(command) {
+            if found == n {
+                return lines
+                    .take_while(|l| !l.contains("$ ") || l.starts_with('{'))
+                    .map(|l| format!("{l}\n"))
+                    .collect();
+            }
+            found += 1;
+        }
+    }
+    panic!("no command {command:?} #{n} in:\n{t}")
+}
+
+const DEADLINE: &str = "Error: context deadline exceeded\n";
+
+#[test]
+fn figure_2_a_cut_follower_leaves_the_leader_its_quorum() {
+    let t = run("seed-001-fig2-follower-cut");
+    assert_eq!(output_of(&t, "put foo during-cut", 0), "OK\n");
+    // 09-02 / P2: a leaderless minority member times out; serializable reads are stale
+    assert!(output_of(&t, "put foo from-minority", 0).ends_with(DEADLINE));
+    assert_eq!(
+        output_of(&t, "get foo --consistency=s", 0),
+        "foo\nbefore-cut\n"
+    );
+    let status = output_of(&t, "endpoint status -w table", 0);
+    assert!(
+        status.contains("|     false |      false |         3 |"),
+        "{status}"
+    );
+    assert!(status.contains("etcdserver: no leader"), "{status}");
+    assert!(output_of(&t, "member list", 0).contains("started, node01"));
+    // after the heal the follower catches up
+    assert_eq!(output_of(&t, "get foo", 1), "foo\nduring-cut\n");
+}
+
+#[test]
+fn figure_3_a_cut_leader_steps_down_and_the_majority_elects() {
+    let t = run("seed-001-fig3-leader-cut");
+    // P2: the first put on the cut leader's host: "request timed out"
+    let first = output_of(&t, "put foo during-cut", 0);
+    assert!(
+        first.ends_with("Error: etcdserver: request timed out\n"),
+        "{first}"
+    );
+    assert_eq!(output_of(&t, "put foo majority", 0), "OK\n");
+    assert!(output_of(&t, "put foo minority", 0).ends_with(DEADLINE));
+    let own = output_of(&t, "endpoint status -w table", 0);
+    assert!(own.contains("etcdserver: no leader"), "{own}");
+    let majority = output_of(&t, "endpoint status --cluster -w table", 0);
+    assert!(majority.contains(
+        "Failed to get the status of endpoint http://10.200.0.1:2379 (context deadline exceeded)"
+    ));
+    assert!(
+        majority.contains("|      true |"),
+        "a new leader: {majority}"
+    );
+    // P4.1: healing a cut voter deposes the leader; the final term jumps
+    let healed = output_of(&t, "endpoint status --cluster -w table", 1);
+    let terms: Vec<u64> = healed
+        .lines()
+        .filter(|l| l.starts_with("| http"))
+        .filter_map(|l| l.split('|').nth(7).and_then(|c| c.trim().parse().ok()))
+        .collect();
+    assert_eq!(terms.len(), 3, "{healed}");
+    assert!(terms.iter().all(|&t| t == terms[0] && t > 4), "{healed}");
+    assert_eq!(output_of(&t, "get foo", 0), "foo\nmajority\n");
+}
+
+#[test]
+fn figure_4_the_leader_keeps_three_of_four() {
+    let t = run("seed-001-fig4-new-member-with-leader");
+    assert_eq!(output_of(&t, "put foo three-of-four", 0), "OK\n");
+}
+
+#[test]
+fn figure_5_a_two_two_split_has_no_quorum() {
+    let t = run("seed-001-fig5-two-two-split");
+    assert!(output_of(&t, "put foo side-a", 0).ends_with(DEADLINE));
+    assert!(output_of(&t, "put foo side-b", 0).ends_with(DEADLINE));
+    assert!(output_of(&t, "endpoint status -w table", 0).contains("etcdserver: no leader"));
+}
+
+#[test]
+fn figure_6_adding_a_voter_after_a_cut_loses_the_quorum() {
+    let t = run("seed-001-fig6-cut-then-add");
+    // P4.3: 3 s after the cut the strict check is still blind
+    assert!(output_of(&t, "member add node04", 0).starts_with("Member "));
+    assert!(output_of(&t, "put foo after-add", 0).ends_with(DEADLINE));
+    assert!(output_of(&t, "member add node05 --learner", 0)
+        .ends_with("Error: etcdserver: unhealthy cluster\n"));
+}
+
+#[test]
+fn figures_8_and_9_a_wrong_peer_url_needs_force_new_cluster() {
+    let t = run("seed-001-fig8-misconfigured-member");
+    assert!(output_of(&t, "put foo after", 0).ends_with(DEADLINE));
+    assert!(output_of(&t, "member remove", 0).ends_with(DEADLINE));
+    let members = output_of(&t, "member list", 1);
+    assert_eq!(members.lines().count(), 1, "{members}");
+    assert_eq!(output_of(&t, "get foo", 0), "foo\nbefore\n");
+}
