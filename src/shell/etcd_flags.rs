@@ -190,7 +190,8 @@ fn bad(message: String) -> FlagError {
     FlagError { message, status: 2 }
 }
 
-fn urls(v: &str) -> Result<Vec<String>, String> {
+/// A comma-separated URL list as etcd and etcdctl parse it (`types.NewURLs`).
+pub fn urls(v: &str) -> Result<Vec<String>, String> {
     let list: Vec<String> = v.split(',').map(|s| s.trim().to_string()).collect();
     for u in &list {
         let ok = (u.starts_with("http://") || u.starts_with("https://"))

@@ -396,18 +396,7 @@ impl Client<'_> {
         if v.is_empty() {
             return Err(fail(128, "member peer urls not provided"));
         }
-        let urls: Vec<String> = v.split(',').map(|s| s.to_string()).collect();
-        for u in &urls {
-            let ok = (u.starts_with("http://") || u.starts_with("https://"))
-                && crate::sim::world::split_url(u).is_some();
-            if !ok {
-                return Err(fail(
-                    128,
-                    format!("URL scheme must be http, https, unix, or unixs: {u}"),
-                ));
-            }
-        }
-        Ok(urls)
+        super::etcd_flags::urls(v).map_err(|e| fail(128, e))
     }
 
     fn member_add(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
@@ -1062,12 +1051,10 @@ impl Client<'_> {
 
 /// What `DIR/member/snap/db` holds: the backend, without a snapshot hash.
 fn db_file(d: &DataDir) -> SnapshotData {
-    let kvs: Vec<_> = d.backend.kv.iter().cloned().collect();
-    let data: usize = kvs.iter().map(|k| k.key.len() + k.value.len() + 64).sum();
     SnapshotData {
-        kvs,
+        kvs: d.backend.kv.iter().cloned().collect(),
         revision: d.backend.kv.revision(),
-        size: 20480 + (data as u64 / 4096) * 4096,
+        size: d.backend.kv.db_size(),
         members: d.backend.members.members.values().cloned().collect(),
         removed: d.backend.members.removed.len(),
         has_hash: false,

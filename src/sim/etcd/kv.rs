@@ -45,6 +45,16 @@ impl Kv {
         }
     }
 
+    /// The bbolt file's size: 20 KiB empty, growing by 4 KiB pages with the data.
+    pub fn db_size(&self) -> u64 {
+        let data: usize = self
+            .keys
+            .values()
+            .map(|k| k.key.len() + k.value.len() + 64)
+            .sum();
+        20480 + (data as u64 / 4096) * 4096
+    }
+
     /// All keys, in order.
     pub fn iter(&self) -> impl Iterator<Item = &KeyValue> {
         self.keys.values()

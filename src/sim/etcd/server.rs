@@ -1237,13 +1237,7 @@ impl Server {
 
     /// bbolt's file: 20 KiB empty, growing by 4 KiB pages as keys are added.
     fn db_size(&self) -> u64 {
-        let data: usize = self
-            .backend
-            .kv
-            .iter()
-            .map(|k| k.key.len() + k.value.len() + 64)
-            .sum();
-        20480 + (data as u64 / 4096) * 4096
+        self.backend.kv.db_size()
     }
 
     fn snapshot_data(&self) -> SnapshotData {
