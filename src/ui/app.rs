@@ -5,7 +5,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::state::{Model, Msg, TermKind};
-use crate::sim::view::{MachineView, Role, WorldView};
+use crate::sim::view::{LinkView, MachineView, Role, WorldView};
 
 /// The whole page.
 #[function_component(App)]
@@ -45,13 +45,14 @@ pub fn app() -> Html {
                 <p class="clock">
                     <button data-testid="play-pause" onclick={on_toggle}
                         aria-label={ if model.playing { "pause the clock" } else { "run the clock" } }>
-                        { if model.playing { "⏸ pause" } else { "▶ play" } }
+                        { if model.playing { "pause" } else { "play" } }
                     </button>
                     { " " }
                     <span data-testid="clock-time">{ model.clock_text() }</span>
                 </p>
                 <QuorumLine view={model.view.clone()} />
                 <MachineList view={model.view.clone()} />
+                <LinkList view={model.view.clone()} on_run={on_run.clone()} />
             </section>
             <Terminal model={(*model).clone()} on_run={on_run} />
         </main>
@@ -160,6 +161,58 @@ fn machine_row(m: &MachineView) -> Html {
             <td>{ term }</td>
             <td>{ index }</td>
         </tr>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LinkProps {
+    view: WorldView,
+    on_run: Callback<String>,
+}
+
+/// `up`, `cut`, or `one-way` (the automation contract's link states).
+pub fn link_state(l: &LinkView) -> &'static str {
+    match (l.a_to_b, l.b_to_a) {
+        (true, true) => "up",
+        (false, false) => "cut",
+        _ => "one-way",
+    }
+}
+
+/// The links between machines; each button runs the `net` command it stands
+/// for, so the terminal shows people the command.
+#[function_component(LinkList)]
+fn link_list(props: &LinkProps) -> Html {
+    let row = |l: &LinkView| {
+        let state = link_state(l);
+        let command = if state == "up" {
+            format!("net cut {} {}", l.a, l.b)
+        } else {
+            format!("net heal {} {}", l.a, l.b)
+        };
+        let label = match (l.a_to_b, l.b_to_a) {
+            (true, true) => "up".to_string(),
+            (false, false) => "cut both ways".to_string(),
+            (false, true) => format!("cut {} → {}", l.a, l.b),
+            (true, false) => format!("cut {} → {}", l.b, l.a),
+        };
+        let on_run = props.on_run.clone();
+        let run = command.clone();
+        let onclick = Callback::from(move |_: MouseEvent| on_run.emit(run.clone()));
+        html! {
+            <li data-testid={format!("link-{}-{}", l.a, l.b)} data-state={state} class={classes!("link", state)}>
+                <span>{ format!("{} ↔ {}: {label}", l.a, l.b) }</span>
+                { " " }
+                <button {onclick} title={command.clone()}>
+                    { if state == "up" { "cut" } else { "heal" } }
+                </button>
+            </li>
+        }
+    };
+    html! {
+        <ul class="links" aria-label="Links between machines">
+            { for props.view.links.iter().map(row) }
+        </ul>
     }
 }
 
