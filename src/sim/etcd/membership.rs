@@ -57,20 +57,6 @@ pub enum MemberError {
     TooManyLearners,
 }
 
-impl MemberError {
-    /// The internal text, as the server logs it.
-    pub fn internal(&self) -> &'static str {
-        match self {
-            MemberError::IdRemoved => "membership: ID removed",
-            MemberError::IdExists => "membership: ID exists",
-            MemberError::IdNotFound => "membership: ID not found",
-            MemberError::PeerUrlExists => "membership: peerURL exists",
-            MemberError::NotLearner => "membership: can only promote a learner member",
-            MemberError::TooManyLearners => "membership: too many learner members in cluster",
-        }
-    }
-}
-
 /// The member table.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Membership {

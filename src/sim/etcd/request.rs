@@ -183,10 +183,8 @@ pub enum ServerError {
     NotLeader,
     Timeout,
     TimeoutDueToLeaderFail,
-    TimeoutDueToConnectionLost,
     TimeoutLeaderTransfer,
     NotSupportedForLearner,
-    BadUrls,
     /// The request never reached raft before the server's deadline.
     ContextDeadline,
 }
@@ -215,10 +213,6 @@ impl ServerError {
                 Unavailable,
                 "etcdserver: request timed out, possibly due to previous leader failure",
             ),
-            ServerError::TimeoutDueToConnectionLost => (
-                Unavailable,
-                "etcdserver: request timed out, possibly due to connection lost",
-            ),
             ServerError::TimeoutLeaderTransfer => (
                 Unknown,
                 "etcdserver: request timed out, leader transfer took too long",
@@ -226,7 +220,6 @@ impl ServerError {
             ServerError::NotSupportedForLearner => {
                 (Unavailable, "etcdserver: rpc not supported for learner")
             }
-            ServerError::BadUrls => (InvalidArgument, "etcdserver: given member URLs are invalid"),
             ServerError::ContextDeadline => (Unknown, "context deadline exceeded"),
         }
     }
