@@ -8,6 +8,7 @@ turns one of them into a script for the playground's headless runner
 and compare the output of each etcdctl command with the real one.
 
     python3 tools/transcript2script.py                     # the eight default scenarios
+    python3 tools/transcript2script.py --partitions        # the six 09-partitions-* ones
     python3 tools/transcript2script.py T.txt [T2.txt ...]  # chosen transcripts
     options: --dir DIR (transcripts; default ../shared/reference/transcripts)
              --out DIR (default tests/scripts)   --stdout (print, write nothing)
@@ -24,6 +25,35 @@ What the script contains:
     start as in the real run (start = `t=` stamp - wall, 10 ms steps);
   * steps the recording script performed without echoing them (`rm -rf` of data
     dirs), from a small table below, each citing the record script's line.
+
+The 09-partitions-* transcripts (recognised by their `$ ip netns exec pnN ...`
+commands; 09-partitions-lib.sh explains them) differ, and are read strictly: a
+line outside a log excerpt that the converter does not understand is an error.
+  * One machine per host 10.200.0.N, named node0N after its etcd --name, also for
+    hosts that only appear in a URL or a rule (node05 of a `member add`, the
+    client host pn4); `ip netns exec pnN CMD` runs CMD on node0N.
+  * `iptables -I INPUT -s 10.200.0.X -j DROP` in pnY (packets from X never reach
+    Y) is `net cut 'node0X->node0Y'` (quoted: `>` is a redirection to the shell).
+    `iptables -F INPUT` in pnY drops every rule of pnY: the converter keeps the
+    set of rules and writes `net heal node0X node0Y` for each link into Y that was
+    cut; `net heal` heals both directions, so when pnX still drops packets from Y
+    it writes `net cut 'node0Y->node0X'` again, and the links are as in the real run.
+  * Lines the recorder logged instead of echoing a command are replayed, each
+    after a `# (transcript line N, not echoed: LINE)` comment:
+      `[put K V via node0N: exit=... t=END]` as that put on node0N;
+      `[HH:MM:SS.mmm] node0N:... | ...` (lib's terms()) as one `--command-timeout=1s
+        endpoint status -w json` per member listed, each on its own host, back to back;
+      `attempt K: sent at +X s after heal, answered at +Y s ...` as the command of
+        its retry loop (RETRIES), sent at THEAL + X, running Y - X;
+    the first two carry only their end time: they start when the recorder's sleeps
+    say (LOOPS: the sleep before a loop's first step and between its steps, per
+    loop, citing the record script). `[... ] leader after heal: node0N` gives only
+    the last answer of a poll: that call is replayed (LAST_POLLS), the earlier
+    ones are a `# skipped` comment. `timeout N` wrappers are dropped.
+  * `[nN did not exit in 10 s; SIGKILL]` is `kill -9 etcd` 10 s after the SIGTERM.
+  * `[TCUT=...]`, `[THEAL=...]` and other result lines become `# real run: ...`
+    comments, `# ...` lines stay comments; TIMINGS and LOG EXCERPT(S) sections are
+    one comment each (their heading and transcript lines), never commands.
 
 Parsing errors fail loudly with the transcript's name and line number.
 """
@@ -155,6 +185,10 @@ class Event:
     exit_status: Optional[int] = None
     signal: str = ""
     output: List[str] = field(default_factory=list)
+    ns: int = 0                    # netns transcripts: the namespace pnN the event ran in
+    end: Optional[float] = None    # netns transcripts: end of an unechoed step (clock)
+    steps: List[Tuple[int, str]] = field(default_factory=list)  # (ns, command) of a step
+    end_line: int = 0              # netns transcripts: last line of a report section
 
 
 START_RE = re.compile(
@@ -582,7 +616,8 @@ class Writer:
         etcd names a member added at runtime by hashing its peer URLs and the Unix
         second of the request; the second is found from the ID the real run printed.
         """
-        added = next((re.match(r"^Member ([0-9a-f]+) added to cluster", o)
+        # etcdctl pads the ID to 16 columns (`Member  f6467d951156c0f added`)
+        added = next((re.match(r"^Member +([0-9a-f]+) added to cluster", o)
                       for o in ev.output if o.startswith("Member ")), None)
         urls = flag_value(argv, ("--peer-urls",))
         if not added or not urls or self.tr.date is None:
@@ -657,7 +692,540 @@ def etcd_line(machine: str, argv: List[str]) -> str:
     return "\n".join(lines)
 
 
+# ---------------------------------------------------------------- netns transcripts (09)
+#
+# The 09-partitions transcripts come from other recording scripts
+# (09-partitions-lib.sh): every host is a network namespace pnN with the address
+# 10.200.0.N (09-partitions-netns.sh), every command is `ip netns exec pnN CMD`,
+# cuts are iptables rules, and some steps were logged in a compact form of their
+# own instead of being echoed (loops of puts, polls of every member's term, a
+# retry loop). Everything below handles only those transcripts; a transcript is
+# one of them if it runs its commands with `ip netns exec`.
+
+PARTITION_SCENARIOS = [
+    "09-partitions-01-leader-isolated",
+    "09-partitions-02-follower-isolated",
+    "09-partitions-03-four-members",
+    "09-partitions-04-one-way",
+    "09-partitions-05-learner",
+    "09-partitions-06-client-timeouts",
+]
+
+NETNS_SUBNET = "10.200.0."          # pnN is 10.200.0.N (09-partitions-netns.sh, up())
+NETNS_ADDR = re.compile(r"\b10\.200\.0\.\d+\b")
+NETNS_CMD_RE = re.compile(r"^ip netns exec pn(?P<ns>\d+) (?P<cmd>.*)$")
+STAMP = r"\d\d:\d\d:\d\d\.\d{3}"
+NETNS_START_RE = re.compile(
+    r"^\$ ip netns exec pn(?P<ns>\d+) etcd (?P<args>.*?)   # background '(?P<name>[^']+)', "
+    r"log -> \S+  t=(?P<t>" + STAMP + r")$")
+PID_RE = re.compile(r"^\[pid \d+\]$")
+# run by the put loops of 09-02 (:22), 09-04 (:25) and 09-05 (:41): `timeout 10 ip netns
+# exec pnN etcdctl --endpoints=$(EP N) put K V`, logged as one line after it returned
+PUT_STEP_RE = re.compile(
+    r"^\[put (?P<key>\S+) (?P<value>\S+) via node0*(?P<ns>\d+): exit=(?P<rc>\d+) "
+    r"'(?P<out>[^']*)' t=(?P<t>" + STAMP + r")\]$")
+# 09-partitions-lib.sh:134, terms(): per member `timeout 3 ip netns exec pnN etcdctl
+# --endpoints=$(EP N) --command-timeout=1s endpoint status -w json`, one after the
+# other, logged as one line (grepped fields) stamped when the last one returned
+TERMS_RE = re.compile(r"^\[(?P<t>" + STAMP + r")\] (?P<rest>node\d+:.*)$")
+TERMS_PART_RE = re.compile(r"^node0*(?P<ns>\d+):(?P<fields>.*)$")
+LEADER_RE = re.compile(r"^\[(?P<t>" + STAMP + r")\] leader after heal: node0*(?P<ns>\d+)$")
+ATTEMPT_RE = re.compile(
+    r"^attempt (?P<k>\d+): sent at (?P<sent>[+-]\d+\.\d+) s after heal, answered at "
+    r"(?P<ans>[+-]\d+\.\d+) s: exit=(?P<rc>\d+): ?(?P<first>.*)$")
+THEAL_RE = re.compile(r"^\[THEAL=(?P<t>" + STAMP + r")[\] ]")
+MARKER_RE = re.compile(r"^\[(TCUT=" + STAMP + r"|THEAL=" + STAMP +
+                       r"|member add returned at |wait_healthy node)")
+SIGKILL_RE = re.compile(r"^\[(?P<name>\S+) did not exit in (?P<s>\d+) s; SIGKILL\]$")
+EARLY_RE = re.compile(r"^\[(?P<name>\S+) EXITED EARLY; (?P<what>.*)\]$")
+REPORT_HEADINGS = ("TIMINGS", "LOG EXCERPT")   # sections of log-derived results
+EXCERPT_START, EXCERPT_END = "----- log excerpt:", "----- end excerpt -----"
+
+# What a command's real wall time has on top of its simulated run, in netns
+# transcripts (the loopback ones use CLIENT_STARTUP_S): etcdctl's start-up plus
+# `ip netns exec` (alone about 5 ms: the iptables commands' wall) for an echoed
+# command; for a call of an unechoed step, also the recorder's `timeout` and pipeline.
+# With these, the runner's stops land within 0.1 s of the real ones in 09-01, -02,
+# -04 and -05 (with 0.010 they came 0.3-2.2 s early: the error adds up over the
+# hundreds of quick calls of the polls).
+NETNS_CLIENT_OVERHEAD_S = 0.020
+NETNS_STEP_OVERHEAD_S = 0.025
+
+TERMS_COMMAND = "etcdctl --endpoints=http://{addr}:2379 --command-timeout=1s endpoint status -w json"
+PUT_COMMAND = "etcdctl --endpoints=http://{addr}:2379 put {key} {value}"
+
+
+@dataclass
+class Loop:
+    """A loop of unechoed steps (puts, term polls): the recorder's sleeps around them.
+
+    Such a step is logged with its end time only; it started `first_gap` seconds
+    after the end of the event before the loop (its first step), or `after_put` /
+    `after_terms` seconds after the end of the step before it.
+    """
+    first_line: int          # transcript line of the loop's first step
+    first_gap: float
+    after_put: Optional[float]
+    after_terms: Optional[float]
+    source: str
+
+
+LOOPS: Dict[str, List[Loop]] = {
+    "09-partitions-02-follower-isolated": [
+        Loop(40, 0.5, 0.5, None, "09-partitions-02-follower-isolated.sh:21-25 (put; sleep 0.5)"),
+        Loop(65, 0.5, None, None,
+             "09-partitions-02-follower-isolated.sh:24-26 (the put loop's sleep 0.5; terms)"),
+        Loop(100, 0.0, None, 0.25,
+             "09-partitions-02-follower-isolated.sh:36-44 (terms; sleep 0.25)"),
+    ],
+    "09-partitions-03-four-members": [
+        Loop(68, 3.0, None, None, "09-partitions-03-four-members.sh:31 (sleep 3; terms)"),
+        Loop(95, 0.0, None, None, "09-partitions-03-four-members.sh:37 (terms)"),
+        Loop(390, 0.0, None, 0.5, "09-partitions-03-four-members.sh:86 (terms; sleep 0.5)"),
+        Loop(416, 0.0, None, 0.25, "09-partitions-03-four-members.sh:92 (terms; sleep 0.25)"),
+        Loop(659, 0.0, None, 0.5, "09-partitions-03-four-members.sh:86 (terms; sleep 0.5)"),
+        Loop(684, 0.0, None, 0.25, "09-partitions-03-four-members.sh:92 (terms; sleep 0.25)"),
+        Loop(878, 0.0, None, 0.5, "09-partitions-03-four-members.sh:86 (terms; sleep 0.5)"),
+        Loop(904, 0.0, None, 0.25, "09-partitions-03-four-members.sh:92 (terms; sleep 0.25)"),
+    ],
+    "09-partitions-04-one-way": [
+        Loop(26, 0.0, 0.6, 0.0, "09-partitions-04-one-way.sh:23-27 (terms; put; sleep 0.6)"),
+        Loop(74, 0.0, None, 0.25, "09-partitions-04-one-way.sh:33 (terms; sleep 0.25)"),
+        Loop(281, 0.0, 0.6, 0.0, "09-partitions-04-one-way.sh:23-27 (terms; put; sleep 0.6)"),
+        Loop(329, 0.0, None, 0.25, "09-partitions-04-one-way.sh:33 (terms; sleep 0.25)"),
+    ],
+    "09-partitions-05-learner": [
+        Loop(59, 0.25, 0.25, None, "09-partitions-05-learner.sh:39-43 (put; sleep 0.25)"),
+        Loop(80, 0.25, None, None,
+             "09-partitions-05-learner.sh:42-44 (the put loop's sleep 0.25; terms)"),
+        Loop(121, 0.0, None, 0.25, "09-partitions-05-learner.sh:55-59 (terms; sleep 0.25)"),
+        Loop(296, 3.0, None, None, "09-partitions-05-learner.sh:89-90 (sleep 3; terms)"),
+        Loop(314, 0.0, None, 0.25, "09-partitions-05-learner.sh:95 (terms; sleep 0.25)"),
+    ],
+    "09-partitions-06-client-timeouts": [
+        Loop(133, 0.0, None, 0.25, "09-partitions-06-client-timeouts.sh:46 (terms; sleep 0.25)"),
+    ],
+}
+
+
+@dataclass
+class Retry:
+    """A retry loop logged as `attempt K: sent at +X s after heal, ...` lines."""
+    heading: str             # the start of the heading over the attempt lines
+    command: str             # what each attempt ran (from the record script)
+    source: str
+
+
+RETRIES: Dict[str, List[Retry]] = {
+    "09-partitions-01-leader-isolated": [
+        Retry("retry 'member add node05 --learner' on node02 ",
+              "ip netns exec pn2 etcdctl --endpoints=http://10.200.0.2:2379 member add node05 "
+              "--learner --peer-urls=http://10.200.0.5:2380",
+              "09-partitions-01-leader-isolated.sh:57 (F1 = node02)"),
+    ],
+}
+
+
+@dataclass
+class LastPoll:
+    """A poll whose transcript line gives only its last answer and when it came."""
+    line: int
+    command: str             # the call it repeated (from the record script)
+    wall: float              # assumed duration of its last call
+    source: str
+    why: str
+
+
+LAST_POLLS: Dict[str, List[LastPoll]] = {
+    "09-partitions-03-four-members": [
+        LastPoll(107, "ip netns exec pn2 etcdctl --endpoints=http://10.200.0.2:2379 "
+                 "endpoint status --cluster", 0.03,
+                 "09-partitions-03-four-members.sh:42, leader_node $A with A = node02 "
+                 "('# leader = node02' at transcript line 22)",
+                 "a poll every 0.25 s from the heal until a leader shows: the transcript "
+                 "gives only its last answer, not how many times it asked"),
+    ],
+}
+
+
+class NetnsTranscript(Transcript):
+    """A 09-partitions transcript: every line outside log excerpts must be understood."""
+
+    def _parse(self) -> None:
+        self.theal: Optional[float] = None
+        heading, report = "", None
+        i = 0
+        while i < len(self.lines):
+            line, line_no = self.lines[i], i + 1
+            if line.startswith(END_MARKER):
+                break
+            if line.startswith(EXCERPT_START):
+                if report is None or not report.text.startswith("LOG EXCERPT"):
+                    raise self.fail(line_no, "a log excerpt outside a LOG EXCERPT(S) section")
+                j = i + 1
+                while j < len(self.lines) and self.lines[j] != EXCERPT_END:
+                    j += 1
+                if j == len(self.lines):
+                    raise self.fail(line_no, f"a log excerpt without its `{EXCERPT_END}` line")
+                report.end_line = j + 1
+                i = j + 1
+                continue
+            if line.startswith("$ "):
+                report = None
+                i = self._parse_netns_dollar(i)
+                continue
+            if line.startswith("### ") or line.startswith("## "):
+                heading = line.lstrip("#").strip()
+                kind = "report" if heading.startswith(REPORT_HEADINGS) else "heading"
+                ev = Event(kind, line_no, line, text=heading, end_line=line_no)
+                report = ev if kind == "report" else None
+                self.events.append(ev)
+                i += 1
+                continue
+            if not line.strip():
+                i += 1
+                continue
+            if report is not None and (line.startswith(("TIMING ", "# ", "[transcript note:"))):
+                report.end_line = line_no   # a result derived from the logs
+                i += 1
+                continue
+            report = None
+            m = ATTEMPT_RE.match(line)
+            if m:
+                i = self._parse_attempt(i, m, heading)
+                continue
+            self._parse_netns_other(line, line_no)
+            i += 1
+
+    def _parse_netns_dollar(self, i: int) -> int:
+        line, line_no = self.lines[i], i + 1
+        m = NETNS_START_RE.match(line)
+        if m:
+            self.events.append(Event("start", line_no, line, text=m["args"], name=m["name"],
+                                     time=clock(m["t"]), ns=int(m["ns"])))
+            return i + 1
+        nxt = self._parse_command(i)
+        ev = self.events[-1]
+        m = NETNS_CMD_RE.match(ev.text)
+        if not m:
+            raise self.fail(line_no, f"a command not run with `ip netns exec pnN`: {line!r}")
+        ev.ns, ev.text = int(m["ns"]), m["cmd"]
+        if ev.text.split()[0] == "etcd":
+            raise self.fail(line_no, "an etcd start without its `# background ...` note")
+        return nxt
+
+    def _parse_attempt(self, i: int, m: "re.Match", heading: str) -> int:
+        line_no = i + 1
+        if self.theal is None:
+            raise self.fail(line_no, "a retry attempt before any `[THEAL=...]` line")
+        retry = next((r for r in RETRIES.get(self.stem, []) if heading.startswith(r.heading)),
+                     None)
+        if retry is None:
+            raise self.fail(line_no, f"a retry loop with no entry in RETRIES (heading {heading!r})")
+        cm = NETNS_CMD_RE.match(retry.command)
+        sent, answered = float(m["sent"]), float(m["ans"])
+        out, j = [], i + 1
+        while j < len(self.lines) and self.lines[j].startswith("    |"):
+            out.append(re.sub(r"^    \| ?", "", self.lines[j]))
+            j += 1
+        self.events.append(Event("attempt", line_no, self.lines[i], text=retry.source,
+                                 time=self.theal + sent, wall=answered - sent,
+                                 exit_status=int(m["rc"]), output=out,
+                                 steps=[(int(cm["ns"]), cm["cmd"])]))
+        return j
+
+    def _parse_netns_other(self, line: str, line_no: int) -> None:
+        def add(kind: str, **kw) -> None:
+            self.events.append(Event(kind, line_no, line, **kw))
+
+        if PID_RE.match(line):
+            return
+        if (m := PUT_STEP_RE.match(line)) is not None:
+            addr = NETNS_SUBNET + m["ns"]
+            cmd = PUT_COMMAND.format(addr=addr, key=quote(m["key"]), value=quote(m["value"]))
+            add("step", text="put", end=clock(m["t"]), steps=[(int(m["ns"]), cmd)])
+        elif (m := TERMS_RE.match(line)) is not None:
+            steps = []
+            for part in [p.strip() for p in m["rest"].split("|") if p.strip()]:
+                pm = TERMS_PART_RE.match(part)
+                if not pm:
+                    raise self.fail(line_no, f"unrecognised member in a term poll: {part!r}")
+                steps.append((int(pm["ns"]), TERMS_COMMAND.format(addr=NETNS_SUBNET + pm["ns"])))
+            add("step", text="terms", end=clock(m["t"]), steps=steps)
+        elif (m := LEADER_RE.match(line)) is not None:
+            poll = next((p for p in LAST_POLLS.get(self.stem, []) if p.line == line_no), None)
+            if poll is None:
+                raise self.fail(line_no, "a poll's last answer with no entry in LAST_POLLS")
+            cm = NETNS_CMD_RE.match(poll.command)
+            add("last-poll", text=poll.why, end=clock(m["t"]), wall=poll.wall,
+                name=poll.source, steps=[(int(cm["ns"]), cm["cmd"])])
+        elif line.startswith("[stopping "):
+            m = STOP_RE.match(line)
+            if not m:
+                raise self.fail(line_no, f"unrecognised stop line: {line!r}")
+            add("stop", name=m["name"], signal=m["sig"], time=clock(m["t"]))
+        elif (m := SIGKILL_RE.match(line)) is not None:
+            add("sigkill", name=m["name"], wall=float(m["s"]))
+        elif (m := EARLY_RE.match(line)) is not None:
+            add("exited", name=m["name"], text=f"exited early ({m['what']})")
+        elif (m := EXITED_RE.match(line)) is not None:
+            add("exited", name=m["name"], text=m["what"])
+        elif line.startswith("[BUG GUARD"):
+            raise self.fail(line_no, "the recorder's bug guard fired: the run is not clean")
+        elif MARKER_RE.match(line):
+            if (m := THEAL_RE.match(line)) is not None:
+                self.theal = clock(m["t"])
+            add("marker", text=line)
+        elif line.startswith("TIMING "):
+            add("marker", text=line.split("   <- ")[0])
+        elif line.startswith("# "):
+            m = DATE_RE.match(line)
+            if m and self.date is None:
+                self.date = (int(m[1]), int(m[2]), int(m[3]))
+            if not self.events:
+                self.header.append(line[2:])
+            else:
+                add("comment", text=line[2:])
+        else:
+            raise self.fail(line_no, f"unrecognised line: {line!r}")
+
+
+class NetnsMachines(Machines):
+    """One machine per host 10.200.0.N (namespace pnN), named after its etcd --name."""
+
+    def __init__(self, tr: Transcript):
+        addrs = set()
+        names: Dict[str, set] = {}
+        for ev in tr.events:
+            if ev.ns:
+                addrs.add(NETNS_SUBNET + str(ev.ns))
+            for ns, cmd in ev.steps:
+                addrs.add(NETNS_SUBNET + str(ns))
+                addrs.update(NETNS_ADDR.findall(cmd))
+            if ev.kind in ("start", "command"):
+                addrs.update(NETNS_ADDR.findall(ev.text))
+            if ev.kind == "start":
+                argv = split_args(ev.text, f"{tr.path}:{ev.line_no}")
+                addr = etcd_peer_addr(argv, f"{tr.path}:{ev.line_no}")
+                names.setdefault(addr, set()).add(flag_value(argv, ("--name",)) or "default")
+        self.by_addr = self._name_all(sorted(addrs, key=addr_key), names)
+
+    def ns(self, n: int) -> str:
+        return self.by_addr[NETNS_SUBNET + str(n)]
+
+
+class NetnsWriter(Writer):
+    """Builds the script of a netns transcript: namespaces, iptables rules, unechoed steps."""
+
+    def __init__(self, tr: Transcript, machines: NetnsMachines):
+        super().__init__(tr, machines)
+        self.m: NetnsMachines = machines
+        self.rules: set = set()            # (from ns, to ns): packets from -> to dropped
+        self.last_end: Optional[float] = None   # real end (offset) of the last timed event
+        self.loops = {lp.first_line: lp for lp in LOOPS.get(tr.stem, [])}
+        self.loop: Optional[Loop] = None   # the loop of unechoed steps being replayed
+        self.prev_step: Optional[str] = None   # "put"/"terms" if the last timed event was one
+        self.stop_times: Dict[str, float] = {}
+        self.after_report = False
+
+    def add(self, line: str) -> None:
+        super().add(line)
+        self.after_report = False
+
+    def timed(self, end: float, step: Optional[str] = None) -> None:
+        """Notes the real end (offset) of the event just written."""
+        self.last_end = end
+        self.prev_step = step
+
+    # -- events
+
+    def on_report(self, ev: Event, where: str) -> None:
+        what = "log excerpts" if ev.text.startswith("LOG EXCERPT") else "time stamps of log lines"
+        self.pending_heading = ev.text
+        self.add(f"# (not commands: {what} of the real run, transcript lines "
+                 f"{ev.line_no}-{ev.end_line})")
+        self.after_report = True
+
+    def on_marker(self, ev: Event, where: str) -> None:
+        self.add(f"# real run: {ev.text}")
+
+    def on_start(self, ev: Event, where: str) -> None:
+        argv = split_args(ev.text, where)
+        if etcd_peer_addr(argv, where) != NETNS_SUBNET + str(ev.ns):
+            raise ConvertError(f"{where}: etcd in pn{ev.ns} advertises another host's peer URL")
+        machine = self.m.ns(ev.ns)
+        if self.t0 is None:
+            self.t0 = ev.time
+            self.set_date(ev.time)
+        self.wait_until(self.offset(ev.time))
+        self.procs[ev.name] = machine
+        self.add(etcd_line(machine, argv))
+        self.timed(self.offset(ev.time))
+
+    def on_stop(self, ev: Event, where: str) -> None:
+        if self.after_report:
+            self.pending_heading = "the recorder stops every etcd (stop_all)"
+        super().on_stop(ev, where)
+        self.stop_times[ev.name] = ev.time
+        self.timed(self.offset(ev.time))
+
+    def on_sigkill(self, ev: Event, where: str) -> None:
+        machine = self.procs.get(ev.name)
+        if machine is None or ev.name not in self.stop_times:
+            raise ConvertError(f"{where}: SIGKILL of {ev.name!r}, which was never stopped")
+        self.add(f"# (real run: {machine}'s etcd did not exit within {int(ev.wall)} s of SIGTERM; "
+                 f"the recorder then sent SIGKILL)")
+        self.wait_until(self.offset(self.stop_times[ev.name]) + ev.wall)
+        self.add(f"{machine}$ kill -9 etcd")
+        self.timed(self.offset(self.stop_times[ev.name]) + ev.wall)
+
+    def on_command(self, ev: Event, where: str) -> None:
+        if self.t0 is None:
+            raise ConvertError(f"{where}: a command before the first etcd start")
+        argv = split_args(ev.text, where)
+        machine = self.m.ns(ev.ns)
+        if argv[0] == "iptables":
+            self.iptables(ev, argv, where)
+        else:
+            self.run(ev, argv, machine, self.offset(ev.time))
+        self.timed(self.offset(ev.time + ev.wall))
+
+    def run(self, ev: Event, argv: List[str], machine: str, target: float,
+            note: str = "") -> None:
+        """Writes one etcdctl command (or its skip comment) that starts at `target`."""
+        text = " ".join(quote(a) for a in argv)
+        reason = skip_reason(argv)
+        if reason:
+            if note:
+                self.add(note)
+            self.add(f"# skipped ({reason}): {machine}$ {text}")
+            return
+        target = self.align_member_add(ev, argv, target)
+        self.wait_until(target)
+        if note:
+            self.add(note)
+        self.add(f"{machine}$ {text}")
+        self.sim += max(ev.wall - NETNS_CLIENT_OVERHEAD_S, 0.0)
+
+    def iptables(self, ev: Event, argv: List[str], where: str) -> None:
+        to = ev.ns
+        self.wait_until(self.offset(ev.time))
+        if len(argv) == 7 and argv[1:4] == ["-I", "INPUT", "-s"] and argv[5:] == ["-j", "DROP"] \
+                and argv[4].startswith(NETNS_SUBNET):
+            frm = int(argv[4][len(NETNS_SUBNET):])
+            self.rules.add((frm, to))
+            self.add(f"{self.m.ns(to)}$ net cut {quote(self.m.ns(frm) + '->' + self.m.ns(to))}")
+        elif argv[1:] == ["-F", "INPUT"]:
+            into = sorted(f for (f, t) in self.rules if t == to)
+            name = self.m.ns(to)
+            if not into:
+                self.add(f"# {name}: iptables -F INPUT (no DROP rule there: nothing to heal)")
+                return
+            recut = [f for f in into if (to, f) in self.rules]
+            self.add(f"# {name}: iptables -F INPUT heals every link into {name}"
+                     + ("; `net heal` heals both ways, so a link out of it that a rule on the "
+                        "other side still drops is cut again" if recut else ""))
+            for f in into:
+                self.rules.discard((f, to))
+                self.add(f"{name}$ net heal {self.m.ns(f)} {name}")
+                if f in recut:
+                    self.add(f"{name}$ net cut {quote(name + '->' + self.m.ns(f))}")
+        else:
+            raise ConvertError(f"{where}: an iptables command the converter does not know: "
+                               f"{ev.text!r}")
+
+    def on_attempt(self, ev: Event, where: str) -> None:
+        ns, cmd = ev.steps[0]
+        argv = split_args(cmd, where)
+        self.run(ev, argv, self.m.ns(ns), self.offset(ev.time),
+                 note=f"# (transcript line {ev.line_no}, not echoed: {ev.raw.rstrip()})")
+        self.timed(self.offset(ev.time + ev.wall))
+
+    def on_step(self, ev: Event, where: str) -> None:
+        if self.prev_step is None:
+            self.loop = self.loops.pop(ev.line_no, None)
+            if self.loop is None:
+                raise ConvertError(f"{where}: a loop of unechoed steps with no entry in LOOPS "
+                                   f"(the recorder's sleeps before and between its steps)")
+            gap: Optional[float] = self.loop.first_gap
+        else:
+            gap = self.loop.after_put if self.prev_step == "put" else self.loop.after_terms
+            if gap is None:
+                raise ConvertError(f"{where}: LOOPS gives no gap after a {self.prev_step} step "
+                                   f"in the loop of line {self.loop.first_line}")
+        start, end = self.last_end + gap, self.offset(ev.end)
+        if end < start:
+            raise ConvertError(f"{where}: the step ends {start - end:.3f} s before the start "
+                               f"LOOPS gives it ({self.loop.source})")
+        self.wait_until(start)
+        self.add(f"# (transcript line {ev.line_no}, not echoed: {ev.raw.rstrip()})")
+        each = (end - start) / len(ev.steps)
+        for ns, cmd in ev.steps:
+            self.add(f"{self.m.ns(ns)}$ {cmd}")
+            self.sim += max(each - NETNS_STEP_OVERHEAD_S, 0.0)
+        self.timed(end, ev.text)
+
+    def on_last_poll(self, ev: Event, where: str) -> None:
+        ns, cmd = ev.steps[0]
+        machine = self.m.ns(ns)
+        self.add(f"# skipped ({ev.text}): {machine}$ {cmd}")
+        end = self.offset(ev.end)
+        self.wait_until(end - ev.wall)
+        self.add(f"# (transcript line {ev.line_no}, not echoed: {ev.raw.rstrip()}) its last "
+                 f"call, assumed to take {seconds_text(ev.wall)} s; from {ev.name}")
+        self.add(f"{machine}$ {cmd}")
+        self.sim += max(ev.wall - NETNS_CLIENT_OVERHEAD_S, 0.0)
+        self.timed(end)
+
+    def finish(self) -> None:
+        super().finish()
+        if self.loops:
+            raise ConvertError(f"{self.tr.path}: LOOPS entries for lines with no unechoed step: "
+                               + ", ".join(str(k) for k in self.loops))
+
+
+NETNS_HEAD = [
+    "# One machine per host 10.200.0.N (network namespace pnN), named node0N; every command",
+    "# runs on the machine of its namespace (`ip netns exec pnN` dropped).",
+    "# `iptables -I INPUT -s 10.200.0.X -j DROP` in pnY is `net cut 'node0X->node0Y'`;",
+    "# `iptables -F INPUT` in pnY heals every link into node0Y (`net heal` is two-way: a link",
+    "# out of node0Y that a rule elsewhere still drops is cut again).",
+    "# `date -s` and the `sleep` lines replay the real run's clock: each command starts",
+    "# at the same offset from the first etcd start as in the real run (t= minus wall,",
+    "# 10 ms steps), assuming it runs as long as it did minus etcdctl's start-up.",
+    "# Steps the recorder logged in a line of their own instead of echoing them (put",
+    "# loops, term polls, retries) follow a `# (transcript line N, not echoed: ...)`",
+    "# comment; they start when the recorder's sleeps say (`timeout N` wrappers dropped:",
+    "# etcdctl's own --command-timeout ends each call first).",
+    "# Commands the playground lacks are `# skipped (reason): ...`.",
+]
+
+
+def is_netns_transcript(path: str) -> bool:
+    with open(path, encoding="utf-8") as f:
+        return any(line.startswith("$ ip netns exec ") for line in f)
+
+
+def convert_netns(path: str) -> str:
+    tr = NetnsTranscript(path)
+    machines = NetnsMachines(tr)
+    w = NetnsWriter(tr, machines)
+    head = [f"# Generated by tools/transcript2script.py from {os.path.basename(path)}",
+            "# (real etcd 3.4.23; shared/reference/transcripts/). Regenerate, do not edit.",
+            "#"]
+    head += [f"# {h}" for h in tr.header]
+    head += ["#"] + NETNS_HEAD + [""]
+    for addr, name in machines.by_addr.items():
+        head.append(f"machine add {name} {addr}")
+    for ev in tr.events:
+        w.emit(ev)
+    w.finish()
+    return "\n".join(head + w.out).rstrip("\n") + "\n"
+
+
 def convert(path: str) -> str:
+    if is_netns_transcript(path):
+        return convert_netns(path)
     tr = Transcript(path)
     machines = Machines(tr)
     w = Writer(tr, machines)
@@ -689,8 +1257,10 @@ def main(argv: List[str]) -> int:
                    default=os.path.join(repo, "..", "shared", "reference", "transcripts"))
     p.add_argument("--out", default=os.path.join(repo, "tests", "scripts"))
     p.add_argument("--stdout", action="store_true")
+    p.add_argument("--partitions", action="store_true")
     args = p.parse_args(argv)
-    paths = args.transcripts or [os.path.join(args.dir, s + ".txt") for s in DEFAULT_SCENARIOS]
+    scenarios = PARTITION_SCENARIOS if args.partitions else DEFAULT_SCENARIOS
+    paths = args.transcripts or [os.path.join(args.dir, s + ".txt") for s in scenarios]
     try:
         for path in paths:
             script = convert(path)

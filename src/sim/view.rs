@@ -150,12 +150,7 @@ impl World {
             members,
             progress,
             revision: s.backend.kv.revision(),
-            active_peers: s
-                .peers
-                .iter()
-                .filter(|(_, c)| c.active_since.is_some())
-                .map(|(&id, _)| id)
-                .collect(),
+            active_peers: s.transport.active_peers(),
         })
     }
 }

@@ -12,6 +12,7 @@ use super::etcd::bootstrap::{self, RemoteMembers};
 use super::etcd::config::EtcdConfig;
 use super::etcd::datadir::DataDir;
 use super::etcd::logfmt::{days_from_civil, Stamp};
+use super::etcd::rafthttp::StreamRequest;
 use super::etcd::request::{Request, Response, ServerError, SnapshotData};
 use super::etcd::server::{self, Ctx, Exit, Out, Reach, Server};
 
@@ -489,7 +490,12 @@ impl World {
             out: &mut out,
             log: &mut log,
         };
-        server::log_start(&mut ctx, &cfg);
+        let initialized = self
+            .machines
+            .get(machine)
+            .and_then(|m| m.disk.get(&cfg.data_dir()))
+            .is_some_and(|d| matches!(d, DiskItem::DataDir(d) if d.has_wal));
+        server::log_start(&mut ctx, &cfg, initialized);
         let started = self.boot(machine, cfg, &mut ctx);
         let pid = started.as_ref().ok().map(|p| p.pid);
         self.push_logs(machine, log);
@@ -500,6 +506,10 @@ impl World {
                     m.process = Some(p);
                     m.last_exit = None;
                 }
+                // the stream readers dial their peers as soon as they start
+                let reach = self.peer_reach(machine);
+                let requests = self.with_server(machine, |s, ctx| s.dial_peers(ctx, &reach));
+                self.deliver_stream_requests(machine, requests.unwrap_or_default());
                 if let Some(pid) = pid {
                     self.schedule(
                         heartbeat.max(1),
@@ -567,7 +577,14 @@ impl World {
             }
         };
         let rng = ChaCha8Rng::seed_from_u64(self.rng.gen());
-        let server = match Server::start(cfg, booted.dir.clone(), booted.peers, rng, ctx) {
+        let server = match Server::start(
+            cfg,
+            booted.dir.clone(),
+            booted.peers,
+            booted.members_at_start,
+            rng,
+            ctx,
+        ) {
             Ok(s) => s,
             Err(e) => {
                 if let Some(m) = self.machines.get_mut(machine) {
@@ -692,6 +709,10 @@ impl World {
 
     /// Ends the process on `machine`, putting its data dir back on disk.
     fn end_process(&mut self, machine: &str, status: i32, reason: &str) {
+        if status == 0 {
+            // a clean exit stops the transport; a killed process just vanishes
+            self.with_server(machine, |s, ctx| s.shutdown(ctx));
+        }
         let Some(m) = self.machines.get_mut(machine) else {
             return;
         };
@@ -829,10 +850,14 @@ impl World {
             return;
         }
         let reach = self.peer_reach(machine);
-        let hb = self.with_server(machine, |s, ctx| {
-            s.tick(ctx, &reach);
+        let ticked = self.with_server(machine, |s, ctx| {
+            let requests = s.tick(ctx, &reach);
             s.retry_reads(ctx);
-            s.cfg.heartbeat_ms
+            (s.cfg.heartbeat_ms, requests)
+        });
+        let hb = ticked.map(|(hb, requests)| {
+            self.deliver_stream_requests(machine, requests);
+            hb
         });
         if let Some(hb) = hb {
             self.schedule(
@@ -846,12 +871,12 @@ impl World {
         self.check_stop(machine);
     }
 
-    /// How each peer of `machine`'s server looks from there; keeps rafthttp's
-    /// streams: one stays up while its process lives and the links hold, even
-    /// if the peer's URLs change (`member update`).
+    /// What a dial from `machine`'s server to each of its peers finds; keeps
+    /// rafthttp's streams: one stays up while its process lives and the links
+    /// hold, even if the peer's URLs change (`member update`).
     fn peer_reach(&mut self, machine: &str) -> BTreeMap<u64, Reach> {
         let ids: Vec<u64> = match self.server(machine) {
-            Some(s) => s.peers.keys().copied().collect(),
+            Some(s) => s.transport.peers.keys().copied().collect(),
             None => return BTreeMap::new(),
         };
         let mut out = BTreeMap::new();
@@ -859,8 +884,9 @@ impl World {
             let key = (machine.to_string(), id);
             match self.dial(machine, id) {
                 Ok(stream) => {
+                    let pid = stream.1;
                     self.streams.insert(key, stream);
-                    out.insert(id, Reach::Ok);
+                    out.insert(id, Reach::Ok { pid });
                 }
                 Err(r) => {
                     self.streams.remove(&key);
@@ -871,13 +897,15 @@ impl World {
         out
     }
 
-    fn reach(&self, from: &str, url: &str, cluster_id: u64, id: u64) -> Reach {
+    /// What dialling `url` from `from`'s server (member `local` of `cluster_id`)
+    /// finds, expecting member `id` there.
+    fn reach(&self, from: &str, url: &str, cluster_id: u64, local: u64, id: u64) -> Reach {
         let Some((target, port)) = self.target_of(from, url) else {
             let host = split_url(url).map(|(h, _)| h).unwrap_or_default();
             return Reach::Refused(format!("dial tcp: lookup {host}: no such host"));
         };
         if !self.links_up(from, &target) {
-            return Reach::Silent;
+            return Reach::Silent(host_port(url));
         }
         let refused = Reach::Refused(format!(
             "dial tcp {}: connect: connection refused",
@@ -890,10 +918,40 @@ impl World {
         if !self.listens(&target, &p.server.cfg.listen_peer_urls, from, &host, port) {
             return refused;
         }
-        if p.server.cluster_id != cluster_id || p.server.id != id {
-            return Reach::Refused("cluster ID mismatch".into());
+        let s = &p.server;
+        if s.cluster_id != cluster_id {
+            return Reach::Mismatch {
+                remote_cluster: s.cluster_id,
+            };
         }
-        Reach::Ok
+        if s.backend.members.removed.contains(&local) {
+            return Reach::Removed;
+        }
+        if s.id != id || !s.transport.peers.contains_key(&local) {
+            return Reach::Unknown;
+        }
+        Reach::Ok { pid: p.pid }
+    }
+
+    /// Hands the stream requests `machine`'s server made to the servers they reached.
+    fn deliver_stream_requests(&mut self, machine: &str, requests: Vec<StreamRequest>) {
+        let Some((local, cluster, pid)) = self
+            .machines
+            .get(machine)
+            .and_then(|m| m.process.as_ref())
+            .map(|p| (p.server.id, p.server.cluster_id, p.pid))
+        else {
+            return;
+        };
+        for r in requests {
+            let url = self.peer_url(machine, r.to).unwrap_or_default();
+            let Some((target, _)) = self.target_of(machine, &url) else {
+                continue;
+            };
+            self.with_server(&target, |s, ctx| {
+                s.stream_request(ctx, local, cluster, r.kind, pid)
+            });
+        }
     }
 
     fn on_raft(&mut self, machine: &str, pid: u64, from: &str, msg: Message) {
@@ -1004,7 +1062,7 @@ impl World {
 
     /// A peer's first URL as `from`'s transport knows it.
     fn peer_url(&self, from: &str, id: u64) -> Option<String> {
-        self.server(from)?.peers.get(&id)?.urls.first().cloned()
+        self.server(from)?.peer_url(id)
     }
 
     /// Where a message from `from`'s server to member `id` goes: over the stream
@@ -1015,12 +1073,16 @@ impl World {
                 return Ok((target.clone(), *pid));
             }
         }
-        let cid = self.server(from).map(|s| s.cluster_id).unwrap_or(0);
+        let (cid, local) = self
+            .server(from)
+            .map(|s| (s.cluster_id, s.id))
+            .unwrap_or((0, 0));
         let url = self.peer_url(from, id).unwrap_or_default();
-        match self.reach(from, &url, cid, id) {
-            Reach::Ok => {
-                let (target, _) = self.target_of(from, &url).ok_or(Reach::Silent)?;
-                let pid = self.pid_of(&target).ok_or(Reach::Silent)?;
+        match self.reach(from, &url, cid, local, id) {
+            Reach::Ok { pid } => {
+                let (target, _) = self
+                    .target_of(from, &url)
+                    .ok_or_else(|| Reach::Silent(host_port(&url)))?;
                 Ok((target, pid))
             }
             other => Err(other),

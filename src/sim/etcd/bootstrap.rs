@@ -8,7 +8,7 @@ use raft::storage::MemStorage;
 use raft::Storage;
 
 use super::config::{ClusterState, EtcdConfig};
-use super::datadir::{Backend, DataDir};
+use super::datadir::{Backend, DataDir, SavedSnapshot};
 use super::ids;
 use super::kv::Kv;
 use super::logfmt::conf_string;
@@ -23,6 +23,9 @@ pub type RemoteMembers = (u64, Vec<Member>);
 pub struct Booted {
     pub dir: DataDir,
     pub peers: Vec<(u64, Vec<String>)>,
+    /// How many members the server knows when it starts (`adjustTicks`): the
+    /// configured cluster, the fetched one, or a restart's snapshot.
+    pub members_at_start: usize,
 }
 
 /// A fatal start-up error: the text after `C | etcdmain: `.
@@ -59,10 +62,15 @@ pub fn bootstrap(
     })
 }
 
-/// A restarted member's transport starts with the members it had applied.
+/// A restarted member's transport starts with the members of its snapshot.
 fn with_member_peers(dir: DataDir) -> Booted {
     let peers = member_peers(dir.backend.members.members.values(), dir.id);
-    Booted { dir, peers }
+    let members_at_start = dir.backend.members.members.len();
+    Booted {
+        dir,
+        peers,
+        members_at_start,
+    }
 }
 
 fn member_peers<'a>(members: impl Iterator<Item = &'a Member>, me: u64) -> Vec<(u64, Vec<String>)> {
@@ -213,7 +221,11 @@ fn new_cluster(
         has_wal: true,
     };
     let peers = member_peers(members.iter(), local.id);
-    Ok(Booted { dir, peers })
+    Ok(Booted {
+        dir,
+        peers,
+        members_at_start: members.len(),
+    })
 }
 
 /// `etcdctl snapshot restore`: a data dir with a raft snapshot at index N (the
@@ -252,12 +264,17 @@ pub fn restore(
         kv: Kv::restored(snap.kvs.clone(), snap.revision),
         applied: n,
         consistent_index: n,
-        conf: cs,
+        conf: cs.clone(),
         ..Backend::default()
     };
     for m in &members {
         backend.members.members.insert(m.id, m.clone());
     }
+    backend.snapshot = Some(SavedSnapshot {
+        index: n,
+        conf: cs,
+        members: backend.members.clone(),
+    });
     let dir = DataDir {
         storage,
         id: local.id,
@@ -352,7 +369,11 @@ fn join_existing(
         has_wal: true,
     };
     let peers = member_peers(existing.iter(), id);
-    Ok(Booted { dir, peers })
+    Ok(Booted {
+        dir,
+        peers,
+        members_at_start: existing.len(),
+    })
 }
 
 /// `ValidateClusterAndAssignIDs` (3.4.16 and later); returns the local member's ID.
@@ -411,12 +432,8 @@ fn validate_and_assign(
         })
 }
 
-fn restart(dir: DataDir, ctx: &mut Ctx) -> DataDir {
-    ctx.server(
-        'I',
-        "etcdmain",
-        "the server is already initialized as member before, starting as etcd member...",
-    );
+fn restart(mut dir: DataDir, ctx: &mut Ctx) -> DataDir {
+    recover_from_snapshot(&mut dir, ctx);
     let (hs, last, last_term) = raft_state(&dir.storage);
     ctx.server(
         'I',
@@ -426,19 +443,60 @@ fn restart(dir: DataDir, ctx: &mut Ctx) -> DataDir {
             dir.id, dir.cluster_id, hs.commit
         ),
     );
+    start_raft_from_snapshot(&dir, ctx, hs.term, hs.commit, last, last_term);
+    dir
+}
+
+/// A restart sees the member table of the last saved snapshot (none without
+/// one); raft then replays every committed entry after it, and applying them
+/// rebuilds the members, as etcd's v2 store recovery and replay do.
+fn recover_from_snapshot(dir: &mut DataDir, ctx: &mut Ctx) {
+    let saved = dir.backend.snapshot.clone().unwrap_or_default();
+    if saved.index > 0 {
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!("recovered store from snapshot at index {}", saved.index),
+        );
+    }
+    dir.backend.members = saved.members;
+    dir.backend.conf = saved.conf.clone();
+    dir.backend.applied = saved.index;
+    dir.storage.wl().set_conf_state(saved.conf);
+}
+
+/// The raft lines of a restart, then the members recovered from the snapshot.
+fn start_raft_from_snapshot(
+    dir: &DataDir,
+    ctx: &mut Ctx,
+    term: u64,
+    commit: u64,
+    last: u64,
+    last_term: u64,
+) {
     let voters = dir.backend.conf.get_voters().to_vec();
-    dir.storage.wl().set_conf_state(dir.backend.conf.clone());
     log_new_raft(
         ctx,
         dir.id,
-        hs.term,
-        hs.commit,
+        term,
+        commit,
         dir.backend.applied,
         last,
         last_term,
         &voters,
     );
-    dir
+    for m in dir.backend.members.members.values() {
+        ctx.server(
+            'I',
+            "etcdserver/membership",
+            &format!(
+                "added member {:x} [{}] to cluster {:x} from store",
+                m.id,
+                m.peer_urls.join(" "),
+                dir.cluster_id
+            ),
+        );
+    }
 }
 
 fn raft_state(storage: &MemStorage) -> (HardState, u64, u64) {
@@ -450,8 +508,8 @@ fn raft_state(storage: &MemStorage) -> (HardState, u64, u64) {
 
 /// `restartAsStandaloneNode`: drop uncommitted entries, then append a removal of
 /// every other member (and an add of self if missing), force-committed.
-fn force_new_cluster(dir: DataDir, ctx: &mut Ctx) -> DataDir {
-    ctx.server('I', "embed", "force new cluster");
+fn force_new_cluster(mut dir: DataDir, ctx: &mut Ctx) -> DataDir {
+    recover_from_snapshot(&mut dir, ctx);
     let (hs, last, _) = raft_state(&dir.storage);
     let commit = hs.commit;
     let first = dir.storage.first_index().unwrap_or(1);
@@ -516,18 +574,7 @@ fn force_new_cluster(dir: DataDir, ctx: &mut Ctx) -> DataDir {
             dir.id, dir.cluster_id
         ),
     );
-    let voters = dir.backend.conf.get_voters().to_vec();
-    let last_term = hs.term;
-    log_new_raft(
-        ctx,
-        dir.id,
-        hs.term,
-        index,
-        dir.backend.applied,
-        index,
-        last_term,
-        &voters,
-    );
+    start_raft_from_snapshot(&dir, ctx, hs.term, index, index, hs.term);
     dir
 }
 

@@ -19,6 +19,17 @@ pub struct Backend {
     /// etcd's consistent index: the last entry applied to the key-value store.
     /// Entries at or below it are not applied again.
     pub consistent_index: u64,
+    /// The last raft snapshot saved in the data dir (`member/snap`), if any: a
+    /// restart recovers the member table from it and replays the log after it.
+    pub snapshot: Option<SavedSnapshot>,
+}
+
+/// What a restart finds in a saved snapshot.
+#[derive(Debug, Clone, Default)]
+pub struct SavedSnapshot {
+    pub index: u64,
+    pub conf: ConfState,
+    pub members: Membership,
 }
 
 /// A data dir. The raft storage is shared with a running server, as a file is.

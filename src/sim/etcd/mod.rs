@@ -8,5 +8,6 @@ pub mod ids;
 pub mod kv;
 pub mod logfmt;
 pub mod membership;
+pub mod rafthttp;
 pub mod request;
 pub mod server;

@@ -18,14 +18,14 @@ use super::datadir::{Backend, DataDir};
 use super::ids;
 use super::logfmt::{self, RaftRecord, RecordSink};
 use super::membership::{ChangeKind, Member};
+pub use super::rafthttp::Reach;
+use super::rafthttp::{Handler, Kind, StreamRequest, Transport};
 use super::request::{Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo};
 
 /// The version every simulated server reports.
 pub const VERSION: &str = "3.4.23";
 /// etcd's `HealthInterval`: peers must be connected this long for reconfiguration.
 const HEALTH_INTERVAL_MS: u64 = 5000;
-/// rafthttp's `ConnReadTimeout`: a stream with no data for this long is broken.
-const STREAM_READ_TIMEOUT_MS: u64 = 5000;
 /// etcd's `readyPercent` for promoting a learner.
 const READY_PERCENT: f64 = 0.9;
 
@@ -189,27 +189,6 @@ impl Waiter {
     }
 }
 
-/// rafthttp's view of one peer: where it is, and since when it has been connected.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PeerConn {
-    pub urls: Vec<String>,
-    pub active_since: Option<u64>,
-    /// When the prober last ran (it starts with the peer).
-    pub last_probe_ms: u64,
-    /// When a message from the peer last arrived.
-    pub last_recv_ms: u64,
-}
-
-/// How the world sees a peer from this server, evaluated at each probe.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reach {
-    Ok,
-    /// Nothing answers at that address and port.
-    Refused(String),
-    /// Packets vanish (cut link, powered-off machine).
-    Silent,
-}
-
 /// One running etcd server.
 pub struct Server {
     pub cfg: EtcdConfig,
@@ -229,7 +208,7 @@ pub struct Server {
     /// Followers a snapshot went to in this Ready, to report back to raft.
     snapshots_sent: Vec<u64>,
     waiters: BTreeMap<u64, Waiter>,
-    pub peers: BTreeMap<u64, PeerConn>,
+    pub transport: Transport,
     last_leader: u64,
     /// etcd's `s.Term()`: the term of the last applied entry.
     applied_term: u64,
@@ -253,6 +232,7 @@ impl Server {
         cfg: EtcdConfig,
         dir: DataDir,
         peers: Vec<(u64, Vec<String>)>,
+        members_at_start: usize,
         rng: ChaCha8Rng,
         ctx: &mut Ctx,
     ) -> Result<Server, String> {
@@ -285,7 +265,7 @@ impl Server {
             early: Vec::new(),
             snapshots_sent: Vec::new(),
             waiters: BTreeMap::new(),
-            peers: BTreeMap::new(),
+            transport: Transport::new(0, 0, String::new(), 32768),
             last_leader: 0,
             applied_term: 0,
             last_role: (0, StateRole::Follower),
@@ -302,10 +282,30 @@ impl Server {
         s.discard_records();
         s.last_role = (s.node.raft.term, s.node.raft.state);
         s.reseed_election_timeout();
+        let host = s
+            .cfg
+            .initial_advertise_peer_urls
+            .first()
+            .and_then(|u| crate::sim::world::split_url(u))
+            .map(|(h, _)| h)
+            .unwrap_or_default();
+        // ephemeral ports are the kernel's business: derived from the ID, so
+        // they draw nothing from the election-timeout RNG
+        let first_port = 32768 + (s.id % 28_000) as u16;
+        s.transport = Transport::new(s.id, s.cluster_id, host, first_port);
+        ctx.server('W', "auth", "simple token is not cryptographically signed");
         for (id, urls) in peers {
             s.add_peer(ctx, id, urls);
         }
+        log_server_start(ctx, &format!("{}/member", s.cfg.data_dir()));
+        if members_at_start == 1 {
+            s.fast_forward_single(ctx);
+        }
         s.drive(ctx);
+        for u in &s.cfg.listen_peer_urls {
+            let host = u.trim_start_matches("http://");
+            ctx.server('I', "embed", &format!("listening for peers on {host}"));
+        }
         Ok(s)
     }
 
@@ -520,7 +520,12 @@ impl Server {
         }
         image.restore_into(&mut self.backend);
         self.backend.applied = index;
-        self.backend.conf = conf;
+        self.backend.conf = conf.clone();
+        self.backend.snapshot = Some(super::datadir::SavedSnapshot {
+            index,
+            conf,
+            members: self.backend.members.clone(),
+        });
         ctx.server(
             'I',
             "etcdserver",
@@ -528,7 +533,7 @@ impl Server {
         );
         let members: Vec<Member> = self.backend.members.members.values().cloned().collect();
         for m in members {
-            if m.id != self.id && !self.peers.contains_key(&m.id) {
+            if m.id != self.id && !self.transport.peers.contains_key(&m.id) {
                 self.add_peer(ctx, m.id, m.peer_urls.clone());
             }
         }
@@ -682,45 +687,67 @@ impl Server {
     fn after_member_change(&mut self, ctx: &mut Ctx, c: &ChangeCtx) {
         let id = c.member.id;
         match c.kind {
-            ChangeKind::Add if id != self.id && !self.peers.contains_key(&id) => {
+            ChangeKind::Add if id != self.id => {
                 self.add_peer(ctx, id, c.member.peer_urls.clone());
             }
-            ChangeKind::Update => {
-                if let Some(p) = self.peers.get_mut(&id) {
-                    p.urls = c.member.peer_urls.clone();
-                }
+            ChangeKind::Update if id != self.id => {
+                self.transport
+                    .update_peer(ctx, id, c.member.peer_urls.clone());
             }
             ChangeKind::Remove if id == self.id => {
                 // etcd: stopWithDelay(10 * 100ms, "the member has been permanently removed")
                 self.stop_at = Some((ctx.now_ms + 1000, Exit::Removed));
             }
-            ChangeKind::Remove => {
-                self.peers.remove(&id);
-                ctx.server('I', "rafthttp", &format!("stopping peer {id:x}..."));
-                ctx.server('I', "rafthttp", &format!("stopped peer {id:x}"));
-                ctx.server('I', "rafthttp", &format!("removed peer {id:x}"));
-            }
+            ChangeKind::Remove => self.transport.remove_peer(ctx, id),
             _ => {}
         }
     }
 
     /// rafthttp's `AddPeer`: starts the streams to a peer.
     fn add_peer(&mut self, ctx: &mut Ctx, id: u64, urls: Vec<String>) {
-        if id == self.id {
-            return;
+        if id != self.id {
+            self.transport.add_peer(ctx, id, urls);
         }
-        ctx.server('I', "rafthttp", &format!("starting peer {id:x}..."));
-        ctx.server('I', "rafthttp", &format!("started peer {id:x}"));
-        ctx.server('I', "rafthttp", &format!("added peer {id:x}"));
-        self.peers.insert(
-            id,
-            PeerConn {
-                urls,
-                active_since: None,
-                last_probe_ms: ctx.now_ms,
-                last_recv_ms: ctx.now_ms,
-            },
-        );
+    }
+
+    /// The server exits: its transport stops every peer.
+    pub fn shutdown(&mut self, ctx: &mut Ctx) {
+        self.transport.stop(ctx);
+    }
+
+    /// A peer's stream request reached this server's handler.
+    pub fn stream_request(
+        &mut self,
+        ctx: &mut Ctx,
+        from: u64,
+        from_cluster: u64,
+        kind: Kind,
+        pid: u64,
+    ) {
+        let h = if from_cluster != self.cluster_id {
+            Handler::Mismatch { got: from_cluster }
+        } else if self.backend.members.removed.contains(&from) {
+            Handler::Removed
+        } else if !self.transport.peers.contains_key(&from) {
+            Handler::Unknown
+        } else {
+            Handler::Accept { pid }
+        };
+        self.transport.on_stream_request(ctx, from, kind, h);
+    }
+
+    /// The transport alone takes a step: at start-up the readers dial at once.
+    pub fn dial_peers(
+        &mut self,
+        ctx: &mut Ctx,
+        reach: &BTreeMap<u64, Reach>,
+    ) -> Vec<StreamRequest> {
+        self.transport.tick(ctx, reach)
+    }
+
+    /// A peer's first URL as this server's transport knows it.
+    pub fn peer_url(&self, id: u64) -> Option<String> {
+        self.transport.peers.get(&id)?.urls.first().cloned()
     }
 
     /// Completes a waiter (client or internal) with a result.
@@ -832,8 +859,8 @@ impl Server {
     // ----- time -----
 
     /// One heartbeat interval passed.
-    pub fn tick(&mut self, ctx: &mut Ctx, reach: &BTreeMap<u64, Reach>) {
-        self.update_peers(ctx, reach);
+    pub fn tick(&mut self, ctx: &mut Ctx, reach: &BTreeMap<u64, Reach>) -> Vec<StreamRequest> {
+        let requests = self.transport.tick(ctx, reach);
         self.maybe_fast_forward(ctx);
         self.node.tick();
         self.drive(ctx);
@@ -841,6 +868,7 @@ impl Server {
         self.maybe_set_version(ctx);
         self.expire_waiters(ctx);
         self.check_transfer(ctx);
+        requests
     }
 
     /// etcd's `adjustTicks`: a lone member fast-forwards to one tick before its
@@ -850,34 +878,14 @@ impl Server {
             return;
         }
         let et = self.cfg.election_ticks();
-        if self.backend.members.members.len() == 1 {
-            self.ticks_fast_forwarded = true;
-            ctx.server(
-                'I',
-                "etcdserver",
-                &format!(
-                    "{:x} as single-node; fast-forwarding {} ticks (election ticks {et})",
-                    self.id,
-                    et - 1
-                ),
-            );
-            for _ in 0..et - 1 {
-                self.node.tick();
-            }
-            return;
-        }
-        let active = self
-            .peers
-            .values()
-            .filter(|p| p.active_since.is_some())
-            .count();
+        let active = self.transport.active_peers().len();
         if active > 1 {
             self.ticks_fast_forwarded = true;
             ctx.server(
                 'I',
                 "etcdserver",
                 &format!(
-                    "{:x} initialized peer connections; fast-forwarding {} ticks (election ticks {et}) with {active} active peer(s)",
+                    "{:x} initialized peer connection; fast-forwarding {} ticks (election ticks {et}) with {active} active peer(s)",
                     self.id,
                     et - 2
                 ),
@@ -890,59 +898,22 @@ impl Server {
         }
     }
 
-    fn update_peers(&mut self, ctx: &mut Ctx, reach: &BTreeMap<u64, Reach>) {
-        for (&id, r) in reach {
-            let Some(conn) = self.peers.get_mut(&id) else {
-                continue;
-            };
-            match (r, conn.active_since) {
-                (Reach::Ok, None) => {
-                    conn.active_since = Some(ctx.now_ms);
-                    ctx.server('I', "rafthttp", &format!("peer {id:x} became active"));
-                }
-                (Reach::Ok, Some(_)) => {}
-                // A silent cut shows only when the stream's 5 s read timeout
-                // passes without data (rafthttp's ConnReadTimeout).
-                (Reach::Silent, Some(_))
-                    if ctx.now_ms < conn.last_recv_ms + STREAM_READ_TIMEOUT_MS => {}
-                (_, Some(_)) => {
-                    conn.active_since = None;
-                    ctx.server(
-                        'I',
-                        "rafthttp",
-                        &format!("peer {id:x} became inactive (message send to peer failed)"),
-                    );
-                }
-                (_, None) => {}
-            }
-            match r {
-                Reach::Refused(err) => Self::health_check(ctx, id, conn, err),
-                Reach::Silent => {
-                    let addr = conn.urls.first().map(|u| u.trim_start_matches("http://"));
-                    let addr = addr
-                        .unwrap_or("")
-                        .split('/')
-                        .next()
-                        .unwrap_or("")
-                        .to_string();
-                    Self::health_check(ctx, id, conn, &format!("dial tcp {addr}: i/o timeout"));
-                }
-                Reach::Ok => {}
-            }
+    /// `adjustTicks` for a cluster of one (known at start): one tick short of an election.
+    fn fast_forward_single(&mut self, ctx: &mut Ctx) {
+        self.ticks_fast_forwarded = true;
+        let et = self.cfg.election_ticks();
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!(
+                "{:x} as single-node; fast-forwarding {} ticks (election ticks {et})",
+                self.id,
+                et - 1
+            ),
+        );
+        for _ in 0..et - 1 {
+            self.node.tick();
         }
-    }
-
-    /// rafthttp probes an unreachable peer every 5 s, on both of its streams, and
-    /// logs each refused connection.
-    fn health_check(ctx: &mut Ctx, id: u64, conn: &mut PeerConn, err: &str) {
-        let due = conn.last_probe_ms + HEALTH_INTERVAL_MS;
-        if ctx.now_ms < due {
-            return;
-        }
-        conn.last_probe_ms = ctx.now_ms - (ctx.now_ms - due) % HEALTH_INTERVAL_MS;
-        let line = format!("health check for peer {id:x} could not connect: {err}");
-        ctx.server('W', "rafthttp", &line);
-        ctx.server('W', "rafthttp", &line);
     }
 
     fn maybe_publish(&mut self, ctx: &mut Ctx) {
@@ -1068,13 +1039,8 @@ impl Server {
 
     /// A raft message from a peer arrives.
     pub fn step(&mut self, ctx: &mut Ctx, m: Message) {
-        if let Some(c) = self.peers.get_mut(&m.from) {
-            c.last_recv_ms = ctx.now_ms;
-            if c.active_since.is_none() {
-                c.active_since = Some(ctx.now_ms);
-                ctx.server('I', "rafthttp", &format!("peer {:x} became active", m.from));
-            }
-        }
+        self.transport
+            .received(ctx.now_ms, m.from, Kind::of(m.get_msg_type()));
         let _ = self.node.step(m);
         self.drive(ctx);
     }
@@ -1302,10 +1268,7 @@ impl Server {
     }
 
     fn connected_since(&self, id: u64, since: u64) -> bool {
-        self.peers
-            .get(&id)
-            .and_then(|p| p.active_since)
-            .is_some_and(|t| t <= since)
+        self.transport.active_since(id).is_some_and(|t| t <= since)
     }
 
     fn member_add(
@@ -1370,7 +1333,7 @@ impl Server {
             );
             return Err(ServerError::NotEnoughStartedMembers);
         }
-        let target_active = self.peers.get(&id).and_then(|p| p.active_since);
+        let target_active = self.transport.active_since(id);
         if id != self.id && target_active.is_none() {
             return Ok(());
         }
@@ -1479,12 +1442,7 @@ impl Server {
         let transferee = voters
             .iter()
             .filter(|&&v| v != self.id)
-            .filter_map(|&v| {
-                self.peers
-                    .get(&v)
-                    .and_then(|p| p.active_since)
-                    .map(|t| (t, v))
-            })
+            .filter_map(|&v| self.transport.active_since(v).map(|t| (t, v)))
             .min();
         let Some((_, to)) = transferee else {
             self.stop_at = Some((ctx.now_ms, Exit::Stopped));
@@ -1497,11 +1455,86 @@ impl Server {
     }
 }
 
-/// Stamps for log lines at start-up that precede the raft node.
-pub fn log_start(ctx: &mut Ctx, cfg: &EtcdConfig) {
+/// The banner etcd 3.4 prints before it opens the data dir: etcdmain's version
+/// lines, then embed's configuration. `initialized` is whether the data dir
+/// already holds a member (a restart).
+pub fn log_start(ctx: &mut Ctx, cfg: &EtcdConfig, initialized: bool) {
+    const DEPRECATED: &str =
+        "[WARNING] Deprecated '--logger=capnslog' flag is set; use '--logger=zap' flag instead";
+    ctx.log.push(DEPRECATED.into());
     ctx.server('I', "etcdmain", &format!("etcd Version: {VERSION}"));
+    ctx.server(
+        'I',
+        "etcdmain",
+        "Git SHA: Not provided (use ./build instead of go build)",
+    );
+    ctx.server('I', "etcdmain", "Go Version: go1.19.8");
+    ctx.server('I', "etcdmain", "Go OS/Arch: linux/amd64");
+    ctx.server(
+        'I',
+        "etcdmain",
+        "setting maximum number of CPUs to 2, total number of available CPUs is 2",
+    );
+    if initialized {
+        ctx.server(
+            'N',
+            "etcdmain",
+            "the server is already initialized as member before, starting as etcd member...",
+        );
+    }
+    ctx.log.push(DEPRECATED.into());
     ctx.server('I', "embed", &format!("name = {}", cfg.name));
-    ctx.server('I', "embed", &format!("data dir = {}", cfg.data_dir()));
+    if cfg.force_new_cluster {
+        ctx.server('I', "embed", "force new cluster");
+    }
+    let dir = cfg.data_dir();
+    ctx.server('I', "embed", &format!("data dir = {dir}"));
+    ctx.server('I', "embed", &format!("member dir = {dir}/member"));
     ctx.server('I', "embed", &format!("heartbeat = {}ms", cfg.heartbeat_ms));
     ctx.server('I', "embed", &format!("election = {}ms", cfg.election_ms));
+    ctx.server(
+        'I',
+        "embed",
+        &format!("snapshot count = {}", cfg.snapshot_count),
+    );
+    if !cfg.advertise_client_urls.is_empty() {
+        ctx.server(
+            'I',
+            "embed",
+            &format!(
+                "advertise client URLs = {}",
+                cfg.advertise_client_urls.join(",")
+            ),
+        );
+    }
+    if initialized {
+        ctx.server(
+            'I',
+            "embed",
+            &format!(
+                "initial advertise peer URLs = {}",
+                cfg.initial_advertise_peer_urls.join(",")
+            ),
+        );
+        ctx.server('I', "embed", "initial cluster = ");
+    }
+}
+
+/// What `NewServer` and `Start` print once raft is up, before the first entry
+/// is applied: the auth store, then (after the peers) the server and its purgers.
+fn log_server_start(ctx: &mut Ctx, member_dir: &str) {
+    ctx.server(
+        'I',
+        "etcdserver",
+        &format!("starting server... [version: {VERSION}, cluster version: to_be_decided]"),
+    );
+    for (dir, suffix) in [("snap", "snap.db"), ("snap", "snap"), ("wal", "wal")] {
+        ctx.server(
+            'I',
+            "pkg/fileutil",
+            &format!(
+                "started to purge file, dir: {member_dir}/{dir}, suffix: {suffix}, max: 5, interval: 30s"
+            ),
+        );
+    }
 }

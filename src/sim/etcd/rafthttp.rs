@@ -1,0 +1,549 @@
+//! etcd 3.4's peer transport (`rafthttp`) as its logs and the membership rules
+//! see it: for each peer a pipeline, two stream writers and two stream readers
+//! (`stream MsgApp v2` and `stream Message`), the peer's active status, and the
+//! two probers whose failures print `health check for peer … could not connect`.
+//!
+//! The world decides what a dial finds ([`Reach`]); this module decides what the
+//! transport does about it and which lines etcd prints, in etcd's order:
+//! starting and stopping peers, streams established, lost and closed, `peer …
+//! became active/inactive`, cluster-ID mismatches and removed senders. Message
+//! routing stays with the world; a stream here only tracks what the logs and the
+//! 5-second rules (`member add`/`remove`, the transferee of a graceful stop) need.
+
+use std::collections::BTreeMap;
+
+use super::server::Ctx;
+
+/// rafthttp's `ConnReadTimeout`: a stream reader that reads nothing for this long
+/// gives up the connection.
+pub const STREAM_READ_TIMEOUT_MS: u64 = 5000;
+/// Stream writers send a link heartbeat every `ConnReadTimeout / 3`.
+const LINK_HEARTBEAT_MS: u64 = 1666;
+/// `statusErrorInterval`: how often a failing prober reports.
+const PROBE_ERROR_INTERVAL_MS: u64 = 5000;
+/// `statusMonitoringInterval`: how often a healthy prober is looked at.
+const PROBE_OK_INTERVAL_MS: u64 = 30_000;
+
+/// The two stream types of etcd 3.4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// `stream MsgApp v2`: log appends.
+    MsgApp,
+    /// `stream Message`: everything else (heartbeats, votes, responses).
+    Message,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 2] = [Kind::MsgApp, Kind::Message];
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::MsgApp => "stream MsgApp v2",
+            Kind::Message => "stream Message",
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Kind::MsgApp => 0,
+            Kind::Message => 1,
+        }
+    }
+
+    /// The stream a raft message travels on.
+    pub fn of(msg_type: raft::eraftpb::MessageType) -> Kind {
+        if msg_type == raft::eraftpb::MessageType::MsgAppend {
+            Kind::MsgApp
+        } else {
+            Kind::Message
+        }
+    }
+}
+
+/// What dialling a peer finds, as the world sees it at this moment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach {
+    /// The expected member answers; its process ID.
+    Ok { pid: u64 },
+    /// Nothing listens there: the dial error text (`dial tcp …: connect:
+    /// connection refused`, `dial tcp: lookup …: no such host`).
+    Refused(String),
+    /// Packets vanish (a cut link, a machine powered off): the `host:port` dialled.
+    Silent(String),
+    /// A member of another cluster answers: its cluster ID.
+    Mismatch { remote_cluster: u64 },
+    /// The peer knows this member as removed (HTTP 410 Gone).
+    Removed,
+    /// The peer does not know this member (HTTP 404).
+    Unknown,
+}
+
+impl Reach {
+    /// The error a failed dial reports, or `None` when the stream connects.
+    fn dial_error(&self, local: u64, peer: u64) -> Option<String> {
+        match self {
+            Reach::Ok { .. } => None,
+            Reach::Refused(e) => Some(e.clone()),
+            Reach::Silent(addr) => Some(format!("dial tcp {addr}: i/o timeout")),
+            Reach::Mismatch { .. } => Some("cluster ID mismatch".into()),
+            Reach::Removed => {
+                Some("the member has been permanently removed from the cluster".into())
+            }
+            Reach::Unknown => Some(format!("peer {peer:x} failed to find local node {local:x}")),
+        }
+    }
+
+    /// The prober's error, if this reach makes the peer unhealthy.
+    fn probe_error(&self) -> Option<String> {
+        match self {
+            Reach::Refused(e) => Some(e.clone()),
+            Reach::Silent(addr) => Some(format!("dial tcp {addr}: i/o timeout")),
+            _ => None,
+        }
+    }
+}
+
+/// A connected stream reader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ReaderConn {
+    pid: u64,
+    /// The local end's ephemeral port (`read tcp A:port->B:2380`).
+    port: u16,
+    last_recv_ms: u64,
+    next_beat_ms: u64,
+}
+
+/// A stream writer holding a peer's reader connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct WriterConn {
+    pid: u64,
+    next_beat_ms: u64,
+}
+
+/// rafthttp's view of one peer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Peer {
+    pub urls: Vec<String>,
+    /// Since when the peer has been active (`peerStatus.since`), if it is.
+    pub active_since: Option<u64>,
+    readers: [Option<ReaderConn>; 2],
+    writers: [Option<WriterConn>; 2],
+    /// When the probers' status is next looked at.
+    monitor_at_ms: u64,
+}
+
+impl Peer {
+    fn new(urls: Vec<String>, now: u64) -> Peer {
+        Peer {
+            urls,
+            active_since: None,
+            readers: [None, None],
+            writers: [None, None],
+            monitor_at_ms: now + PROBE_ERROR_INTERVAL_MS,
+        }
+    }
+}
+
+/// A stream request that reached a peer's handler: the world hands it to the
+/// peer's server ([`Transport::on_stream_request`] there).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamRequest {
+    pub to: u64,
+    pub kind: Kind,
+}
+
+/// One member's transport.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Transport {
+    /// This member's ID and cluster ID.
+    pub local: u64,
+    pub cluster: u64,
+    pub peers: BTreeMap<u64, Peer>,
+    /// The local address used as the source of reader connections.
+    pub local_host: String,
+    next_port: u16,
+}
+
+impl Transport {
+    pub fn new(local: u64, cluster: u64, local_host: String, first_port: u16) -> Transport {
+        Transport {
+            local,
+            cluster,
+            peers: BTreeMap::new(),
+            local_host,
+            next_port: first_port,
+        }
+    }
+
+    /// `AddPeer`: the pipeline, the writers and the readers start.
+    pub fn add_peer(&mut self, ctx: &mut Ctx, id: u64, urls: Vec<String>) {
+        if self.peers.contains_key(&id) {
+            return;
+        }
+        let log = |ctx: &mut Ctx, text: String| ctx.server('I', "rafthttp", &text);
+        log(ctx, format!("starting peer {id:x}..."));
+        log(ctx, format!("started HTTP pipelining with peer {id:x}"));
+        log(ctx, format!("started streaming with peer {id:x} (writer)"));
+        log(ctx, format!("started streaming with peer {id:x} (writer)"));
+        log(ctx, format!("started peer {id:x}"));
+        log(ctx, format!("added peer {id:x}"));
+        for k in Kind::ALL {
+            log(
+                ctx,
+                format!("started streaming with peer {id:x} ({} reader)", k.name()),
+            );
+        }
+        self.peers.insert(id, Peer::new(urls, ctx.now_ms));
+    }
+
+    /// `UpdatePeer`.
+    pub fn update_peer(&mut self, ctx: &mut Ctx, id: u64, urls: Vec<String>) {
+        if let Some(p) = self.peers.get_mut(&id) {
+            p.urls = urls;
+            ctx.server('I', "rafthttp", &format!("updated peer {id:x}"));
+        }
+    }
+
+    /// `RemovePeer`: the peer stops, then is forgotten.
+    pub fn remove_peer(&mut self, ctx: &mut Ctx, id: u64) {
+        if let Some(p) = self.peers.remove(&id) {
+            stop_peer(ctx, id, p, "context canceled");
+            ctx.server('I', "rafthttp", &format!("removed peer {id:x}"));
+        }
+    }
+
+    /// `Stop`: every peer stops (the server is exiting).
+    pub fn stop(&mut self, ctx: &mut Ctx) {
+        let peers = std::mem::take(&mut self.peers);
+        for (id, p) in peers {
+            stop_peer(ctx, id, p, "context canceled");
+        }
+    }
+
+    /// Since when a peer has been active, if it is.
+    pub fn active_since(&self, id: u64) -> Option<u64> {
+        self.peers.get(&id).and_then(|p| p.active_since)
+    }
+
+    /// The peers that are active now.
+    pub fn active_peers(&self) -> Vec<u64> {
+        self.peers
+            .iter()
+            .filter(|(_, p)| p.active_since.is_some())
+            .map(|(&id, _)| id)
+            .collect()
+    }
+
+    /// A message from `from` arrived on a stream of `kind`.
+    pub fn received(&mut self, now: u64, from: u64, kind: Kind) {
+        let Some(p) = self.peers.get_mut(&from) else {
+            return;
+        };
+        if let Some(c) = p.readers[kind.index()].as_mut() {
+            c.last_recv_ms = now;
+        }
+    }
+
+    /// One step (a heartbeat interval): readers dial or time out, writers notice
+    /// dead connections, probers report. `reach` says what a dial to each peer
+    /// finds now; `inbound` whether packets from the peer reach this member.
+    /// Returns the stream requests that reached a peer's handler.
+    pub fn tick(&mut self, ctx: &mut Ctx, reach: &BTreeMap<u64, Reach>) -> Vec<StreamRequest> {
+        let ends = Ends {
+            local: self.local,
+            cluster: self.cluster,
+            host: self.local_host.clone(),
+        };
+        let mut requests = Vec::new();
+        let ids: Vec<u64> = self.peers.keys().copied().collect();
+        for id in ids {
+            let Some(r) = reach.get(&id) else {
+                continue;
+            };
+            let port = self.next_port;
+            let Some(p) = self.peers.get_mut(&id) else {
+                continue;
+            };
+            for k in Kind::ALL {
+                if let Some(req) = tick_reader(ctx, &ends, id, p, k, r, port) {
+                    requests.push(req);
+                    self.next_port = self.next_port.wrapping_add(1).max(32768);
+                }
+                tick_writer(ctx, id, p, k, r);
+            }
+            monitor(ctx, id, p, r);
+        }
+        requests
+    }
+
+    /// A peer's reader reached this member's stream handler: the writer takes the
+    /// connection (closing one it already held). `pid` is the dialling process.
+    pub fn accept(&mut self, ctx: &mut Ctx, from: u64, kind: Kind, pid: u64) {
+        let now = ctx.now_ms;
+        let Some(p) = self.peers.get_mut(&from) else {
+            return;
+        };
+        if p.writers[kind.index()].is_some() {
+            ctx.server(
+                'W',
+                "rafthttp",
+                &format!(
+                    "closed an existing TCP streaming connection with peer {from:x} ({} writer)",
+                    kind.name()
+                ),
+            );
+        }
+        activate(ctx, from, p);
+        ctx.server(
+            'I',
+            "rafthttp",
+            &format!(
+                "established a TCP streaming connection with peer {from:x} ({} writer)",
+                kind.name()
+            ),
+        );
+        p.writers[kind.index()] = Some(WriterConn {
+            pid,
+            next_beat_ms: now + LINK_HEARTBEAT_MS,
+        });
+    }
+}
+
+/// `peerStatus.activate`.
+fn activate(ctx: &mut Ctx, id: u64, p: &mut Peer) {
+    if p.active_since.is_none() {
+        p.active_since = Some(ctx.now_ms);
+        ctx.server('I', "rafthttp", &format!("peer {id:x} became active"));
+    }
+}
+
+/// `peerStatus.deactivate`: the failure is printed only when it ends an active status.
+fn deactivate(ctx: &mut Ctx, id: u64, p: &mut Peer, action: &str, kind: Kind, reason: &str) {
+    if p.active_since.take().is_some() {
+        ctx.server(
+            'E',
+            "rafthttp",
+            &format!("failed to {action} {id:x} on {} ({reason})", kind.name()),
+        );
+        ctx.server(
+            'I',
+            "rafthttp",
+            &format!("peer {id:x} became inactive (message send to peer failed)"),
+        );
+    }
+}
+
+fn lost(ctx: &mut Ctx, id: u64, kind: Kind, end: &str) {
+    ctx.server(
+        'W',
+        "rafthttp",
+        &format!(
+            "lost the TCP streaming connection with peer {id:x} ({} {end})",
+            kind.name()
+        ),
+    );
+}
+
+/// The local end of reader connections.
+struct Ends {
+    local: u64,
+    cluster: u64,
+    host: String,
+}
+
+/// A connected reader reads, or loses its connection; an idle one dials.
+fn tick_reader(
+    ctx: &mut Ctx,
+    ends: &Ends,
+    id: u64,
+    p: &mut Peer,
+    kind: Kind,
+    r: &Reach,
+    port: u16,
+) -> Option<StreamRequest> {
+    let now = ctx.now_ms;
+    let i = kind.index();
+    if let Some(c) = p.readers[i].as_mut() {
+        match r {
+            Reach::Ok { pid } if *pid == c.pid => {
+                // the writer's link heartbeat keeps an idle stream alive
+                if now >= c.next_beat_ms {
+                    c.last_recv_ms = now;
+                    c.next_beat_ms = now + LINK_HEARTBEAT_MS;
+                }
+                return None;
+            }
+            Reach::Silent(addr) => {
+                if now < c.last_recv_ms + STREAM_READ_TIMEOUT_MS {
+                    return None;
+                }
+                let reason = format!("read tcp {}:{}->{addr}: i/o timeout", ends.host, c.port);
+                p.readers[i] = None;
+                lost(ctx, id, kind, "reader");
+                deactivate(ctx, id, p, "read", kind, &reason);
+                return None;
+            }
+            // the peer's process ended (or another one answers): EOF
+            _ => {
+                p.readers[i] = None;
+                lost(ctx, id, kind, "reader");
+            }
+        }
+    }
+    match r {
+        Reach::Ok { pid } => {
+            activate(ctx, id, p);
+            ctx.server(
+                'I',
+                "rafthttp",
+                &format!(
+                    "established a TCP streaming connection with peer {id:x} ({} reader)",
+                    kind.name()
+                ),
+            );
+            p.readers[i] = Some(ReaderConn {
+                pid: *pid,
+                port,
+                last_recv_ms: now,
+                next_beat_ms: now + LINK_HEARTBEAT_MS,
+            });
+            Some(StreamRequest { to: id, kind })
+        }
+        other => {
+            if let Reach::Mismatch { remote_cluster } = other {
+                ctx.server(
+                    'E',
+                    "rafthttp",
+                    &format!(
+                        "request sent was ignored (cluster ID mismatch: peer[{id:x}]={remote_cluster:x}, local={:x})",
+                        ends.cluster
+                    ),
+                );
+            }
+            let reason = other.dial_error(ends.local, id).unwrap_or_default();
+            deactivate(ctx, id, p, "dial", kind, &reason);
+            let reached = matches!(
+                other,
+                Reach::Mismatch { .. } | Reach::Removed | Reach::Unknown
+            );
+            reached.then_some(StreamRequest { to: id, kind })
+        }
+    }
+}
+
+/// A writer whose peer process is gone notices at its next write.
+fn tick_writer(ctx: &mut Ctx, id: u64, p: &mut Peer, kind: Kind, r: &Reach) {
+    let now = ctx.now_ms;
+    let i = kind.index();
+    let Some(w) = p.writers[i].as_mut() else {
+        return;
+    };
+    let alive = match r {
+        Reach::Ok { pid } => *pid == w.pid,
+        Reach::Silent(_) => true, // writes vanish into the socket buffer
+        _ => false,
+    };
+    if now < w.next_beat_ms {
+        return;
+    }
+    w.next_beat_ms = now + LINK_HEARTBEAT_MS;
+    if !alive {
+        p.writers[i] = None;
+        lost(ctx, id, kind, "writer");
+    }
+}
+
+/// `monitorProbingStatus`, for both probers of the peer.
+fn monitor(ctx: &mut Ctx, id: u64, p: &mut Peer, r: &Reach) {
+    if ctx.now_ms < p.monitor_at_ms {
+        return;
+    }
+    match r.probe_error() {
+        Some(err) => {
+            let line = format!("health check for peer {id:x} could not connect: {err}");
+            ctx.server('W', "rafthttp", &line);
+            ctx.server('W', "rafthttp", &line);
+            p.monitor_at_ms += PROBE_ERROR_INTERVAL_MS;
+        }
+        None => p.monitor_at_ms += PROBE_OK_INTERVAL_MS,
+    }
+    // a long pause (a stopped clock) does not replay missed checks
+    if p.monitor_at_ms <= ctx.now_ms {
+        p.monitor_at_ms = ctx.now_ms + PROBE_ERROR_INTERVAL_MS;
+    }
+}
+
+/// `peer.stop`: writers, pipeline, then readers close, in etcd's order.
+fn stop_peer(ctx: &mut Ctx, id: u64, mut p: Peer, read_error: &str) {
+    let info = |ctx: &mut Ctx, text: String| ctx.server('I', "rafthttp", &text);
+    info(ctx, format!("stopping peer {id:x}..."));
+    for k in Kind::ALL {
+        if p.writers[k.index()].take().is_some() {
+            info(
+                ctx,
+                format!(
+                    "closed the TCP streaming connection with peer {id:x} ({} writer)",
+                    k.name()
+                ),
+            );
+        }
+        info(ctx, format!("stopped streaming with peer {id:x} (writer)"));
+    }
+    info(ctx, format!("stopped HTTP pipelining with peer {id:x}"));
+    for k in Kind::ALL {
+        if p.readers[k.index()].take().is_some() {
+            lost(ctx, id, k, "reader");
+            if k == Kind::MsgApp {
+                deactivate(ctx, id, &mut p, "read", k, read_error);
+            }
+        }
+        info(
+            ctx,
+            format!("stopped streaming with peer {id:x} ({} reader)", k.name()),
+        );
+    }
+    info(ctx, format!("stopped peer {id:x}"));
+}
+
+/// What a server's stream handler says to a stream request from `from`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handler {
+    /// The request carries another cluster's ID.
+    Mismatch { got: u64 },
+    /// The sender was removed from the cluster.
+    Removed,
+    /// The sender is not a member this server knows.
+    Unknown,
+    /// The writer takes the connection.
+    Accept { pid: u64 },
+}
+
+impl Transport {
+    /// A stream request from member `from` reached this server's handler.
+    pub fn on_stream_request(&mut self, ctx: &mut Ctx, from: u64, kind: Kind, h: Handler) {
+        match h {
+            Handler::Mismatch { got } => ctx.server(
+                'E',
+                "rafthttp",
+                &format!(
+                    "request cluster ID mismatch (got {got:x} want {:x})",
+                    self.cluster
+                ),
+            ),
+            Handler::Removed => ctx.server(
+                'W',
+                "rafthttp",
+                &format!("rejected the stream from peer {from:x} since it was removed"),
+            ),
+            Handler::Unknown => ctx.server(
+                'E',
+                "rafthttp",
+                &format!(
+                    "failed to find member {from:x} in cluster {:x}",
+                    self.cluster
+                ),
+            ),
+            Handler::Accept { pid } => self.accept(ctx, from, kind, pid),
+        }
+    }
+}
