@@ -527,6 +527,9 @@ class Writer:
     def on_exited(self, ev: Event, where: str) -> None:
         machine = self.procs.get(ev.name, "?")
         self.add(f"# (real run: {machine}'s etcd {ev.text})")
+        if ev.text.startswith("exited with status") and machine != "?":
+            # the recorder waited for the exit (lib.sh wait_exit) before going on
+            self.add(f"{machine}$ wait")
 
     def on_start(self, ev: Event, where: str) -> None:
         argv = split_args(ev.text, where)

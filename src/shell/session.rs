@@ -156,6 +156,7 @@ impl Session {
             ["etcdctl", rest @ ..] => self.etcdctl(rest),
             ["net", rest @ ..] => self.net(rest),
             ["sleep", rest @ ..] => self.sleep(rest),
+            ["wait"] => self.wait(),
             ["true"] | ["sh"] | ["clear"] => Output::default(),
             [other, ..] => Output::failure(&format!("sh: {other}: command not found"), 127),
             [] => Output::default(),
@@ -606,6 +607,19 @@ impl Session {
         Output::default()
     }
 
+    /// `wait`: as a shell waits for its background jobs, time runs until this
+    /// machine's etcd has exited; a playground gives up after a minute.
+    fn wait(&mut self) -> Output {
+        let machine = match self.need_machine() {
+            Ok(m) => m,
+            Err(out) => return out,
+        };
+        self.apply(Action::WaitExit {
+            machine,
+            max_ms: WAIT_LIMIT_MS,
+        })
+    }
+
     fn sleep(&mut self, rest: &[&str]) -> Output {
         let [d] = rest else {
             return Output::failure("sleep: missing operand", 1);
@@ -616,6 +630,9 @@ impl Session {
         }
     }
 }
+
+/// The longest `wait` in simulated time (a real shell would wait forever).
+const WAIT_LIMIT_MS: u64 = 60_000;
 
 /// `net partition`'s words, with each `|` kept as a side separator.
 fn partition_words(

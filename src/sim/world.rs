@@ -12,7 +12,7 @@ use super::etcd::bootstrap::{self, RemoteMembers};
 use super::etcd::config::EtcdConfig;
 use super::etcd::datadir::DataDir;
 use super::etcd::logfmt::{days_from_civil, Stamp};
-use super::etcd::rafthttp::StreamRequest;
+use super::etcd::rafthttp::{Reaches, StreamRequest};
 use super::etcd::request::{Request, Response, ServerError, SnapshotData};
 use super::etcd::server::{self, Ctx, Exit, Out, Reach, Server};
 
@@ -168,6 +168,12 @@ pub enum Action {
     Advance {
         ms: u64,
     },
+    /// The shell's `wait`: time runs until the machine's etcd has exited (or
+    /// `max_ms` passed).
+    WaitExit {
+        machine: String,
+        max_ms: u64,
+    },
 }
 
 /// Why an action could not be done.
@@ -192,8 +198,12 @@ enum Event {
     Raft {
         machine: String,
         pid: u64,
-        from: String,
         msg: Box<Message>,
+    },
+    /// A peer closed its streams to this process: a transport-only step.
+    StreamCheck {
+        machine: String,
+        pid: u64,
     },
     ClientArrive {
         machine: String,
@@ -346,6 +356,10 @@ impl World {
             }
             Action::Advance { ms } => {
                 self.run_until(self.now_ms + ms, |_| false);
+                Ok(())
+            }
+            Action::WaitExit { machine, max_ms } => {
+                self.run_until(self.now_ms + max_ms, |w| w.pid_of(&machine).is_none());
                 Ok(())
             }
         }
@@ -510,6 +524,7 @@ impl World {
                 let reach = self.peer_reach(machine);
                 let requests = self.with_server(machine, |s, ctx| s.dial_peers(ctx, &reach));
                 self.deliver_stream_requests(machine, requests.unwrap_or_default());
+                self.check_stop(machine);
                 if let Some(pid) = pid {
                     self.schedule(
                         heartbeat.max(1),
@@ -713,6 +728,8 @@ impl World {
             // a clean exit stops the transport; a killed process just vanishes
             self.with_server(machine, |s, ctx| s.shutdown(ctx));
         }
+        // its streams end with it (the peers' streams to it notice by pid)
+        self.streams.retain(|(from, _), _| from != machine);
         let Some(m) = self.machines.get_mut(machine) else {
             return;
         };
@@ -798,12 +815,7 @@ impl World {
     fn handle(&mut self, ev: Event) {
         match ev {
             Event::Tick { machine, pid } => self.on_tick(&machine, pid),
-            Event::Raft {
-                machine,
-                pid,
-                from,
-                msg,
-            } => self.on_raft(&machine, pid, &from, *msg),
+            Event::Raft { machine, pid, msg } => self.on_raft(&machine, pid, *msg),
             Event::ClientArrive {
                 machine,
                 req,
@@ -830,6 +842,7 @@ impl World {
                     self.with_server(&machine, |s, ctx| s.wake(ctx));
                 }
             }
+            Event::StreamCheck { machine, pid } => self.stream_check(&machine, pid),
             Event::StopCheck { machine, pid } => {
                 if self.pid_of(&machine) == Some(pid) {
                     self.check_stop(&machine);
@@ -874,25 +887,30 @@ impl World {
     /// What a dial from `machine`'s server to each of its peers finds; keeps
     /// rafthttp's streams: one stays up while its process lives and the links
     /// hold, even if the peer's URLs change (`member update`).
-    fn peer_reach(&mut self, machine: &str) -> BTreeMap<u64, Reach> {
-        let ids: Vec<u64> = match self.server(machine) {
-            Some(s) => s.transport.peers.keys().copied().collect(),
-            None => return BTreeMap::new(),
+    fn peer_reach(&mut self, machine: &str) -> Reaches {
+        let Some((ids, cid, local)) = self.server(machine).map(|s| {
+            let ids: Vec<u64> = s.transport.peers.keys().copied().collect();
+            (ids, s.cluster_id, s.id)
+        }) else {
+            return Reaches::default();
         };
-        let mut out = BTreeMap::new();
+        let mut out = Reaches::default();
         for id in ids {
             let key = (machine.to_string(), id);
             match self.dial(machine, id) {
                 Ok(stream) => {
                     let pid = stream.1;
                     self.streams.insert(key, stream);
-                    out.insert(id, Reach::Ok { pid });
+                    out.stream.insert(id, Reach::Ok { pid });
                 }
                 Err(r) => {
                     self.streams.remove(&key);
-                    out.insert(id, r);
+                    out.stream.insert(id, r);
                 }
             }
+            let url = self.peer_url(machine, id).unwrap_or_default();
+            out.url
+                .insert(id, self.reach(machine, &url, cid, local, id));
         }
         out
     }
@@ -918,19 +936,24 @@ impl World {
         if !self.listens(&target, &p.server.cfg.listen_peer_urls, from, &host, port) {
             return refused;
         }
-        let s = &p.server;
+        Self::handler_verdict(&p.server, cluster_id, local, id).unwrap_or(Reach::Ok { pid: p.pid })
+    }
+
+    /// What a peer's stream handler answers member `local` of `cluster_id`
+    /// asking for member `id`: `None` when it accepts.
+    fn handler_verdict(s: &Server, cluster_id: u64, local: u64, id: u64) -> Option<Reach> {
         if s.cluster_id != cluster_id {
-            return Reach::Mismatch {
+            return Some(Reach::Mismatch {
                 remote_cluster: s.cluster_id,
-            };
+            });
         }
         if s.backend.members.removed.contains(&local) {
-            return Reach::Removed;
+            return Some(Reach::Removed);
         }
         if s.id != id || !s.transport.peers.contains_key(&local) {
-            return Reach::Unknown;
+            return Some(Reach::Unknown);
         }
-        Reach::Ok { pid: p.pid }
+        None
     }
 
     /// Hands the stream requests `machine`'s server made to the servers they reached.
@@ -954,35 +977,19 @@ impl World {
         }
     }
 
-    fn on_raft(&mut self, machine: &str, pid: u64, from: &str, msg: Message) {
+    fn on_raft(&mut self, machine: &str, pid: u64, msg: Message) {
         if self.pid_of(machine) != Some(pid) {
             return;
         }
-        let sender = msg.from;
+        // etcd answers a removed member's messages with 410 Gone; the sender
+        // learns it was removed when its stream readers redial (rafthttp)
         let removed = self
             .server(machine)
-            .is_some_and(|s| s.backend.members.removed.contains(&sender));
+            .is_some_and(|s| s.backend.members.removed.contains(&msg.from));
         if removed {
-            let line = format!(
-                "{} W | rafthttp: rejected the stream from peer {sender:x} since it was removed",
-                self.stamp().capnslog()
-            );
-            self.push_logs(machine, vec![line]);
-            self.notify_removed(from, sender);
             return;
         }
         self.with_server(machine, |s, ctx| s.step(ctx, msg));
-        self.check_stop(machine);
-    }
-
-    /// A peer answered 410 Gone: the sender learns it was removed and exits.
-    fn notify_removed(&mut self, machine: &str, id: u64) {
-        let now = self.now_ms;
-        if let Some(s) = self.server_mut(machine) {
-            if s.id == id && s.stop_at.is_none() {
-                s.stop_at = Some((now, Exit::Removed));
-            }
-        }
         self.check_stop(machine);
     }
 
@@ -1034,7 +1041,7 @@ impl World {
     fn route(&mut self, machine: &str, out: Vec<Out>) {
         for o in out {
             match o {
-                Out::Raft(m) => self.send_raft(machine, m),
+                Out::Raft { msg, url } => self.send_raft(machine, msg, url),
                 Out::Reply { req, result } => {
                     let Some(call) = self.calls.get(&req) else {
                         continue;
@@ -1046,6 +1053,7 @@ impl World {
                     }
                 }
                 Out::Forward { to, req, request } => self.forward(machine, to, req, request),
+                Out::StreamsClosed { peer } => self.streams_closed(machine, peer),
                 Out::WakeAt(at) => {
                     if let Some(pid) = self.pid_of(machine) {
                         let after = at.saturating_sub(self.now_ms);
@@ -1060,6 +1068,39 @@ impl World {
         }
     }
 
+    /// `machine`'s transport closed its streams to member `peer`: that member's
+    /// readers notice the EOF as soon as the FIN arrives.
+    fn streams_closed(&mut self, machine: &str, peer: u64) {
+        let target = self.machines.iter().find_map(|(name, m)| {
+            let p = m.process.as_ref()?;
+            (p.server.id == peer && name != machine).then(|| (name.clone(), p.pid))
+        });
+        let Some((target, pid)) = target else {
+            return;
+        };
+        if self.links_up(machine, &target) {
+            let lat = self.latency(machine, &target);
+            self.schedule(
+                lat,
+                Event::StreamCheck {
+                    machine: target,
+                    pid,
+                },
+            );
+        }
+    }
+
+    /// A transport-only step: the readers notice closed streams and redial.
+    fn stream_check(&mut self, machine: &str, pid: u64) {
+        if self.pid_of(machine) != Some(pid) {
+            return;
+        }
+        let reach = self.peer_reach(machine);
+        let requests = self.with_server(machine, |s, ctx| s.dial_peers(ctx, &reach));
+        self.deliver_stream_requests(machine, requests.unwrap_or_default());
+        self.check_stop(machine);
+    }
+
     /// A peer's first URL as `from`'s transport knows it.
     fn peer_url(&self, from: &str, id: u64) -> Option<String> {
         self.server(from)?.peer_url(id)
@@ -1068,16 +1109,28 @@ impl World {
     /// Where a message from `from`'s server to member `id` goes: over the stream
     /// rafthttp already holds to that process, or else by dialling the peer URL.
     fn dial(&self, from: &str, id: u64) -> Result<(String, u64), Reach> {
-        if let Some((target, pid)) = self.streams.get(&(from.to_string(), id)) {
-            if self.pid_of(target) == Some(*pid) && self.links_up(from, target) {
-                return Ok((target.clone(), *pid));
-            }
-        }
+        self.dial_url(from, id, None)
+    }
+
+    /// [`Self::dial`] with the peer's URL given (`None`: as the transport knows it now).
+    fn dial_url(&self, from: &str, id: u64, url: Option<String>) -> Result<(String, u64), Reach> {
         let (cid, local) = self
             .server(from)
             .map(|s| (s.cluster_id, s.id))
             .unwrap_or((0, 0));
-        let url = self.peer_url(from, id).unwrap_or_default();
+        if let Some((target, pid)) = self.streams.get(&(from.to_string(), id)) {
+            if self.pid_of(target) == Some(*pid) && self.links_up(from, target) {
+                // the connection stands; the handler still has its say
+                if let Some(r) = self
+                    .server(target)
+                    .and_then(|s| Self::handler_verdict(s, cid, local, id))
+                {
+                    return Err(r);
+                }
+                return Ok((target.clone(), *pid));
+            }
+        }
+        let url = url.or_else(|| self.peer_url(from, id)).unwrap_or_default();
         match self.reach(from, &url, cid, local, id) {
             Reach::Ok { pid } => {
                 let (target, _) = self
@@ -1089,8 +1142,8 @@ impl World {
         }
     }
 
-    fn send_raft(&mut self, from: &str, m: Message) {
-        let Ok((target, pid)) = self.dial(from, m.to) else {
+    fn send_raft(&mut self, from: &str, m: Message, url: Option<String>) {
+        let Ok((target, pid)) = self.dial_url(from, m.to, url) else {
             return;
         };
         if !self.link_up(from, &target) {
@@ -1102,7 +1155,6 @@ impl World {
             Event::Raft {
                 machine: target,
                 pid,
-                from: from.to_string(),
                 msg: Box::new(m),
             },
         );

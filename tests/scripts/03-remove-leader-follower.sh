@@ -43,6 +43,7 @@ node02$ etcdctl --endpoints=http://127.0.0.2:2379 member remove b71f75320dc06a6c
 $ sleep 6.11
 node02$ etcdctl --endpoints=http://127.0.0.2:2379 member remove b71f75320dc06a6c
 # (real run: node01's etcd exited with status 0)
+node01$ wait
 
 # A.2: immediately after: put via node02 (survivor must first elect itself)
 $ sleep 0.1
@@ -88,6 +89,7 @@ node01$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status --cluster -w t
 $ sleep 0.12
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 member remove 51ce3eb38c91fd19
 # (real run: node02's etcd exited with status 0)
+node02$ wait
 $ sleep 2.12
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 member list -w table
 $ sleep 0.1
@@ -116,6 +118,7 @@ node01$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status --cluster -w t
 $ sleep 0.12
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 member remove b71f75320dc06a6c
 # (real run: node01's etcd exited with status 0)
+node01$ wait
 $ sleep 3.11
 node02$ etcdctl --endpoints=http://127.0.0.2:2379 member list -w table
 $ sleep 0.02

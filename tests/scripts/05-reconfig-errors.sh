@@ -94,6 +94,7 @@ node01$ etcdctl --endpoints=http://127.0.0.1:2379 member list -w table
 $ sleep 6.26
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 member remove 6f0f76f637bc9ea2
 # (real run: node03's etcd exited with status 0)
+node03$ wait
 node03$ etcd --name node03 --data-dir /var/tmp/etcd-gold/s05a/node03 \
   --initial-advertise-peer-urls http://127.0.0.3:2380 --listen-peer-urls http://127.0.0.3:2380 \
   --advertise-client-urls http://127.0.0.3:2379 --listen-client-urls http://127.0.0.3:2379 \

@@ -386,16 +386,7 @@ fn validate_and_assign(
     let cluster_text = || {
         let ms: Vec<String> = existing
             .iter()
-            .map(|m| {
-                format!(
-                    "&{{ID:{:x} RaftAttributes:{{PeerURLs:[{}] IsLearner:{}}} Attributes:{{Name:{} ClientURLs:[{}]}}}}",
-                    m.id,
-                    m.peer_urls.join(" "),
-                    m.is_learner,
-                    m.name,
-                    m.client_urls.join(" ")
-                )
-            })
+            .map(|m| format!("&{}", m.go_text()))
             .collect();
         format!(
             "{{ClusterID:{cluster_id:x} Members:[{}] RemovedMemberIDs:[]}}",

@@ -377,6 +377,43 @@ pub fn conf_string(voters: &[u64], learners: &[u64]) -> String {
     s
 }
 
+/// Go time.Duration.String() for a duration in nanoseconds ("1.094543ms", "2s", "1.5s", "300ms", "0s", "1m0s", "850µs").
+pub fn go_duration(nanos: u64) -> String {
+    const SECOND: u64 = 1_000_000_000;
+    if nanos == 0 {
+        return "0s".to_string();
+    }
+    if nanos < SECOND {
+        let (digits, unit) = match nanos {
+            0..=999 => (0, "ns"),
+            1_000..=999_999 => (3, "µs"),
+            _ => (6, "ms"),
+        };
+        let (whole, frac) = split_fraction(nanos, digits);
+        return format!("{whole}{frac}{unit}");
+    }
+    let (secs, frac) = split_fraction(nanos, 9);
+    let (mins, hours) = (secs / 60, secs / 3600);
+    match (hours, mins) {
+        (0, 0) => format!("{secs}{frac}s"),
+        (0, _) => format!("{mins}m{}{frac}s", secs % 60),
+        _ => format!("{hours}h{}m{}{frac}s", mins % 60, secs % 60),
+    }
+}
+
+/// Splits `v` into `v / 10^digits` and Go's `fmtFrac` text for the rest:
+/// `"."` plus the zero-padded fraction with trailing zeros dropped, or `""`
+/// when the fraction is zero.
+fn split_fraction(v: u64, digits: u32) -> (u64, String) {
+    let scale = 10u64.pow(digits);
+    let frac = v % scale;
+    if frac == 0 {
+        return (v / scale, String::new());
+    }
+    let padded = format!("{frac:0width$}", width = digits as usize);
+    (v / scale, format!(".{}", padded.trim_end_matches('0')))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

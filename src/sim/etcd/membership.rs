@@ -20,6 +20,18 @@ pub struct Member {
 }
 
 impl Member {
+    /// Go's `%+v` of etcd's `Member`: `{ID:… RaftAttributes:{…} Attributes:{…}}`.
+    pub fn go_text(&self) -> String {
+        format!(
+            "{{ID:{:x} RaftAttributes:{{PeerURLs:[{}] IsLearner:{}}} Attributes:{{Name:{} ClientURLs:[{}]}}}}",
+            self.id,
+            self.peer_urls.join(" "),
+            self.is_learner,
+            self.name,
+            self.client_urls.join(" ")
+        )
+    }
+
     /// A member known only by its ID (for removals and lookups).
     pub fn bare(id: u64) -> Member {
         Member {
@@ -55,6 +67,32 @@ pub enum MemberError {
     PeerUrlExists,
     NotLearner,
     TooManyLearners,
+}
+
+/// Too few started voters for a reconfiguration: etcd's warning gives both numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shortfall {
+    pub started: usize,
+    pub quorum: usize,
+}
+
+impl Shortfall {
+    /// etcd rejects when `nstarted < nmembers/2 + 1`.
+    fn check(started: usize, nmembers: usize) -> Result<(), Shortfall> {
+        let quorum = nmembers / 2 + 1;
+        if started < quorum {
+            return Err(Shortfall { started, quorum });
+        }
+        Ok(())
+    }
+
+    /// `Reject <what> request: the number of started member (N) will be less than …`.
+    pub fn warning(&self, what: &str) -> String {
+        format!(
+            "Reject {what} request: the number of started member ({}) will be less than the quorum number of the cluster ({})",
+            self.started, self.quorum
+        )
+    }
 }
 
 /// The member table.
@@ -96,28 +134,28 @@ impl Membership {
         voters.fold((0, 0), |(n, s), m| (n + 1, s + usize::from(m.is_started())))
     }
 
-    /// `IsReadyToAddVotingMember`.
-    pub fn ready_to_add_voter(&self) -> bool {
+    /// `IsReadyToAddVotingMember`: the new voter counts as a member, not as started.
+    pub fn ready_to_add_voter(&self) -> Result<(), Shortfall> {
         let (n, started) = self.started_voters(None);
         let nmembers = n + 1;
         if started == 1 && nmembers == 2 {
-            return true;
+            // adding a member to a one-member cluster (to restore its data)
+            return Ok(());
         }
-        // etcd: reject when nstarted < nmembers/2+1
-        started > nmembers / 2
+        Shortfall::check(started, nmembers)
     }
 
-    /// `IsReadyToRemoveVotingMember`.
-    pub fn ready_to_remove_voter(&self, id: u64) -> bool {
+    /// `IsReadyToRemoveVotingMember`: the quorum of the members left.
+    pub fn ready_to_remove_voter(&self, id: u64) -> Result<(), Shortfall> {
         let (nmembers, started) = self.started_voters(Some(id));
-        started > nmembers / 2
+        Shortfall::check(started, nmembers)
     }
 
-    /// `IsReadyToPromoteMember` (v3.4.4 and later: the learner counts as started).
-    pub fn ready_to_promote(&self) -> bool {
+    /// `IsReadyToPromoteMember` (v3.4.4 and later: the learner counts as a member
+    /// and as started).
+    pub fn ready_to_promote(&self) -> Result<(), Shortfall> {
         let (n, started) = self.started_voters(None);
-        // the learner counts as a member and as started
-        started + 1 > n.div_ceil(2)
+        Shortfall::check(started + 1, n + 1)
     }
 
     /// `ValidateConfigurationChange`.
@@ -211,9 +249,9 @@ mod tests {
     #[test]
     fn one_node_cluster_may_add_a_voter_but_not_two() {
         let mut t = table(&[member(1, "a", false)]);
-        assert!(t.ready_to_add_voter());
+        assert!(t.ready_to_add_voter().is_ok());
         t.apply(ChangeKind::Add, &member(2, "", false));
-        assert!(!t.ready_to_add_voter());
+        assert!(t.ready_to_add_voter().is_err());
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use super::server::Ctx;
+use super::server::{Ctx, Out};
 
 /// rafthttp's `ConnReadTimeout`: a stream reader that reads nothing for this long
 /// gives up the connection.
@@ -101,6 +101,16 @@ impl Reach {
             _ => None,
         }
     }
+}
+
+/// What the world shows a transport at one step, per peer: what its streams
+/// find (an established connection stays up while its process lives), and what
+/// a fresh dial of the peer's current URL finds (the probers; etcd's version
+/// monitor). They differ after `member update` moves a live peer.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reaches {
+    pub stream: BTreeMap<u64, Reach>,
+    pub url: BTreeMap<u64, Reach>,
 }
 
 /// A connected stream reader.
@@ -245,10 +255,10 @@ impl Transport {
     }
 
     /// One step (a heartbeat interval): readers dial or time out, writers notice
-    /// dead connections, probers report. `reach` says what a dial to each peer
-    /// finds now; `inbound` whether packets from the peer reach this member.
-    /// Returns the stream requests that reached a peer's handler.
-    pub fn tick(&mut self, ctx: &mut Ctx, reach: &BTreeMap<u64, Reach>) -> Vec<StreamRequest> {
+    /// dead connections, probers report. Returns the stream requests that
+    /// reached a peer's handler.
+    pub fn tick(&mut self, ctx: &mut Ctx, reaches: &Reaches) -> Vec<StreamRequest> {
+        let reach = &reaches.stream;
         let ends = Ends {
             local: self.local,
             cluster: self.cluster,
@@ -271,7 +281,7 @@ impl Transport {
                 }
                 tick_writer(ctx, id, p, k, r);
             }
-            monitor(ctx, id, p, r);
+            monitor(ctx, id, p, reaches.url.get(&id).unwrap_or(r));
         }
         requests
     }
@@ -475,6 +485,10 @@ fn monitor(ctx: &mut Ctx, id: u64, p: &mut Peer, r: &Reach) {
 
 /// `peer.stop`: writers, pipeline, then readers close, in etcd's order.
 fn stop_peer(ctx: &mut Ctx, id: u64, mut p: Peer, read_error: &str) {
+    let connected = p.readers.iter().any(Option::is_some) || p.writers.iter().any(Option::is_some);
+    if connected {
+        ctx.out.push(Out::StreamsClosed { peer: id });
+    }
     let info = |ctx: &mut Ctx, text: String| ctx.server('I', "rafthttp", &text);
     info(ctx, format!("stopping peer {id:x}..."));
     for k in Kind::ALL {

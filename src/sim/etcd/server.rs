@@ -19,7 +19,7 @@ use super::ids;
 use super::logfmt::{self, RaftRecord, RecordSink};
 use super::membership::{ChangeKind, Member};
 pub use super::rafthttp::Reach;
-use super::rafthttp::{Handler, Kind, StreamRequest, Transport};
+use super::rafthttp::{Handler, Kind, Reaches, StreamRequest, Transport};
 use super::request::{Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo};
 
 /// The version every simulated server reports.
@@ -32,8 +32,9 @@ const READY_PERCENT: f64 = 0.9;
 /// What a server asks the world to do.
 #[derive(Debug, Clone)]
 pub enum Out {
-    /// Send a raft message to a peer.
-    Raft(Message),
+    /// Send a raft message to a peer, at the URL the transport knew when raft
+    /// handed the message over (before this step applied any removal).
+    Raft { msg: Message, url: Option<String> },
     /// Answer client request `req`.
     Reply {
         req: u64,
@@ -43,6 +44,9 @@ pub enum Out {
     Forward { to: u64, req: u64, request: Request },
     /// Call `wake` at this simulated time (a request's deadline).
     WakeAt(u64),
+    /// The transport closed its stream connections to this member: the peer's
+    /// readers see EOF at once.
+    StreamsClosed { peer: u64 },
 }
 
 /// Why a server stops.
@@ -219,8 +223,75 @@ pub struct Server {
     pub stop_at: Option<(u64, Exit)>,
     transferring: bool,
     next_internal_req: u64,
+    /// etcd's request ID generator (`idutil.Generator`).
+    req_ids: ReqIds,
+    /// The linearizable read loop's current ReadIndex request, if reads wait.
+    read_loop: Option<ReadLoop>,
+    /// When `monitorVersions` next looks at the members.
+    version_check_at: u64,
     started_ms: u64,
     ticks_fast_forwarded: bool,
+}
+
+/// etcd's `idutil.Generator`: the member ID's low 16 bits, then the low 40 bits
+/// of the Unix milliseconds at start and an 8-bit counter, incremented per ID.
+#[derive(Debug, Clone, Copy)]
+struct ReqIds {
+    prefix: u64,
+    suffix: u64,
+}
+
+impl ReqIds {
+    const SUFFIX_BITS: u32 = 48;
+
+    fn new(member: u64, wall_ms: i64) -> ReqIds {
+        let ms = (wall_ms.max(0) as u64) & ((1 << 40) - 1);
+        ReqIds {
+            prefix: (member & 0xffff) << Self::SUFFIX_BITS,
+            suffix: ms << 8,
+        }
+    }
+
+    fn next(&mut self) -> u64 {
+        self.suffix = self.suffix.wrapping_add(1);
+        self.prefix | (self.suffix & ((1 << Self::SUFFIX_BITS) - 1))
+    }
+}
+
+/// `linearizableReadLoop`'s wait for one ReadIndex answer: it re-sends every
+/// 500 ms and gives up after `ReqTimeout`.
+#[derive(Debug, Clone, Copy)]
+struct ReadLoop {
+    id: u64,
+    retry_at_ms: u64,
+    give_up_at_ms: u64,
+}
+
+/// `monitorVersionInterval` (rafthttp's ConnWriteTimeout - 1 s).
+const VERSION_MONITOR_MS: u64 = 4000;
+/// How long a version request to an unreachable peer waits before it fails.
+const VERSION_TIMEOUT_MS: u64 = 2000;
+
+/// `readIndexRetryTime`.
+const READ_INDEX_RETRY_MS: u64 = 500;
+
+/// The protobuf text of a range request, as etcd's slow-request warning quotes it.
+fn range_text(key: &str, prefix: bool) -> String {
+    if !prefix {
+        return format!("key:\"{key}\" ");
+    }
+    let mut end = key.as_bytes().to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            break;
+        }
+    }
+    let end = String::from_utf8_lossy(&end).into_owned();
+    if key.is_empty() || end.is_empty() {
+        return "key:\"\\000\" range_end:\"\\000\" ".to_string();
+    }
+    format!("key:\"{key}\" range_end:\"{end}\" ")
 }
 
 /// Internal requests (publish, version) use IDs above this; client IDs stay below.
@@ -275,6 +346,9 @@ impl Server {
             stop_at: None,
             transferring: false,
             next_internal_req: INTERNAL_REQ_BASE,
+            req_ids: ReqIds::new(dir.id, ctx.wall_ms),
+            read_loop: None,
+            version_check_at: ctx.now_ms + VERSION_MONITOR_MS,
             started_ms: ctx.now_ms,
             ticks_fast_forwarded: false,
             cfg,
@@ -552,7 +626,8 @@ impl Server {
             if m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot {
                 self.snapshots_sent.push(m.to);
             }
-            ctx.out.push(Out::Raft(m));
+            let url = self.peer_url(m.to);
+            ctx.out.push(Out::Raft { msg: m, url });
         }
     }
 
@@ -737,12 +812,15 @@ impl Server {
     }
 
     /// The transport alone takes a step: at start-up the readers dial at once.
-    pub fn dial_peers(
-        &mut self,
-        ctx: &mut Ctx,
-        reach: &BTreeMap<u64, Reach>,
-    ) -> Vec<StreamRequest> {
-        self.transport.tick(ctx, reach)
+    pub fn dial_peers(&mut self, ctx: &mut Ctx, reach: &Reaches) -> Vec<StreamRequest> {
+        let requests = self.transport.tick(ctx, reach);
+        let later = self.stop_at.is_none_or(|(at, _)| at > ctx.now_ms);
+        if reach.stream.values().any(|r| *r == Reach::Removed) && later {
+            // a peer answered 410 Gone: rafthttp reports ErrMemberRemoved, and
+            // the server stops at once (not after its own removal's 1 s delay)
+            self.stop_at = Some((ctx.now_ms, Exit::Removed));
+        }
+        requests
     }
 
     /// A peer's first URL as this server's transport knows it.
@@ -806,6 +884,8 @@ impl Server {
     /// Queues a proposal; it enters raft once there is a leader (etcd's node loop
     /// reads proposals only while a leader is known).
     fn enqueue(&mut self, req: u64, p: Pending) {
+        // every proposal takes an ID from the generator, as in etcd
+        self.req_ids.next();
         self.queue.push((req, p));
     }
 
@@ -859,8 +939,9 @@ impl Server {
     // ----- time -----
 
     /// One heartbeat interval passed.
-    pub fn tick(&mut self, ctx: &mut Ctx, reach: &BTreeMap<u64, Reach>) -> Vec<StreamRequest> {
-        let requests = self.transport.tick(ctx, reach);
+    pub fn tick(&mut self, ctx: &mut Ctx, reach: &Reaches) -> Vec<StreamRequest> {
+        let requests = self.dial_peers(ctx, reach);
+        self.monitor_versions(ctx, &reach.url);
         self.maybe_fast_forward(ctx);
         self.node.tick();
         self.drive(ctx);
@@ -869,6 +950,44 @@ impl Server {
         self.expire_waiters(ctx);
         self.check_transfer(ctx);
         requests
+    }
+
+    /// `monitorVersions`: every 4 s the leader asks each member's peer URL for
+    /// its version; one it cannot reach gets two warnings (a timeout costs 2 s).
+    fn monitor_versions(&mut self, ctx: &mut Ctx, reach: &BTreeMap<u64, Reach>) {
+        if ctx.now_ms < self.version_check_at {
+            return;
+        }
+        self.version_check_at = ctx.now_ms + VERSION_MONITOR_MS;
+        if !self.is_leader() {
+            return;
+        }
+        let members: Vec<Member> = self.backend.members.members.values().cloned().collect();
+        for m in members.iter().filter(|m| m.id != self.id) {
+            let Some(url) = m.peer_urls.first() else {
+                continue;
+            };
+            let err = match reach.get(&m.id) {
+                Some(Reach::Refused(e)) => e.clone(),
+                Some(Reach::Silent(addr)) => {
+                    self.version_check_at += VERSION_TIMEOUT_MS;
+                    format!("dial tcp {addr}: i/o timeout")
+                }
+                _ => continue,
+            };
+            let err = format!("Get \"{url}/version\": {err}");
+            let id = m.id;
+            ctx.server(
+                'W',
+                "etcdserver",
+                &format!("failed to reach the peerURL({url}) of member {id:x} ({err})"),
+            );
+            ctx.server(
+                'W',
+                "etcdserver",
+                &format!("cannot get the version of member {id:x} ({err})"),
+            );
+        }
     }
 
     /// etcd's `adjustTicks`: a lone member fast-forwards to one tick before its
@@ -975,6 +1094,23 @@ impl Server {
                 self.finish(ctx, req, Err(err));
             } else {
                 // the client gave up; its request goes with it, unanswered
+                if let Request::Range {
+                    key,
+                    prefix,
+                    serializable: false,
+                } = &w.request
+                {
+                    let took = (now - w.start_ms) * 1_000_000;
+                    ctx.server(
+                        'W',
+                        "etcdserver",
+                        &format!(
+                            "read-only range request {:?} with result \"error:context canceled\" took too long ({}) to execute",
+                            range_text(key, *prefix),
+                            logfmt::go_duration(took)
+                        ),
+                    );
+                }
                 self.waiters.remove(&req);
             }
         }
@@ -1234,6 +1370,8 @@ impl Server {
         if let Some(w) = self.waiters.get_mut(&req) {
             w.read_index = Some(index);
         }
+        // an answer ends the read loop's wait
+        self.read_loop = None;
     }
 
     /// Answers linearizable reads whose read index has been applied, and re-asks
@@ -1262,8 +1400,48 @@ impl Server {
             .filter(|(_, w)| matches!(w.request, Request::Range { .. }) && w.read_index.is_none())
             .map(|(&r, _)| r)
             .collect();
+        self.tick_read_loop(ctx, !waiting.is_empty());
         for req in waiting {
             self.start_read(ctx, req);
+        }
+    }
+
+    /// The read loop's timers while reads wait for a read index: a retry warning
+    /// every 500 ms, a give-up warning after `ReqTimeout`, then a new request ID.
+    fn tick_read_loop(&mut self, ctx: &mut Ctx, reads_wait: bool) {
+        let now = ctx.now_ms;
+        let timeout = self.cfg.request_timeout_ms();
+        let Some(l) = self.read_loop.as_mut() else {
+            if !reads_wait {
+                return;
+            }
+            self.read_loop = Some(ReadLoop {
+                id: self.req_ids.next(),
+                retry_at_ms: now + READ_INDEX_RETRY_MS,
+                give_up_at_ms: now + timeout,
+            });
+            return;
+        };
+        if now >= l.give_up_at_ms {
+            ctx.server(
+                'W',
+                "etcdserver",
+                &format!(
+                    "timed out waiting for read index response (local node might have slow network) timeout: {}",
+                    logfmt::go_duration(timeout * 1_000_000)
+                ),
+            );
+            self.read_loop = None;
+        } else if now >= l.retry_at_ms {
+            l.retry_at_ms += READ_INDEX_RETRY_MS;
+            ctx.server(
+                'W',
+                "etcdserver",
+                &format!(
+                    "waiting for ReadIndex response took too long, retrying (sent-request-id: {}, retry-timeout: 500ms)",
+                    l.id
+                ),
+            );
         }
     }
 
@@ -1288,13 +1466,19 @@ impl Server {
             is_learner: learner,
         };
         if self.cfg.strict_reconfig_check {
-            if !learner && !self.backend.members.ready_to_add_voter() {
-                ctx.server(
-                    'W',
-                    "etcdserver",
-                    "not enough started members, rejecting member add",
-                );
-                return Err(ServerError::NotEnoughStartedMembers);
+            if !learner {
+                if let Err(short) = self.backend.members.ready_to_add_voter() {
+                    ctx.server('W', "etcdserver/membership", &short.warning("add member"));
+                    ctx.server(
+                        'W',
+                        "etcdserver",
+                        &format!(
+                            "not enough started members, rejecting member add {}",
+                            member.go_text()
+                        ),
+                    );
+                    return Err(ServerError::NotEnoughStartedMembers);
+                }
             }
             let since = ctx.now_ms.saturating_sub(HEALTH_INTERVAL_MS);
             let healthy = self.backend.members.voters().iter().all(|&v| {
@@ -1304,7 +1488,10 @@ impl Server {
                 ctx.server(
                     'W',
                     "etcdserver",
-                    "not healthy for reconfigure, rejecting member add",
+                    &format!(
+                        "not healthy for reconfigure, rejecting member add {}",
+                        member.go_text()
+                    ),
                 );
                 return Err(ServerError::Unhealthy);
             }
@@ -1325,7 +1512,12 @@ impl Server {
 
     /// `mayRemoveMember` for a voting (or unknown) target.
     fn may_remove_voter(&mut self, ctx: &mut Ctx, id: u64) -> Result<(), ServerError> {
-        if !self.backend.members.ready_to_remove_voter(id) {
+        if let Err(short) = self.backend.members.ready_to_remove_voter(id) {
+            ctx.server(
+                'W',
+                "etcdserver/membership",
+                &short.warning("remove member"),
+            );
             ctx.server(
                 'W',
                 "etcdserver",
@@ -1370,8 +1562,20 @@ impl Server {
             return Ok(());
         }
         self.learner_ready(id)?;
-        if self.cfg.strict_reconfig_check && !self.backend.members.ready_to_promote() {
-            return Err(ServerError::NotEnoughStartedMembers);
+        if self.cfg.strict_reconfig_check {
+            if let Err(short) = self.backend.members.ready_to_promote() {
+                ctx.server(
+                    'W',
+                    "etcdserver/membership",
+                    &short.warning("promote member"),
+                );
+                ctx.server(
+                    'W',
+                    "etcdserver",
+                    &format!("not enough started members, rejecting promote member {id:x}"),
+                );
+                return Err(ServerError::NotEnoughStartedMembers);
+            }
         }
         let member = Member::bare(id);
         self.propose_change(ctx, req, ChangeKind::Promote, member);
