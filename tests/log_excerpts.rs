@@ -31,6 +31,18 @@ use quorum_playground::shell::parse::parse_script;
 use quorum_playground::shell::runner::run_one;
 use quorum_playground::shell::session::Session;
 use regex::Regex;
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
+
+/// A pattern compiled once per test binary (the checks run it on every log line).
+fn re(pat: &'static str) -> &'static Regex {
+    static CACHE: LazyLock<Mutex<HashMap<&'static str, &'static Regex>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .entry(pat)
+        .or_insert_with(|| Box::leak(Box::new(Regex::new(pat).expect("a valid pattern"))))
+}
 
 /// Lines real etcd does not print the same way twice, as (scenario prefix or
 /// `*`, pattern of the normalised line, why). A missing line that matches one is
@@ -78,6 +90,20 @@ const UNREPEATABLE: &[(&str, &str, &str)] = &[
     ),
     (
         "ANY",
+        r"rafthttp: failed to dial \S+ on stream \S+( v2)? \(dial tcp \S+: i/o timeout\)",
+        "a reader's dial still in flight when a link heals fails at its timeout only if \
+         its SYN retry fell inside the cut; how many do is a phase race: 1, 4, 2 of them \
+         in 09-02, 09-04, 09-05's run A against 4, 2, 3 in run B",
+    ),
+    (
+        "*",
+        r"etcdserver: not healthy for reconfigure, rejecting member add",
+        "one line per rejected attempt of a retry loop: the first attempt that passes the \
+         5-second rule depends on when the streams reconnect after the heal (attempt 12 in \
+         09-01's run A, 11 in run B)",
+    ),
+    (
+        "ANY",
         r"as single-node; fast-forwarding 9 ticks",
         "after a restart, adjustTicks races with the replay of the first member: 07's \
          forced restart printed it, a fresh real one-member restart and 07's run B did not \
@@ -104,6 +130,12 @@ scenario_tests! {
     s05_reconfig_errors => "05-reconfig-errors",
     s06_clustering_step_by_step => "06-clustering-step-by-step",
     s07_learner_standby_failover => "07-learner-standby-failover",
+    s09_01_leader_isolated => "09-partitions-01-leader-isolated",
+    s09_02_follower_isolated => "09-partitions-02-follower-isolated",
+    s09_03_four_members => "09-partitions-03-four-members",
+    s09_04_one_way => "09-partitions-04-one-way",
+    s09_05_learner => "09-partitions-05-learner",
+    s09_06_client_timeouts => "09-partitions-06-client-timeouts",
 }
 
 /// One excerpt of a real log.
@@ -130,7 +162,7 @@ fn seed() -> u64 {
 
 /// The excerpts of a transcript, in order.
 fn excerpts(text: &str) -> Vec<Excerpt> {
-    let title_re = Regex::new(r"^----- (.*) -----$").expect("regex");
+    let title_re = re(r"^----- (.*) -----$");
     let mut out = Vec::new();
     let mut current: Option<Excerpt> = None;
     for (i, line) in text.lines().enumerate() {
@@ -173,7 +205,7 @@ fn is_annotation(line: &str) -> bool {
 /// `etcd-2 log …`, `node03 restart log`. Untitled leader-side excerpts name the
 /// leader by context, listed here.
 fn machine_of(title: &str) -> String {
-    let re = Regex::new(r"\b(node\d\d|etcd-\d)\b").expect("regex");
+    let re = re(r"\b(node\d\d|etcd-\d)\b");
     if title.starts_with("leader-side lines") {
         return "node01".into(); // 05: node01 leads the cluster node03 tried to rejoin
     }
@@ -210,7 +242,7 @@ fn run_scenario(name: &str) -> Run {
 
 /// Runtime member IDs, in order of `Member X added to cluster` lines.
 fn added_ids(text: &str) -> Vec<u64> {
-    let re = Regex::new(r"Member +([0-9a-f]{1,16}) added to cluster").expect("regex");
+    let re = re(r"Member +([0-9a-f]{1,16}) added to cluster");
     let mut ids = Vec::new();
     for c in re.captures_iter(text) {
         if let Ok(id) = u64::from_str_radix(&c[1], 16) {
@@ -224,11 +256,11 @@ fn added_ids(text: &str) -> Vec<u64> {
 
 /// Normalises one log line: time stamps and runtime IDs (`ids`: real → placeholder).
 fn normalise(line: &str, ids: &[(u64, String)]) -> String {
-    let prefix = Regex::new(r"^\d\d:\d\d:\d\d\.\d{3}\| ").expect("regex");
-    let capnslog = Regex::new(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6} ").expect("regex");
-    let raft = Regex::new(r"^raft\d{4}/\d\d/\d\d \d\d:\d\d:\d\d ").expect("regex");
-    let port = Regex::new(r":\d+->").expect("regex");
-    let req_id = Regex::new(r"sent-request-id: \d+").expect("regex");
+    let prefix = re(r"^\d\d:\d\d:\d\d\.\d{3}\| ");
+    let capnslog = re(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6} ");
+    let raft = re(r"^raft\d{4}/\d\d/\d\d \d\d:\d\d:\d\d ");
+    let port = re(r":\d+->");
+    let req_id = re(r"sent-request-id: \d+");
     let mut s = prefix.replace(line, "").to_string();
     s = capnslog.replace(&s, "").to_string();
     s = raft.replace(&s, "raft ").to_string();
@@ -238,7 +270,20 @@ fn normalise(line: &str, ids: &[(u64, String)]) -> String {
         s = s.replace(&format!("{id:x}"), name);
         s = s.replace(&id.to_string(), name);
     }
-    s
+    sort_id_lists(&s)
+}
+
+/// `voters=(…)` and `learners=(…)` list IDs in numeric order, so where a runtime
+/// ID (now a placeholder) stands depends on its value: the lists are sorted
+/// again after the IDs are replaced.
+fn sort_id_lists(line: &str) -> String {
+    re(r"(voters|learners)=\(([^)]*)\)")
+        .replace_all(line, |c: &regex::Captures| {
+            let mut ids: Vec<&str> = c[2].split(' ').filter(|x| !x.is_empty()).collect();
+            ids.sort_unstable();
+            format!("{}=({})", &c[1], ids.join(" "))
+        })
+        .into_owned()
 }
 
 fn placeholders(ids: &[u64]) -> Vec<(u64, String)> {
@@ -315,32 +360,30 @@ const SOURCES: &[(&str, &str)] = &[
 /// dial X on stream Message`, `started streaming with peer X (writer)`; and the
 /// peer status, which any of them may change.
 fn stream_source(line: &str) -> Option<String> {
-    let named = Regex::new(
+    let named = re(
         r"rafthttp: (?:lost|established|closed) (?:the|a|an existing) TCP streaming connection with peer (\S+) \((stream \S+(?: v2)?) (reader|writer)\)",
-    )
-    .expect("regex");
+    );
     if let Some(c) = named.captures(line) {
         return Some(format!("stream {} {} {}", &c[1], &c[2], &c[3]));
     }
-    let failed = Regex::new(r"rafthttp: failed to (dial|read|write) (\S+) on (stream \S+(?: v2)?)")
-        .expect("regex");
+    let failed = re(r"rafthttp: failed to (dial|read|write) (\S+) on (stream \S+(?: v2)?)");
     if let Some(c) = failed.captures(line) {
         let end = if &c[1] == "write" { "writer" } else { "reader" };
         return Some(format!("stream {} {} {end}", &c[2], &c[3]));
     }
-    let started = Regex::new(r"rafthttp: (?:started|stopped) streaming with peer (\S+) \((stream \S+(?: v2)? )?(reader|writer)\)").expect("regex");
+    let started = re(
+        r"rafthttp: (?:started|stopped) streaming with peer (\S+) \((stream \S+(?: v2)? )?(reader|writer)\)",
+    );
     if let Some(c) = started.captures(line) {
         let kind = c.get(2).map(|m| m.as_str().trim()).unwrap_or("");
         return Some(format!("stream {} {kind} {}", &c[1], &c[3]));
     }
-    let status = Regex::new(r"rafthttp: peer (\S+) became (?:in)?active").expect("regex");
+    let status = re(r"rafthttp: peer (\S+) became (?:in)?active");
     if let Some(c) = status.captures(line) {
         return Some(format!("status {}", &c[1]));
     }
-    let handler = Regex::new(
-        r"rafthttp: (rejected the stream|request sent was ignored|request cluster ID mismatch)",
-    )
-    .expect("regex");
+    let handler =
+        re(r"rafthttp: (rejected the stream|request sent was ignored|request cluster ID mismatch)");
     handler.is_match(line).then(|| "stream handler".to_string())
 }
 
@@ -348,13 +391,13 @@ fn source_of(line: &str) -> String {
     if let Some(s) = stream_source(line) {
         return s;
     }
+    if re(ELECTION).is_match(line) {
+        // raft's node loop (ticks, votes) runs apart from the apply loop
+        return "raft elections".to_string();
+    }
     SOURCES
         .iter()
-        .find(|(_, pat)| {
-            Regex::new(pat)
-                .expect("SOURCES patterns are valid")
-                .is_match(line)
-        })
+        .find(|(_, pat)| re(pat).is_match(line))
         .map(|(name, _)| name.to_string())
         .unwrap_or_else(|| "main".to_string())
 }
@@ -380,15 +423,110 @@ fn missing_by_source(want: &[String], have: &[String]) -> Vec<usize> {
     out
 }
 
+/// raft's election lines: who campaigns, votes, wins or steps down. How many
+/// campaigns a member makes and at which terms depend on randomized election
+/// timeouts, in etcd as in the playground: the two real runs of 09-01 ended the
+/// heal at terms 27 and 24 (`tests/reference-run-b/EXCERPT-VARIANCE.md`: 443 of
+/// the 682 lines that differ between two real runs are these). Such a line is
+/// excused when the same member logged the same event at another term or index.
+const ELECTION: &str = r"^raft (INFO|WARN): (raft\.node: )?\S+ (is starting a new election|became (candidate|pre-candidate|leader|follower)|received Msg(Pre)?VoteResp|has received|\[logterm|\[term|\[logterm: \d+, index: \d+, vote|elected leader|lost leader|changed leader|stepped down)";
+
+/// A stream reader's or writer's failure: which of a peer's two streams fails
+/// first, and whether the peer was still active then (only a failure that ends
+/// the active status is printed), depends on when each stream last heard from
+/// the peer and on dials in flight when a link heals. Such a line is excused
+/// when the playground printed the same failure for the same peer on either stream.
+const STREAM_FAILURE: &str = r"rafthttp: failed to (dial|read|write) \S+ on stream ";
+
+/// A prober's report: its error text is the last probe's, which lags the
+/// network by up to a probe interval (`connection refused` after a cut, `<nil>`
+/// before a probe into a silent network has failed), and the count depends on
+/// the 5 s phase. Excused when the playground reported the same peer unhealthy.
+const PROBER: &str = r"^W \| rafthttp: health check for peer \S+ could not connect: ";
+
+/// `line` with the stream's name, and the ephemeral port, made wildcards.
+fn any_stream(line: &str) -> Regex {
+    let text = regex::escape(line);
+    let text = text
+        .replace("stream Message", "stream (Message|MsgApp v2)")
+        .replace("stream MsgApp v2", "stream (Message|MsgApp v2)");
+    Regex::new(&format!("^{text}$")).expect("escaped pattern")
+}
+
+/// Under cut links (the `09-partitions-*` scenarios) the elections themselves
+/// differ between real runs, not only their terms: who times out first on each
+/// side, who disrupts whom after the heal, who votes for whom. Their election
+/// lines may be absent; what they decide (who leads, which writes commit, which
+/// errors clients see) is checked by `tests/partitions.rs` and `tests/transcripts.rs`.
+const PARTITION_ELECTIONS: &str = "an election under cut links that went another way (see \
+     PARTITION_ELECTIONS; run B of 09-01 won after the heal at term 24, run A at term 27)";
+
+/// `line` with its numbers made wildcards, as a pattern.
+fn any_numbers(line: &str) -> Regex {
+    let digits = re(r"\d+");
+    let parts: Vec<String> = digits.split(line).map(regex::escape).collect();
+    Regex::new(&format!("^{}$", parts.join(r"\d+"))).expect("escaped pattern")
+}
+
 /// Why a missing line may be missing, if it is one real etcd does not repeat
 /// and (unless marked `ANY`) the playground printed one of its kind.
 fn excuse(scenario: &str, line: &str, have: &[String]) -> Option<&'static str> {
+    if re(STREAM_FAILURE).is_match(line) {
+        let same = any_stream(line);
+        if have.iter().any(|h| same.is_match(h)) {
+            return Some("a stream failure on the peer's other stream (see STREAM_FAILURE)");
+        }
+    }
+    if let Some(c) = re(PROBER).captures(line) {
+        let prefix = c[0].to_string();
+        if have.iter().any(|h| h.starts_with(&prefix)) {
+            return Some("a prober failure with another error text (see PROBER)");
+        }
+    }
+    let flap = re(r"^I \| rafthttp: peer \S+ became (in)?active$");
+    if flap.is_match(line) && have.iter().any(|h| h == line) {
+        return Some(
+            "a peer status change that flapped another number of times (see STREAM_FAILURE)",
+        );
+    }
+    if re(ELECTION).is_match(line) {
+        let same = any_numbers(line);
+        if have.iter().any(|h| same.is_match(h)) {
+            return Some("an election line at another term (see ELECTION)");
+        }
+        if scenario.starts_with("09-") {
+            return Some(PARTITION_ELECTIONS);
+        }
+    }
     UNREPEATABLE.iter().find_map(|(sc, pat, why)| {
         let applies = *sc == "*" || *sc == "ANY" || scenario.starts_with(sc);
-        let re = Regex::new(pat).expect("UNREPEATABLE patterns are valid");
-        let kind_seen = *sc == "ANY" || have.iter().any(|h| re.is_match(h));
-        (applies && re.is_match(line) && kind_seen).then_some(*why)
+        let pattern = re(pat);
+        let kind_seen = *sc == "ANY" || have.iter().any(|h| pattern.is_match(h));
+        (applies && pattern.is_match(line) && kind_seen).then_some(*why)
     })
+}
+
+/// Lines only the leader prints (its peer handler's refusals): under cut links
+/// another member may lead in the playground's run than in the real one, so
+/// such a line counts where the playground's leader printed it.
+const LEADER_ONLY: &str = r"^E \| etcdserver/api/etcdhttp: error promoting member ";
+
+fn leader_elsewhere(
+    line: &str,
+    run: &Run,
+    machine: &str,
+    ids: &[(u64, String)],
+) -> Option<&'static str> {
+    if !re(LEADER_ONLY).is_match(line) {
+        return None;
+    }
+    let elsewhere = run
+        .logs
+        .iter()
+        .filter(|(m, _)| m.as_str() != machine)
+        .flat_map(|(_, v)| v.iter())
+        .any(|l| normalise(l, ids) == line);
+    elsewhere.then_some("printed by the member that led in the playground's run (see LEADER_ONLY)")
 }
 
 fn check_scenario(name: &str) {
@@ -419,7 +557,9 @@ fn check_scenario(name: &str) {
             want.len()
         ));
         for i in miss {
-            match excuse(name, &want[i], &have) {
+            let why = excuse(name, &want[i], &have)
+                .or_else(|| leader_elsewhere(&want[i], &run, &ex.machine, &sim_ids));
+            match why {
                 Some(why) => report.push_str(&format!("    excused: {}  ({why})\n", want[i])),
                 None => {
                     report.push_str(&format!("    MISSING: {}\n", want[i]));
@@ -484,6 +624,14 @@ fn normalising_keeps_all_but_stamps_and_runtime_ids() {
             "raft2026/11/22 01:27:47 INFO: x switched to configuration voters=(1765459543120479051 1)",
             &ids
         ),
-        "raft INFO: x switched to configuration voters=(<ID1> 1)"
+        "raft INFO: x switched to configuration voters=(1 <ID1>)",
+        "a runtime ID's place in a sorted list is part of the ID"
+    );
+    assert_eq!(
+        normalise(
+            "raft2026/11/22 01:27:47 INFO: x waiting (sent-request-id: 7668682390110193669)",
+            &ids
+        ),
+        "raft INFO: x waiting (sent-request-id: <REQ>)"
     );
 }

@@ -563,6 +563,8 @@ class Writer:
             raise ConvertError(f"{where}: stop of {ev.name!r}, which was never started")
         self.wait_until(self.offset(ev.time))
         self.add(f"{machine}$ kill {'-9 ' if ev.signal == 'KILL' else ''}etcd")
+        # the recorder waits for the process to exit before it goes on (stop_node)
+        self.add(f"{machine}$ wait")
 
     def on_command(self, ev: Event, where: str) -> None:
         if self.t0 is None:

@@ -209,6 +209,8 @@ enum Event {
         machine: String,
         req: u64,
         request: Request,
+        /// Handed over by another member (promote goes to the leader over peer HTTP).
+        forwarded: bool,
     },
     ClientReply {
         req: u64,
@@ -820,11 +822,18 @@ impl World {
                 machine,
                 req,
                 request,
+                forwarded,
             } => {
                 // gRPC carries the client's deadline to the server.
                 let deadline = self.calls.get(&req).map(|c| c.deadline_ms);
                 if let Some(deadline) = deadline.filter(|d| *d > self.now_ms) {
-                    self.with_server(&machine, |s, ctx| s.handle(ctx, req, request, deadline));
+                    self.with_server(&machine, |s, ctx| {
+                        if forwarded {
+                            s.handle_from_peer(ctx, req, request, deadline);
+                        } else {
+                            s.handle(ctx, req, request, deadline);
+                        }
+                    });
                 }
             }
             Event::ClientReply { req, result } => {
@@ -1172,6 +1181,7 @@ impl World {
                     machine: target,
                     req,
                     request,
+                    forwarded: true,
                 },
             );
         }
@@ -1205,6 +1215,7 @@ impl World {
                             machine: target,
                             req,
                             request,
+                            forwarded: false,
                         },
                     );
                 }

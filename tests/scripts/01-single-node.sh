@@ -53,3 +53,4 @@ $ sleep 0.17
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status --cluster -w table
 $ sleep 0.03
 node01$ kill etcd
+node01$ wait

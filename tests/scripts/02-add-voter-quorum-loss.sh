@@ -85,5 +85,7 @@ $ sleep 0.16
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 put k3 v3
 $ sleep 0.01
 node02$ kill etcd
+node02$ wait
 $ sleep 0.11
 node01$ kill etcd
+node01$ wait

@@ -68,6 +68,7 @@ $ sleep 0.11
 node02$ etcdctl --endpoints=http://127.0.0.2:2379 member remove bb43a69fa363bf44
 $ sleep 15.3
 node02$ kill etcd
+node02$ wait
 
 # PART B: remove the FOLLOWER (node02) from a 2-node cluster, issued via node01 (leader)
 $ sleep 0.12
@@ -98,6 +99,7 @@ $ sleep 0.11
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 put x y
 $ sleep 0.01
 node01$ kill etcd
+node01$ wait
 
 # PART C: remove the LEADER (node01) issuing the request to the leader's OWN endpoint
 $ sleep 0.11
@@ -123,3 +125,4 @@ $ sleep 3.11
 node02$ etcdctl --endpoints=http://127.0.0.2:2379 member list -w table
 $ sleep 0.02
 node02$ kill etcd
+node02$ wait

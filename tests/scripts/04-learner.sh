@@ -125,5 +125,7 @@ $ sleep 0.19
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status --cluster -w table
 $ sleep 0.02
 node02$ kill etcd
+node02$ wait
 $ sleep 0.21
 node01$ kill etcd
+node01$ wait

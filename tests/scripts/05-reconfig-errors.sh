@@ -119,6 +119,7 @@ node01$ etcdctl --endpoints=http://127.0.0.1:2379 member update 3f8a158212f196fc
 # 5A.10 restart node02 listening on the new peer URL (old data dir)
 $ sleep 0.03
 node02$ kill etcd
+node02$ wait
 $ sleep 0.11
 node02$ etcd --name node02 --data-dir /var/tmp/etcd-gold/s05a/node02 \
   --initial-advertise-peer-urls http://127.0.0.2:2390 --listen-peer-urls http://127.0.0.2:2390 \
@@ -131,8 +132,10 @@ $ sleep 0.12
 node02$ etcdctl --endpoints=http://127.0.0.2:2379 get afterupdate
 $ sleep 0.02
 node02$ kill etcd
+node02$ wait
 $ sleep 0.1
 node01$ kill etcd
+node01$ wait
 
 # PART 5B: strict-reconfig-check with a member down (3-node static cluster, node03 stopped)
 $ sleep 0.12
@@ -158,6 +161,7 @@ node01$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status --cluster -w t
 # leader endpoint: http://127.0.0.3:2379
 $ sleep 0.04
 node03$ kill etcd
+node03$ wait
 
 # 5B.1 add a voter while node03 is down (4 members -> quorum 3; connected-and-up = 2)
 $ sleep 2.41
@@ -184,6 +188,7 @@ $ sleep 6.2
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status --cluster -w table
 $ sleep 0.02
 node02$ kill etcd
+node02$ wait
 # node02 stopped at 01:37:18.404
 
 # 5C.1 put immediately after node02 stopped
@@ -203,3 +208,4 @@ $ sleep 0.14
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status -w table
 $ sleep 0.02
 node01$ kill etcd
+node01$ wait

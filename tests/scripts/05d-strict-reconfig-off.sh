@@ -37,6 +37,7 @@ $ sleep 3.44
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status --cluster -w table
 $ sleep 0.02
 node03$ kill etcd
+node03$ wait
 $ sleep 1.19
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 member add node04 --peer-urls=http://127.0.0.4:2380
 $ sleep 0.1
@@ -47,5 +48,7 @@ $ sleep 0.12
 node01$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status -w table
 $ sleep 0.02
 node02$ kill etcd
+node02$ wait
 $ sleep 0.1
 node01$ kill etcd
+node01$ wait

@@ -37,6 +37,7 @@ $ sleep 0.14
 etcd-1$ etcdctl --endpoints=http://127.0.0.1:2379,http://127.0.0.2:2379 endpoint status -w table
 $ sleep 0.01
 etcd-2$ kill etcd
+etcd-2$ wait
 # (not echoed in the transcript: 06-clustering-step-by-step.sh:28)
 etcd-2$ rm -rf /var/tmp/etcd-gold/s06/manual/etcd-2.etcd
 
@@ -50,6 +51,7 @@ $ sleep 6.42
 etcd-2$ etcdctl --endpoints=http://127.0.0.2:2379 get foo
 $ sleep 0.02
 etcd-2$ kill etcd
+etcd-2$ wait
 # (not echoed in the transcript: 06-clustering-step-by-step.sh:41)
 etcd-2$ rm -rf /var/tmp/etcd-gold/s06/manual/etcd-2.etcd
 
@@ -94,10 +96,13 @@ $ sleep 0.11
 etcd-1$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status --cluster -w table
 $ sleep 0.02
 etcd-2$ kill etcd
+etcd-2$ wait
 $ sleep 0.11
 etcd-3$ kill etcd
+etcd-3$ wait
 $ sleep 0.1
 etcd-1$ kill etcd
+etcd-1$ wait
 
 # run A
 $ sleep 0.12
@@ -129,10 +134,13 @@ $ sleep 0.27
 etcd-1$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status --cluster -w table
 $ sleep 0.02
 etcd-2$ kill etcd
+etcd-2$ wait
 $ sleep 0.11
 etcd-3$ kill etcd
+etcd-3$ wait
 $ sleep 0.21
 etcd-1$ kill etcd
+etcd-1$ wait
 
 # run B
 $ sleep 0.13
@@ -159,10 +167,13 @@ $ sleep 0.22
 etcd-1$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status --cluster -w table
 $ sleep 0.02
 etcd-2$ kill etcd
+etcd-2$ wait
 $ sleep 0.21
 etcd-3$ kill etcd
+etcd-3$ wait
 $ sleep 0.1
 etcd-1$ kill etcd
+etcd-1$ wait
 
 # 6.7b same names/URLs but --initial-cluster-token other-token (run C, only etcd-1 started, read IDs from its log)
 $ sleep 0.11
@@ -173,6 +184,7 @@ etcd-1$ etcd --name=etcd-1 --data-dir /var/tmp/etcd-gold/s06/staticC/etcd-1.etcd
   --initial-cluster-token other-token
 $ sleep 2.31
 etcd-1$ kill etcd
+etcd-1$ wait
 
 # 6.7d restart run-A members from their existing data dirs (same flags)
 $ sleep 0.02
@@ -196,6 +208,7 @@ etcd-1$ etcdctl --endpoints=http://127.0.0.1:2379 endpoint status --cluster -w t
 # 6.8 minority failure WITH data: stop etcd-1, restart it with the same data dir and flags
 $ sleep 5.03
 etcd-1$ kill etcd
+etcd-1$ wait
 $ sleep 0.43
 etcd-2$ etcdctl --endpoints=http://127.0.0.2:2379 put during-e1-down 1
 $ sleep 0.03
@@ -209,6 +222,7 @@ etcd-1$ etcdctl --endpoints=http://127.0.0.1:2379 get during-e1-down
 # 6.9 minority failure WITHOUT data: stop etcd-1, rm -rf its data dir, restart with same flags
 $ sleep 0.03
 etcd-1$ kill etcd
+etcd-1$ wait
 # (not echoed in the transcript: 06-clustering-step-by-step.sh:110)
 etcd-1$ rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-1.etcd
 etcd-1$ etcd --name=etcd-1 --data-dir /var/tmp/etcd-gold/s06/staticA/etcd-1.etcd \
@@ -244,10 +258,13 @@ $ sleep 0.21
 etcd-1$ etcdctl --endpoints=http://127.0.0.1:2379 put aftersnap 1
 $ sleep 0.02
 etcd-2$ kill etcd
+etcd-2$ wait
 $ sleep 0.21
 etcd-3$ kill etcd
+etcd-3$ wait
 $ sleep 0.21
 etcd-1$ kill etcd
+etcd-1$ wait
 # (not echoed in the transcript: 06-clustering-step-by-step.sh:130)
 etcd-1$ rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-1.etcd
 # (not echoed in the transcript: 06-clustering-step-by-step.sh:130)
@@ -292,8 +309,10 @@ $ sleep 3.18
 etcd-1$ etcdctl --endpoints=http://127.0.0.1:2379 put beforeforce 1
 $ sleep 0.01
 etcd-2$ kill etcd
+etcd-2$ wait
 $ sleep 0.11
 etcd-3$ kill etcd
+etcd-3$ wait
 # (not echoed in the transcript: 06-clustering-step-by-step.sh:148)
 etcd-2$ rm -rf /var/tmp/etcd-gold/s06/restored/etcd-2.etcd
 # (not echoed in the transcript: 06-clustering-step-by-step.sh:148)
@@ -302,6 +321,7 @@ $ sleep 0.32
 etcd-1$ etcdctl --endpoints=http://127.0.0.1:2379 put whilemajoritydown 1
 $ sleep 0.02
 etcd-1$ kill etcd
+etcd-1$ wait
 $ sleep 0.13
 etcd-1$ etcd --name=etcd-1 --data-dir /var/tmp/etcd-gold/s06/restored/etcd-1.etcd \
   --listen-peer-urls http://127.0.0.1:2380 --listen-client-urls http://127.0.0.1:2379 \
@@ -339,7 +359,10 @@ $ sleep 0.11
 etcd-3$ etcdctl --endpoints=http://127.0.0.3:2379 get --prefix ''
 $ sleep 0.02
 etcd-2$ kill etcd
+etcd-2$ wait
 $ sleep 0.1
 etcd-3$ kill etcd
+etcd-3$ wait
 $ sleep 0.11
 etcd-1$ kill etcd
+etcd-1$ wait

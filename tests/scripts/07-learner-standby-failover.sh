@@ -40,6 +40,7 @@ node02$ etcdctl --endpoints=http://127.0.0.2:2379 get app/config --consistency=s
 # 7.1 kill node01 (the only voter) with SIGKILL (crash)
 $ sleep 0.03
 node01$ kill -9 etcd
+node01$ wait
 
 # 7.2 what the learner node02 can/cannot do without the voter
 $ sleep 4.22
@@ -77,6 +78,7 @@ node01$ etcdctl --endpoints=http://127.0.0.1:2379 member promote 1d1e262771ab266
 # 7.3 recovery attempt A: restart node02 on its own data dir with --force-new-cluster
 $ sleep 0.05
 node02$ kill etcd
+node02$ wait
 # (not echoed in the transcript: 07-learner-standby-failover.sh:45)
 node02$ cp -a /var/tmp/etcd-gold/s07/node02 /var/tmp/etcd-gold/s07/node02-backup
 $ sleep 0.16
@@ -123,6 +125,7 @@ $ sleep 0.18
 node02$ etcdctl --endpoints=http://127.0.0.2:2379 get app/config
 $ sleep 0.02
 node02$ kill etcd
+node02$ wait
 
 # 7.4b clean restore WITH --skip-hash-check into a fresh data dir
 $ sleep 0.31
@@ -144,3 +147,4 @@ $ sleep 0.22
 node02$ etcdctl --endpoints=http://127.0.0.2:2379 get app/config
 $ sleep 0.02
 node02$ kill etcd
+node02$ wait

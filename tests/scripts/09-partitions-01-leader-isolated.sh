@@ -176,8 +176,11 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 member list
 # the recorder stops every etcd (stop_all)
 $ sleep 0.36
 node03$ kill etcd
+node03$ wait
 $ sleep 0.11
 node02$ kill etcd
+node02$ wait
 $ sleep 0.21
 node01$ kill etcd
+node01$ wait
 # unfiltered logs: /tmp/partition-work/s01/node0N.log

@@ -219,8 +219,11 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status --cluster -w 
 # the recorder stops every etcd (stop_all)
 $ sleep 0.27
 node03$ kill etcd
+node03$ wait
 $ sleep 0.1
 node02$ kill etcd
+node02$ wait
 $ sleep 0.11
 node01$ kill etcd
+node01$ wait
 # unfiltered logs: /tmp/partition-work/s02/node0N.log

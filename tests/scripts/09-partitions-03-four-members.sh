@@ -139,10 +139,13 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w 
 # the recorder stops every etcd (stop_all)
 $ sleep 0.23
 node03$ kill etcd
+node03$ wait
 $ sleep 0.1
 node02$ kill etcd
+node02$ wait
 $ sleep 0.11
 node01$ kill etcd
+node01$ wait
 
 # PART B1: strict-reconfig-check on (default): cut one follower, wait 3 s, then member add a 4th voter
 $ sleep 0.11
@@ -291,10 +294,13 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 # the recorder stops every etcd (stop_all)
 $ sleep 0.15
 node03$ kill etcd
+node03$ wait
 $ sleep 0.1
 node02$ kill etcd
+node02$ wait
 $ sleep 0.11
 node01$ kill etcd
+node01$ wait
 
 # PART B2: strict-reconfig-check on (default): cut one follower, wait 8 s, then member add a 4th voter
 $ sleep 0.11
@@ -484,10 +490,13 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 # the recorder stops every etcd (stop_all)
 $ sleep 0.14
 node03$ kill etcd
+node03$ wait
 $ sleep 0.11
 node02$ kill etcd
+node02$ wait
 $ sleep 0.2
 node01$ kill etcd
+node01$ wait
 
 # PART C: --strict-reconfig-check=false on all members: cut one follower, wait 8 s, then member add a 4th voter
 $ sleep 0.12
@@ -648,8 +657,11 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 # the recorder stops every etcd (stop_all)
 $ sleep 0.14
 node03$ kill etcd
+node03$ wait
 $ sleep 0.1
 node02$ kill etcd
+node02$ wait
 $ sleep 0.11
 node01$ kill etcd
+node01$ wait
 # unfiltered logs: /tmp/partition-work/s03{a,b1,b2,c}/node0N.log

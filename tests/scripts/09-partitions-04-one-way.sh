@@ -254,10 +254,13 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w 
 # the recorder stops every etcd (stop_all)
 $ sleep 0.26
 node03$ kill etcd
+node03$ wait
 $ sleep 0.11
 node02$ kill etcd
+node02$ wait
 $ sleep 0.1
 node01$ kill etcd
+node01$ wait
 
 # PART B: drop follower -> leader
 $ sleep 0.11
@@ -492,8 +495,11 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w 
 # the recorder stops every etcd (stop_all)
 $ sleep 0.27
 node03$ kill etcd
+node03$ wait
 $ sleep 0.11
 node02$ kill etcd
+node02$ wait
 $ sleep 0.1
 node01$ kill etcd
+node01$ wait
 # unfiltered logs: /tmp/partition-work/s04{A,B}/node0N.log

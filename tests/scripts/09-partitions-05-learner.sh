@@ -201,10 +201,13 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w 
 # the recorder stops every etcd (stop_all)
 $ sleep 0.21
 node03$ kill etcd
+node03$ wait
 $ sleep 0.11
 node02$ kill etcd
+node02$ wait
 $ sleep 0.21
 node01$ kill etcd
+node01$ wait
 
 # PART B: cut the learner and promote at once (no write in between)
 $ sleep 0.11
@@ -399,8 +402,11 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w 
 # the recorder stops every etcd (stop_all)
 $ sleep 0.08
 node03$ kill etcd
+node03$ wait
 $ sleep 0.11
 node02$ kill etcd
+node02$ wait
 $ sleep 0.11
 node01$ kill etcd
+node01$ wait
 # unfiltered logs: /tmp/partition-work/s05{a,b}/node0N.log

@@ -182,10 +182,13 @@ node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo
 # the recorder stops every etcd (stop_all)
 $ sleep 0.04
 node03$ kill etcd
+node03$ wait
 $ sleep 0.11
 node02$ kill etcd
+node02$ wait
 $ sleep 0.11
 node01$ kill etcd
+node01$ wait
 # (real run: node01's etcd did not exit within 10 s of SIGTERM; the recorder then sent SIGKILL)
 $ sleep 10
 node01$ kill -9 etcd

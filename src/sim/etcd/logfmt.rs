@@ -315,6 +315,18 @@ fn other_line(id: u64, rec: &RaftRecord) -> Vec<RaftLine> {
             "[logterm: {}, index: {}, vote: {:x}] {verb} {ty} {prep} {:x} [logterm: {}, index: {}] at term {}",
             at(0), at(1), at(2), at(3), at(4), at(5), at(6)
         )
+    } else if m.contains("lease is not expired") {
+        format!(
+            "[logterm: {}, index: {}, vote: {:x}] ignored {ty} from {:x} [logterm: {}, index: {}] at term {}: lease is not expired (remaining ticks: {})",
+            at(0),
+            at(1),
+            at(2),
+            at(3),
+            at(4),
+            at(5),
+            rec.num("term"),
+            rec.num("remaining ticks")
+        )
     } else if m.starts_with("received a message with higher term from") {
         format!(
             "[term: {}] received a {ty} message with higher term from {:x} [term: {}]",

@@ -23,6 +23,8 @@ const LINK_HEARTBEAT_MS: u64 = 1666;
 const PROBE_ERROR_INTERVAL_MS: u64 = 5000;
 /// `statusMonitoringInterval`: how often a healthy prober is looked at.
 const PROBE_OK_INTERVAL_MS: u64 = 30_000;
+/// Linux retransmits an unanswered SYN after 1 s.
+const SYN_RETRY_MS: u64 = 1000;
 
 /// The two stream types of etcd 3.4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -137,9 +139,19 @@ pub struct Peer {
     /// Since when the peer has been active (`peerStatus.since`), if it is.
     pub active_since: Option<u64>,
     readers: [Option<ReaderConn>; 2],
+    /// An idle reader's dial into a silent network: when it began, and whether
+    /// its one SYN retry (after 1 s) was lost too, so it can only time out.
+    dialing: [Option<(u64, bool)>; 2],
     writers: [Option<WriterConn>; 2],
     /// When the probers' status is next looked at.
     monitor_at_ms: u64,
+    /// Since when the probes have gone unanswered (a cut link).
+    silent_since: Option<u64>,
+    /// The probers' last recorded error (`None`: healthy). It lags the network:
+    /// after a cut it keeps a refused dial's text, or, if the peer was healthy,
+    /// goes unhealthy with no error (`<nil>`); only a probe that has waited out
+    /// its dial records `i/o timeout` (09-partitions-03 and -05).
+    probe_err: Option<String>,
 }
 
 impl Peer {
@@ -148,8 +160,11 @@ impl Peer {
             urls,
             active_since: None,
             readers: [None, None],
+            dialing: [None, None],
             writers: [None, None],
             monitor_at_ms: now + PROBE_ERROR_INTERVAL_MS,
+            silent_since: None,
+            probe_err: None,
         }
     }
 }
@@ -168,6 +183,8 @@ pub struct Transport {
     /// This member's ID and cluster ID.
     pub local: u64,
     pub cluster: u64,
+    /// etcd's `PeerDialTimeout`: 1 s plus the election timeout.
+    pub dial_timeout_ms: u64,
     pub peers: BTreeMap<u64, Peer>,
     /// The local address used as the source of reader connections.
     pub local_host: String,
@@ -175,10 +192,17 @@ pub struct Transport {
 }
 
 impl Transport {
-    pub fn new(local: u64, cluster: u64, local_host: String, first_port: u16) -> Transport {
+    pub fn new(
+        local: u64,
+        cluster: u64,
+        dial_timeout_ms: u64,
+        local_host: String,
+        first_port: u16,
+    ) -> Transport {
         Transport {
             local,
             cluster,
+            dial_timeout_ms,
             peers: BTreeMap::new(),
             local_host,
             next_port: first_port,
@@ -263,6 +287,7 @@ impl Transport {
             local: self.local,
             cluster: self.cluster,
             host: self.local_host.clone(),
+            dial_timeout_ms: self.dial_timeout_ms,
         };
         let mut requests = Vec::new();
         let ids: Vec<u64> = self.peers.keys().copied().collect();
@@ -319,6 +344,12 @@ impl Transport {
     }
 }
 
+/// `host:port` of a URL.
+fn host_port_of(url: &str) -> String {
+    let rest = url.split("://").nth(1).unwrap_or(url);
+    rest.split('/').next().unwrap_or("").to_string()
+}
+
 /// `peerStatus.activate`.
 fn activate(ctx: &mut Ctx, id: u64, p: &mut Peer) {
     if p.active_since.is_none() {
@@ -359,6 +390,7 @@ struct Ends {
     local: u64,
     cluster: u64,
     host: String,
+    dial_timeout_ms: u64,
 }
 
 /// A connected reader reads, or loses its connection; an idle one dials.
@@ -400,6 +432,31 @@ fn tick_reader(
             }
         }
     }
+    if let Some((started, doomed)) = p.dialing[i] {
+        // a dial into a silent network: the SYN is retried once, after 1 s; if
+        // that is lost too, the dial fails at the dial timeout
+        let retried = now >= started + SYN_RETRY_MS;
+        let answered = !doomed && retried && matches!(r, Reach::Ok { .. });
+        if retried && !answered {
+            p.dialing[i] = Some((started, true));
+        }
+        if !answered {
+            if now >= started + ends.dial_timeout_ms {
+                p.dialing[i] = None;
+                let addr = match r {
+                    Reach::Silent(addr) => addr.clone(),
+                    _ => p.urls.first().map(|u| host_port_of(u)).unwrap_or_default(),
+                };
+                let reason = format!("dial tcp {addr}: i/o timeout");
+                deactivate(ctx, id, p, "dial", kind, &reason);
+            }
+            return None;
+        }
+        p.dialing[i] = None;
+    } else if matches!(r, Reach::Silent(_)) {
+        p.dialing[i] = Some((now, false));
+        return None;
+    }
     match r {
         Reach::Ok { pid } => {
             activate(ctx, id, p);
@@ -411,11 +468,13 @@ fn tick_reader(
                     kind.name()
                 ),
             );
+            // the writer's heartbeat ticker has its own phase
+            let phase = (ends.local ^ id.rotate_left(17) ^ i as u64) % LINK_HEARTBEAT_MS;
             p.readers[i] = Some(ReaderConn {
                 pid: *pid,
                 port,
                 last_recv_ms: now,
-                next_beat_ms: now + LINK_HEARTBEAT_MS,
+                next_beat_ms: now + 1 + phase,
             });
             Some(StreamRequest { to: id, kind })
         }
@@ -465,10 +524,12 @@ fn tick_writer(ctx: &mut Ctx, id: u64, p: &mut Peer, kind: Kind, r: &Reach) {
 
 /// `monitorProbingStatus`, for both probers of the peer.
 fn monitor(ctx: &mut Ctx, id: u64, p: &mut Peer, r: &Reach) {
-    if ctx.now_ms < p.monitor_at_ms {
+    let now = ctx.now_ms;
+    record_probe(p, r, now);
+    if now < p.monitor_at_ms {
         return;
     }
-    match r.probe_error() {
+    match p.probe_err.clone() {
         Some(err) => {
             let line = format!("health check for peer {id:x} could not connect: {err}");
             ctx.server('W', "rafthttp", &line);
@@ -480,6 +541,24 @@ fn monitor(ctx: &mut Ctx, id: u64, p: &mut Peer, r: &Reach) {
     // a long pause (a stopped clock) does not replay missed checks
     if p.monitor_at_ms <= ctx.now_ms {
         p.monitor_at_ms = ctx.now_ms + PROBE_ERROR_INTERVAL_MS;
+    }
+}
+
+/// What the probers have recorded by now (see [`Peer::probe_err`]).
+fn record_probe(p: &mut Peer, r: &Reach, now: u64) {
+    match r {
+        Reach::Silent(addr) => {
+            let since = *p.silent_since.get_or_insert(now);
+            if now >= since + PROBE_ERROR_INTERVAL_MS {
+                p.probe_err = Some(format!("dial tcp {addr}: i/o timeout"));
+            } else if now >= since + SYN_RETRY_MS && p.probe_err.is_none() {
+                p.probe_err = Some("<nil>".into());
+            }
+        }
+        other => {
+            p.silent_since = None;
+            p.probe_err = other.probe_error();
+        }
     }
 }
 

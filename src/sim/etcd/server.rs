@@ -336,7 +336,7 @@ impl Server {
             early: Vec::new(),
             snapshots_sent: Vec::new(),
             waiters: BTreeMap::new(),
-            transport: Transport::new(0, 0, String::new(), 32768),
+            transport: Transport::new(0, 0, 0, String::new(), 32768),
             last_leader: 0,
             applied_term: 0,
             last_role: (0, StateRole::Follower),
@@ -366,7 +366,8 @@ impl Server {
         // ephemeral ports are the kernel's business: derived from the ID, so
         // they draw nothing from the election-timeout RNG
         let first_port = 32768 + (s.id % 28_000) as u16;
-        s.transport = Transport::new(s.id, s.cluster_id, host, first_port);
+        let dial_timeout = 1000 + s.cfg.election_ms;
+        s.transport = Transport::new(s.id, s.cluster_id, dial_timeout, host, first_port);
         ctx.server('W', "auth", "simple token is not cryptographically signed");
         for (id, urls) in peers {
             s.add_peer(ctx, id, urls);
@@ -1225,6 +1226,40 @@ impl Server {
 
     /// A client request arrives. Before the server has published, requests hang
     /// (etcd's gRPC server does not serve until it is ready).
+    /// A request another member handed over on the peer port (`/members/promote`):
+    /// etcd's peer HTTP handler logs a promotion it refuses.
+    pub fn handle_from_peer(
+        &mut self,
+        ctx: &mut Ctx,
+        req: u64,
+        request: Request,
+        client_deadline_ms: u64,
+    ) {
+        let promote = match request {
+            Request::MemberPromote { id } => Some(id),
+            _ => None,
+        };
+        let before = ctx.out.len();
+        self.handle(ctx, req, request, client_deadline_ms);
+        let Some(id) = promote else {
+            return;
+        };
+        let refused = ctx.out[before..].iter().find_map(|o| match o {
+            Out::Reply {
+                req: r,
+                result: Err(e),
+            } if *r == req => Some(e.status().1),
+            _ => None,
+        });
+        if let Some(text) = refused {
+            ctx.server(
+                'E',
+                "etcdserver/api/etcdhttp",
+                &format!("error promoting member {id:x} ({text})"),
+            );
+        }
+    }
+
     pub fn handle(&mut self, ctx: &mut Ctx, req: u64, request: Request, client_deadline_ms: u64) {
         if !self.ready {
             // The client's connection waits until the server serves (ReadyNotify);
