@@ -221,10 +221,14 @@ struct Run {
 }
 
 fn run_scenario(name: &str) -> Run {
+    run_named(name, seed())
+}
+
+fn run_named(name: &str, seed: u64) -> Run {
     let path = format!("tests/scripts/{name}.sh");
     let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let commands = parse_script(&src).expect("script parses");
-    let mut session = Session::new(seed());
+    let mut session = Session::new(seed);
     let mut output = String::new();
     for c in &commands {
         run_one(&mut session, c, false, &mut output);
@@ -633,5 +637,128 @@ fn normalising_keeps_all_but_stamps_and_runtime_ids() {
             &ids
         ),
         "raft INFO: x waiting (sent-request-id: <REQ>)"
+    );
+}
+
+// ------------------------------------------------------------------ seed 000
+
+/// Seed 000's sections 3 to 5 quote node logs after `docker logs -f etcd`; each
+/// run of lines between `...` must appear in the pasted walkthrough's log
+/// (`tests/scripts/seed-000.sh`), in order, as the transcripts' excerpts do.
+///
+/// Besides time stamps, two things are normalised, both listed here:
+/// * runtime IDs: the document's sections were separate runs, so its members
+///   added at runtime carry other IDs than the walkthrough's single run gives
+///   them (pairs below, each the same member in the same role);
+/// * the document ran etcd 3.4.0, built with Go 1.12, whose HTTP errors print
+///   `Get http://…/version:` where 3.4.23's Go quotes the URL.
+const SEED_000_IDS: &[(u64, u64, &str)] = &[
+    (0x6d66440fb5660edc, 0x6d66440fb5660edc, "<node02-s3-s4.1>"),
+    (0x6c9f385ab14331a2, 0x6d66440fb5660edc, "<node02-s3-s4.1>"),
+    (0x9035c191246d362c, 0x9885d7fd2cdc9cfb, "<node02-s4.2>"),
+    (0x341224f3422176dd, 0xe618a7383cf09f4e, "<node02-s5>"),
+    (0xaa9ac53bcb1de8c6, 0x907178cd988e15f3, "<node03-s5>"),
+];
+
+/// The quoted log runs of seed 000: (section line, machine, lines).
+fn seed_000_excerpts(doc: &str) -> Vec<(usize, String, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut current: Option<(usize, String, Vec<String>)> = None;
+    let start = re(r"^\((Node\d\d)\)\$ docker logs -f etcd$");
+    let log_line = re(r"^(\d{4}-\d\d-\d\d |raft\d{4}/)");
+    for (i, line) in doc.lines().enumerate() {
+        if let Some(c) = start.captures(line) {
+            current = Some((i + 2, c[1].to_lowercase(), Vec::new()));
+            continue;
+        }
+        let Some(cur) = current.as_mut() else {
+            continue;
+        };
+        if line.starts_with("```") || line == "..." {
+            if !cur.2.is_empty() {
+                out.push(cur.clone());
+            }
+            cur.2.clear();
+            cur.0 = i + 2;
+            if line.starts_with("```") {
+                current = None;
+            }
+        } else if log_line.is_match(line) {
+            cur.2.push(line.to_string());
+        }
+    }
+    out
+}
+
+/// The document cut a few long lines short (`… connect: connection refuse`):
+/// such a line stands for the one line of the log it begins.
+fn complete_cut_line(want: String, have: &[String]) -> String {
+    if have.contains(&want) {
+        return want;
+    }
+    let mut longer: Vec<&String> = have.iter().filter(|h| h.starts_with(&want)).collect();
+    longer.sort();
+    longer.dedup();
+    match longer.as_slice() {
+        [only] => only.to_string(),
+        _ => want,
+    }
+}
+
+#[test]
+fn seed_000_log_excerpts_appear_in_order() {
+    let Some(doc) = std::fs::read_dir("../shared/seeds").ok().and_then(|d| {
+        d.filter_map(|e| e.ok())
+            .find(|e| e.file_name().to_string_lossy().starts_with("000_"))
+            .and_then(|e| std::fs::read_to_string(e.path()).ok())
+    }) else {
+        eprintln!("../shared/seeds/000_*.txt not found; skipped");
+        return;
+    };
+    let run = run_named("seed-000", 1);
+    let doc_ids: Vec<(u64, String)> = SEED_000_IDS
+        .iter()
+        .map(|(d, _, n)| (*d, n.to_string()))
+        .collect();
+    let sim_ids: Vec<(u64, String)> = SEED_000_IDS
+        .iter()
+        .map(|(_, s, n)| (*s, n.to_string()))
+        .collect();
+    let go112 = re(r#"Get (http://[^ ]+/version):"#);
+    let excerpts = seed_000_excerpts(&doc);
+    assert!(excerpts.len() >= 6, "seed 000's quoted logs were found");
+    let mut failures = Vec::new();
+    for (line_no, machine, lines) in excerpts {
+        let want: Vec<String> = lines
+            .iter()
+            .map(|l| {
+                go112
+                    .replace(&normalise(l, &doc_ids), r#"Get "$1":"#)
+                    .into_owned()
+            })
+            .collect();
+        let have: Vec<String> = run
+            .logs
+            .get(&machine)
+            .map(|v| v.iter().map(|l| normalise(l, &sim_ids)).collect())
+            .unwrap_or_default();
+        let want: Vec<String> = want
+            .into_iter()
+            .map(|w| complete_cut_line(w, &have))
+            .collect();
+        for i in missing_by_source(&want, &have) {
+            if excuse("seed-000", &want[i], &have).is_none() {
+                failures.push(format!(
+                    "seed 000 line {}: [{machine}] {}",
+                    line_no + i,
+                    want[i]
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "seed 000's log lines missing from the walkthrough's log:\n{}",
+        failures.join("\n")
     );
 }

@@ -1,4 +1,5 @@
-//! Seed 001's partition figures as scripts (`tests/scripts/seed-001-fig*.sh`),
+//! Seed 001's partition figures 2 to 9 as scripts (`tests/scripts/seed-001-fig*.sh`;
+//! figure 7 is transcript 02's own script),
 //! each checked for the outcome real etcd 3.4.23 showed under cut links in
 //! `shared/reference/transcripts/09-partitions-*` (SUMMARY.md, "Partitions"):
 //! who leads, whether writes commit, and which error a client sees.
@@ -7,15 +8,12 @@
 use quorum_playground::shell::runner::{run_source, RunOptions};
 
 fn run(name: &str) -> String {
+    run_seed(name, 1)
+}
+
+fn run_seed(name: &str, seed: u64) -> String {
     let src = std::fs::read_to_string(format!("tests/scripts/{name}.sh")).expect("script");
-    run_source(
-        &src,
-        RunOptions {
-            seed: 1,
-            logs: false,
-        },
-    )
-    .expect("parses")
+    run_source(&src, RunOptions { seed, logs: false }).expect("parses")
 }
 
 /// The output of the `n`th command (0-based) whose echo contains `command`.
@@ -116,8 +114,52 @@ fn figure_6_adding_a_voter_after_a_cut_loses_the_quorum() {
         .ends_with("Error: etcdserver: unhealthy cluster\n"));
 }
 
+/// Figure 7 is transcript 02 itself: a voter added to a one-member cluster
+/// before it starts. Its script (`02-add-voter-quorum-loss.sh`) replays the real
+/// run; the outcome is the real one.
 #[test]
-fn figures_8_and_9_a_wrong_peer_url_needs_force_new_cluster() {
+fn figure_7_adding_a_voter_to_one_member_loses_the_quorum_until_it_starts() {
+    let t = run_seed("02-add-voter-quorum-loss", 20);
+    assert!(output_of(&t, "member add node02", 0).starts_with("Member 18802c19c505034b added"));
+    // 02: writes and linearizable reads time out, serializable reads answer. A put
+    // the lone leader appended before it stepped down races its own timeout
+    // against the client's: real runs show both errors (09-01 and 06 #38)
+    let put = output_of(&t, "put k1 v1", 0);
+    assert!(
+        put.ends_with(DEADLINE) || put.ends_with("Error: etcdserver: request timed out\n"),
+        "{put}"
+    );
+    assert!(output_of(&t, "get foo", 0).ends_with(DEADLINE));
+    assert_eq!(output_of(&t, "get foo --consistency=s", 0), "foo\nbar\n");
+    assert!(output_of(&t, "endpoint status -w table", 0).contains("etcdserver: no leader"));
+    assert!(output_of(&t, "member add node03", 0).ends_with(
+        "Error: etcdserver: re-configuration failed due to not enough started members\n"
+    ));
+    // once node02 runs, node01 is elected again and writes commit
+    assert!(output_of(&t, "endpoint status --cluster -w table", 2).contains("|      true |"));
+    assert_eq!(output_of(&t, "put k3 v3", 0), "OK\n");
+}
+
+/// Figure 9: four members, one failed and one misconfigured. Like 05's part B
+/// (two of four down) and 05d: the two left cannot commit, not even the removal.
+#[test]
+fn figure_9_two_of_four_down_need_force_new_cluster() {
+    let t = run("seed-001-fig9-two-of-four-down");
+    assert!(output_of(&t, "member add node04", 0).starts_with("Member "));
+    assert_eq!(output_of(&t, "put foo three-of-four", 0), "OK\n");
+    assert!(output_of(&t, "put foo two-of-four", 0).ends_with(DEADLINE));
+    assert!(output_of(&t, "endpoint status -w table", 0).contains("etcdserver: no leader"));
+    assert!(
+        output_of(&t, "member list", 0).contains(", unstarted, , http://10.200.0.40:2380, , false")
+    );
+    assert!(output_of(&t, "member remove", 0).ends_with(DEADLINE));
+    let members = output_of(&t, "member list", 1);
+    assert_eq!(members.lines().count(), 1, "{members}");
+    assert_eq!(output_of(&t, "get foo", 0), "foo\nthree-of-four\n");
+}
+
+#[test]
+fn figure_8_a_wrong_peer_url_needs_force_new_cluster() {
     let t = run("seed-001-fig8-misconfigured-member");
     assert!(output_of(&t, "put foo after", 0).ends_with(DEADLINE));
     assert!(output_of(&t, "member remove", 0).ends_with(DEADLINE));

@@ -1,6 +1,7 @@
 //! In headless Chromium (wasm-bindgen-test): the same scripts give byte for byte
-//! the transcripts the native runner wrote to `tests/golden/`, and the page's
-//! model boots its cluster and answers commands.
+//! the transcripts the native runner wrote to `tests/golden/` (with server logs,
+//! including runs with cut links), and the page's model boots its cluster and
+//! answers commands.
 #![cfg(target_arch = "wasm32")]
 
 use quorum_playground::shell::runner::{run_source, RunOptions};
@@ -39,6 +40,25 @@ fn seed_000_matches_native() {
     check(
         include_str!("scripts/seed-000.sh"),
         include_str!("golden/seed-000.out"),
+    );
+}
+
+/// Faults with logs: a leader cut off from both followers, elections on each
+/// side, the heal, the streams reconnecting (the rafthttp lines) and a retry loop.
+#[wasm_bindgen_test]
+fn leader_isolated_with_logs_matches_native() {
+    check(
+        include_str!("scripts/09-partitions-01-leader-isolated.sh"),
+        include_str!("golden/09-partitions-01-leader-isolated.out"),
+    );
+}
+
+/// One-way cuts: the case where the streams' reads time out on one side only.
+#[wasm_bindgen_test]
+fn one_way_cuts_with_logs_match_native() {
+    check(
+        include_str!("scripts/09-partitions-04-one-way.sh"),
+        include_str!("golden/09-partitions-04-one-way.out"),
     );
 }
 

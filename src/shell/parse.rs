@@ -437,6 +437,18 @@ struct Lexer<'a> {
 }
 
 impl Lexer<'_> {
+    /// `->` inside a word between two names (`net cut node01->node02`): the
+    /// playground's link arrow, as design/shell.md writes it. sh would read a
+    /// redirection there; the playground has none, so the arrow is a word.
+    fn at_arrow(&self, c: char) -> bool {
+        let before = self.pos.checked_sub(1).and_then(|p| self.chars.get(p));
+        let after = self.peek(1);
+        c == '>'
+            && self.token_start.is_some()
+            && before == Some(&'-')
+            && after.is_some_and(|a| !is_blank(a) && !is_operator_char(a))
+    }
+
     fn peek(&self, offset: usize) -> Option<char> {
         self.chars.get(self.pos.checked_add(offset)?).copied()
     }
@@ -452,7 +464,7 @@ impl Lexer<'_> {
             if c == '#' && self.token_start.is_none() {
                 return Ok(());
             }
-            if is_operator_char(c) {
+            if is_operator_char(c) && !self.at_arrow(c) {
                 return Err(self.operator(c));
             }
             self.token_start.get_or_insert(self.pos);
@@ -836,6 +848,17 @@ fn scaled_ms(number: Number<'_>, unit_ms: u128) -> Option<u128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_arrow_is_a_word_and_a_redirection_is_refused() {
+        let none = |_: &str| None;
+        assert_eq!(
+            words("net cut node01->node02", &none, 0),
+            Ok(vec!["net".into(), "cut".into(), "node01->node02".into()])
+        );
+        assert!(words("echo x >y", &none, 0).is_err());
+        assert!(words("echo x-> y", &none, 0).is_err());
+    }
 
     fn host(name: &str) -> Prompt {
         Prompt::Host(name.to_string())

@@ -100,6 +100,9 @@ $ sleep 2
 $ sleep 10
 (Node01)$ docker exec -it etcd sh
 (etcd Container)$ etcdctl member add node03 --learner --peer-urls=http://192.168.0.63:2380
+# node03 starts some 20 s after the add: the document's log shows node01's
+# probes refused from about 13:41:04 until node03 connects at 13:41:25
+$ sleep 20
 
 (Node03)$ export NODE01=192.168.0.61
 (Node03)$ export NODE02=192.168.0.62
