@@ -10,11 +10,13 @@ use rand_chacha::ChaCha8Rng;
 
 use super::etcd::bootstrap::{self, RemoteMembers};
 use super::etcd::config::EtcdConfig;
+use super::etcd::config::Logger;
 use super::etcd::datadir::DataDir;
 use super::etcd::logfmt::{days_from_civil, Stamp};
 use super::etcd::rafthttp::{Reaches, StreamRequest};
 use super::etcd::request::{Request, Response, ServerError, SnapshotData};
 use super::etcd::server::{self, Ctx, Exit, Out, Reach, Server};
+use super::etcd::zapfmt::{self, ZapCtx};
 
 /// The simulated wall clock at time zero: 2021-03-03 16:25:57 UTC (seed 000).
 pub fn start_unix_ms() -> i64 {
@@ -512,9 +514,16 @@ impl World {
             .and_then(|m| m.disk.get(&cfg.data_dir()))
             .is_some_and(|d| matches!(d, DiskItem::DataDir(d) if d.has_wal));
         server::log_start(&mut ctx, &cfg, initialized);
+        let zap = cfg.logger == Logger::Zap;
         let started = self.boot(machine, cfg, &mut ctx);
         let pid = started.as_ref().ok().map(|p| p.pid);
-        self.push_logs(machine, log);
+        let zap = zap.then(|| {
+            started
+                .as_ref()
+                .map(|p| p.server.zap_ctx())
+                .unwrap_or_default()
+        });
+        self.push_logs_as(machine, log, zap.clone());
         match started {
             Ok(p) => {
                 let heartbeat = p.server.cfg.heartbeat_ms;
@@ -545,9 +554,12 @@ impl World {
                         format!("{stamp} E | etcdmain: error verifying flags, {msg}. See 'etcd --help'."),
                         msg,
                     ),
+                    StartFailure::Fatal(msg) if zap.is_some() => {
+                        (zapfmt::fatal(&self.stamp().zap(), &msg), msg)
+                    }
                     StartFailure::Fatal(msg) => (format!("{stamp} C | etcdmain: {msg}"), msg),
                 };
-                self.push_logs(machine, vec![line]);
+                self.push_logs_as(machine, vec![line], None);
                 if let Some(m) = self.machines.get_mut(machine) {
                     m.last_exit = Some(ExitInfo { status: 1, reason });
                 }
@@ -1039,7 +1051,21 @@ impl World {
     }
 
     fn push_logs(&mut self, machine: &str, lines: Vec<String>) {
+        let zap = self
+            .server(machine)
+            .filter(|s| s.cfg.logger == Logger::Zap)
+            .map(|s| s.zap_ctx());
+        self.push_logs_as(machine, lines, zap);
+    }
+
+    /// Appends a machine's log lines; a server started with `--logger=zap`
+    /// writes each as zap JSON.
+    fn push_logs_as(&mut self, machine: &str, lines: Vec<String>, zap: Option<ZapCtx>) {
         let ms = self.now_ms;
+        let lines = match zap {
+            Some(z) => zapfmt::to_zap(lines, &self.stamp().zap(), &z),
+            None => lines,
+        };
         self.logs.extend(lines.into_iter().map(|text| LogLine {
             ms,
             machine: machine.to_string(),

@@ -11,3 +11,4 @@ pub mod membership;
 pub mod rafthttp;
 pub mod request;
 pub mod server;
+pub mod zapfmt;

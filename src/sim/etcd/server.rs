@@ -69,7 +69,7 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn stamp(&self) -> logfmt::Stamp {
+    pub fn stamp(&self) -> logfmt::Stamp {
         logfmt::Stamp::from_unix_ms(self.wall_ms)
     }
 
@@ -822,6 +822,22 @@ impl Server {
             self.stop_at = Some((ctx.now_ms, Exit::Removed));
         }
         requests
+    }
+
+    /// What a zap logger adds to this server's lines.
+    pub fn zap_ctx(&self) -> super::zapfmt::ZapCtx {
+        super::zapfmt::ZapCtx {
+            local: self.id,
+            cluster: self.cluster_id,
+            heartbeat_ms: self.cfg.heartbeat_ms,
+            election_ms: self.cfg.election_ms,
+            peers: self
+                .transport
+                .peers
+                .iter()
+                .map(|(&id, p)| (id, p.urls.clone()))
+                .collect(),
+        }
     }
 
     /// A peer's first URL as this server's transport knows it.
@@ -1698,6 +1714,11 @@ impl Server {
 /// lines, then embed's configuration. `initialized` is whether the data dir
 /// already holds a member (a restart).
 pub fn log_start(ctx: &mut Ctx, cfg: &EtcdConfig, initialized: bool) {
+    if cfg.logger == super::config::Logger::Zap {
+        let ts = ctx.stamp().zap();
+        ctx.log.extend(super::zapfmt::banner(cfg, initialized, &ts));
+        return;
+    }
     const DEPRECATED: &str =
         "[WARNING] Deprecated '--logger=capnslog' flag is set; use '--logger=zap' flag instead";
     ctx.log.push(DEPRECATED.into());
