@@ -157,6 +157,10 @@ impl Session {
             ["net", rest @ ..] => self.net(rest),
             ["sleep", rest @ ..] => self.sleep(rest),
             ["wait"] => self.wait(),
+            ["wait", pid, ..] => Output::failure(
+                &format!("sh: wait: pid {pid} is not a child of this shell"),
+                127,
+            ),
             ["true"] | ["sh"] | ["clear"] => Output::default(),
             [other, ..] => Output::failure(&format!("sh: {other}: command not found"), 127),
             [] => Output::default(),

@@ -507,6 +507,7 @@ impl World {
             wall_ms: wall,
             out: &mut out,
             log: &mut log,
+            zap: cfg.logger == Logger::Zap,
         };
         let initialized = self
             .machines
@@ -549,17 +550,21 @@ impl World {
             }
             Err(failure) => {
                 let stamp = self.stamp().capnslog();
-                let (line, reason) = match failure {
+                let ts = self.stamp().zap();
+                let (lines, reason) = match failure {
+                    StartFailure::Flags(msg) if zap.is_some() => {
+                        (vec![zapfmt::flag_error(&ts, &msg)], msg)
+                    }
                     StartFailure::Flags(msg) => (
-                        format!("{stamp} E | etcdmain: error verifying flags, {msg}. See 'etcd --help'."),
+                        vec![format!("{stamp} E | etcdmain: error verifying flags, {msg}. See 'etcd --help'.")],
                         msg,
                     ),
-                    StartFailure::Fatal(msg) if zap.is_some() => {
-                        (zapfmt::fatal(&self.stamp().zap(), &msg), msg)
+                    StartFailure::Fatal(msg) if zap.is_some() => (zapfmt::fatal(&ts, &msg), msg),
+                    StartFailure::Fatal(msg) => {
+                        (vec![format!("{stamp} C | etcdmain: {msg}")], msg)
                     }
-                    StartFailure::Fatal(msg) => (format!("{stamp} C | etcdmain: {msg}"), msg),
                 };
-                self.push_logs_as(machine, vec![line], None);
+                self.push_logs_as(machine, lines, None);
                 if let Some(m) = self.machines.get_mut(machine) {
                     m.last_exit = Some(ExitInfo { status: 1, reason });
                 }
@@ -589,7 +594,7 @@ impl World {
                     m.disk.insert(dir_path.clone(), other);
                 }
                 return Err(StartFailure::Fatal(format!(
-                    "cannot access data directory: mkdir {dir_path}: not a directory"
+                    "error listing data dir: {dir_path}"
                 )));
             }
             None => None,
@@ -1043,6 +1048,7 @@ impl World {
             wall_ms: wall,
             out: &mut out,
             log: &mut log,
+            zap: s.cfg.logger == Logger::Zap,
         };
         let r = f(s, &mut ctx);
         self.push_logs(machine, log);

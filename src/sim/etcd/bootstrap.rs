@@ -143,21 +143,41 @@ fn local_member<'a>(cfg: &EtcdConfig, members: &'a [Member]) -> Result<&'a Membe
 fn advertise_matches(cfg: &EtcdConfig, local: &Member) -> Result<(), Fatal> {
     let mut adv = cfg.initial_advertise_peer_urls.clone();
     adv.sort();
-    if adv == local.peer_urls {
+    let cluster = &local.peer_urls; // sorted
+    if adv == *cluster {
         return Ok(());
     }
-    let ic = initial_cluster_text(cfg);
-    let adv_text = cfg.initial_advertise_peer_urls.join(",");
-    match local.peer_urls.iter().find(|u| !adv.contains(u)) {
-        Some(u) => Err(Fatal(format!(
-            "--initial-cluster has {u} but missing from --initial-advertise-peer-urls={adv_text} (\"{u}\"(resolved from {u}) != \"{}\"(resolved from {}))",
-            adv.first().cloned().unwrap_or_default(),
-            adv.first().cloned().unwrap_or_default()
-        ))),
-        None => Err(Fatal(format!(
-            "--initial-advertise-peer-urls has {adv_text} but missing from --initial-cluster={ic}"
-        ))),
+    let name = &cfg.name;
+    let missing: Vec<String> = cluster
+        .iter()
+        .filter(|u| !adv.contains(u))
+        .map(|u| format!("{name}={u}"))
+        .collect();
+    if !missing.is_empty() {
+        // netutil.URLStringsEqual: the first pair that differs, once both are sorted
+        let (a, b) = adv
+            .iter()
+            .zip(cluster.iter())
+            .find(|(a, b)| a != b)
+            .map(|(a, b)| (a.clone(), b.clone()))
+            .unwrap_or_default();
+        return Err(Fatal(format!(
+            "--initial-cluster has {} but missing from --initial-advertise-peer-urls={} (resolved urls: \"{a}\" != \"{b}\")",
+            missing.join(","),
+            adv.join(",")
+        )));
     }
+    let extra: Vec<&str> = adv
+        .iter()
+        .filter(|u| !cluster.contains(u))
+        .map(String::as_str)
+        .collect();
+    let advertised: Vec<String> = adv.iter().map(|u| format!("{name}={u}")).collect();
+    Err(Fatal(format!(
+        "--initial-advertise-peer-urls has {} but missing from --initial-cluster={}",
+        extra.join(","),
+        advertised.join(",")
+    )))
 }
 
 fn new_cluster(
@@ -517,7 +537,15 @@ fn force_new_cluster(mut dir: DataDir, ctx: &mut Ctx) -> DataDir {
     } else {
         Vec::new()
     };
-    if last > commit {
+    if last > commit && ctx.zap {
+        let ts = ctx.stamp().zap();
+        ctx.log.push(super::zapfmt::discarding(
+            &ts,
+            commit + 1,
+            commit,
+            last - commit,
+        ));
+    } else if last > commit {
         ctx.server(
             'I',
             "etcdserver",

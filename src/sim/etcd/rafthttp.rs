@@ -295,11 +295,12 @@ impl Transport {
             let Some(r) = reach.get(&id) else {
                 continue;
             };
-            let port = self.next_port;
             let Some(p) = self.peers.get_mut(&id) else {
                 continue;
             };
             for k in Kind::ALL {
+                // each connection gets its own ephemeral port
+                let port = self.next_port;
                 if let Some(req) = tick_reader(ctx, &ends, id, p, k, r, port) {
                     requests.push(req);
                     self.next_port = self.next_port.wrapping_add(1).max(32768);

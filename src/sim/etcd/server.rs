@@ -66,6 +66,9 @@ pub struct Ctx<'a> {
     pub wall_ms: i64,
     pub out: &'a mut Vec<Out>,
     pub log: &'a mut Vec<String>,
+    /// The server logs with `--logger=zap` (its capnslog lines are converted
+    /// later; a line whose zap form needs more than its text is written here).
+    pub zap: bool,
 }
 
 impl Ctx<'_> {
@@ -222,6 +225,8 @@ pub struct Server {
     version_proposed: bool,
     pub stop_at: Option<(u64, Exit)>,
     transferring: bool,
+    /// When a graceful stop began handing over leadership.
+    transfer_started_ms: u64,
     next_internal_req: u64,
     /// etcd's request ID generator (`idutil.Generator`).
     req_ids: ReqIds,
@@ -345,6 +350,7 @@ impl Server {
             version_proposed: false,
             stop_at: None,
             transferring: false,
+            transfer_started_ms: 0,
             next_internal_req: INTERNAL_REQ_BASE,
             req_ids: ReqIds::new(dir.id, ctx.wall_ms),
             read_loop: None,
@@ -378,8 +384,11 @@ impl Server {
         }
         s.drive(ctx);
         for u in &s.cfg.listen_peer_urls {
-            let host = u.trim_start_matches("http://");
-            ctx.server('I', "embed", &format!("listening for peers on {host}"));
+            ctx.server(
+                'I',
+                "embed",
+                &format!("listening for peers on {}", listen_address(u)),
+            );
         }
         Ok(s)
     }
@@ -584,11 +593,25 @@ impl Server {
         let Ok(image) = serde_json::from_slice::<BackendImage>(&snap.data) else {
             return;
         };
-        ctx.server(
-            'I',
-            "etcdserver",
-            &format!("applying snapshot at index {}...", self.backend.applied),
-        );
+        let progress = super::zapfmt::SnapshotProgress {
+            current_snapshot: self.backend.snapshot.as_ref().map_or(0, |s| s.index),
+            current_applied: self.backend.applied,
+            incoming_index: index,
+            incoming_term: snap.get_metadata().term,
+        };
+        if ctx.zap {
+            let ts = ctx.stamp().zap();
+            ctx.log.push(progress.zap(&ts, false));
+        } else {
+            ctx.server(
+                'I',
+                "etcdserver",
+                &format!(
+                    "applying snapshot at index {}...",
+                    progress.current_snapshot
+                ),
+            );
+        }
         let conf = snap.get_metadata().get_conf_state().clone();
         if self.node.mut_store().mem.wl().apply_snapshot(snap).is_err() {
             return;
@@ -612,11 +635,16 @@ impl Server {
                 self.add_peer(ctx, m.id, m.peer_urls.clone());
             }
         }
-        ctx.server(
-            'I',
-            "etcdserver",
-            &format!("finished applying incoming snapshot at index {index}"),
-        );
+        if ctx.zap {
+            let ts = ctx.stamp().zap();
+            ctx.log.push(progress.zap(&ts, true));
+        } else {
+            ctx.server(
+                'I',
+                "etcdserver",
+                &format!("finished applying incoming snapshot at index {index}"),
+            );
+        }
     }
 
     fn send(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {
@@ -875,17 +903,12 @@ impl Server {
         );
         ctx.server('I', "embed", "ready to serve client requests");
         for u in &self.cfg.listen_client_urls {
-            let host = u.trim_start_matches("http://");
-            let host = if host.starts_with("0.0.0.0") {
-                host.replacen("0.0.0.0", "[::]", 1)
-            } else {
-                host.to_string()
-            };
             ctx.server(
                 'N',
                 "embed",
                 &format!(
-                    "serving insecure client requests on {host}, this is strongly discouraged!"
+                    "serving insecure client requests on {}, this is strongly discouraged!",
+                    listen_address(u)
                 ),
             );
         }
@@ -1179,8 +1202,10 @@ impl Server {
                     'I',
                     "etcdserver",
                     &format!(
-                        "{:x} finished leadership transfer from {:x} to {lead:x}",
-                        self.id, self.id
+                        "{:x} finished leadership transfer from {:x} to {lead:x} (took {})",
+                        self.id,
+                        self.id,
+                        logfmt::go_duration((ctx.now_ms - self.transfer_started_ms) * 1_000_000)
                     ),
                 );
                 self.stop_at = Some((ctx.now_ms, Exit::Stopped));
@@ -1240,8 +1265,6 @@ impl Server {
         self.node.raft.raft_log.committed
     }
 
-    /// A client request arrives. Before the server has published, requests hang
-    /// (etcd's gRPC server does not serve until it is ready).
     /// A request another member handed over on the peer port (`/members/promote`):
     /// etcd's peer HTTP handler logs a promotion it refuses.
     pub fn handle_from_peer(
@@ -1276,6 +1299,8 @@ impl Server {
         }
     }
 
+    /// A client request arrives. Before the server has published, requests hang
+    /// (etcd's gRPC server does not serve until it is ready).
     pub fn handle(&mut self, ctx: &mut Ctx, req: u64, request: Request, client_deadline_ms: u64) {
         if !self.ready {
             // The client's connection waits until the server serves (ReadyNotify);
@@ -1704,9 +1729,27 @@ impl Server {
             return;
         };
         self.transferring = true;
+        self.transfer_started_ms = ctx.now_ms;
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!(
+                "{:x} starts leadership transfer from {:x} to {to:x}",
+                self.id, self.id
+            ),
+        );
         self.stop_at = Some((ctx.now_ms + self.cfg.request_timeout_ms(), Exit::Stopped));
         self.node.transfer_leader(to);
         self.drive(ctx);
+    }
+}
+
+/// A listener's address as Go prints it: `0.0.0.0:2380` listens on `[::]:2380`.
+fn listen_address(url: &str) -> String {
+    let host = url.trim_start_matches("http://");
+    match host.strip_prefix("0.0.0.0") {
+        Some(port) => format!("[::]{port}"),
+        None => host.to_string(),
     }
 }
 
