@@ -167,6 +167,12 @@ fn reference_dir() -> PathBuf {
 }
 
 /// The seed every scenario runs with (as in `tests/transcripts.rs`): `QP_SEED`, else 20.
+///
+/// Measured over seeds 1 to 40: 15 pass every scenario (20 among them); 01–04,
+/// 09-03, 09-05 and 09-06 pass with every seed, 09-04 fails at 1, 05 at 4, 09-01
+/// at 10, 09-02 at 11, 06 at 12. A failing seed is one whose elections went
+/// another way than the real run's: another member leads when a link is cut, so
+/// another member steps down or restarts at another commit index.
 fn seed() -> u64 {
     std::env::var("QP_SEED")
         .ok()
