@@ -4,5 +4,6 @@
 //! bytes natively and in wasm.
 
 pub mod etcd;
+pub mod url;
 pub mod view;
 pub mod world;

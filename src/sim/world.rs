@@ -611,19 +611,13 @@ impl World {
             }
         };
         let rng = ChaCha8Rng::seed_from_u64(self.rng.gen());
-        let server = match Server::start(
-            cfg,
-            booted.dir.clone(),
-            booted.peers,
-            booted.members_at_start,
-            rng,
-            ctx,
-        ) {
+        // raft can still refuse the dir: then it goes back on the disk as it was
+        let kept = booted.dir.clone();
+        let server = match Server::start(cfg, booted, rng, ctx) {
             Ok(s) => s,
             Err(e) => {
                 if let Some(m) = self.machines.get_mut(machine) {
-                    m.disk
-                        .insert(dir_path, DiskItem::DataDir(Box::new(booted.dir)));
+                    m.disk.insert(dir_path, DiskItem::DataDir(Box::new(kept)));
                 }
                 return Err(StartFailure::Fatal(e));
             }
@@ -1362,24 +1356,7 @@ impl World {
     }
 }
 
-/// `http://host:port/...` → (host, port). Default port 80 for http.
-pub fn split_url(url: &str) -> Option<(String, u16)> {
-    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
-    let hostport = rest.split('/').next()?;
-    let (host, port) = match hostport.rsplit_once(':') {
-        Some((h, p)) => (h, p.parse().ok()?),
-        None => (hostport, 80),
-    };
-    if host.is_empty() {
-        return None;
-    }
-    Some((host.to_string(), port))
-}
-
-fn host_port(url: &str) -> String {
-    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
-    rest.split('/').next().unwrap_or("").to_string()
-}
+pub use super::url::{host_port, split_url};
 
 /// `rm` path matching: exact, a path under it, or a trailing-`*` glob.
 fn path_matches(pattern: &str, path: &str) -> bool {

@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 
 use super::server::{Ctx, Out};
+use crate::sim::url::host_port;
 
 /// rafthttp's `ConnReadTimeout`: a stream reader that reads nothing for this long
 /// gives up the connection.
@@ -241,7 +242,7 @@ impl Transport {
     /// `RemovePeer`: the peer stops, then is forgotten.
     pub fn remove_peer(&mut self, ctx: &mut Ctx, id: u64) {
         if let Some(p) = self.peers.remove(&id) {
-            stop_peer(ctx, id, p, "context canceled");
+            stop_peer(ctx, id, p);
             ctx.server('I', "rafthttp", &format!("removed peer {id:x}"));
         }
     }
@@ -250,7 +251,7 @@ impl Transport {
     pub fn stop(&mut self, ctx: &mut Ctx) {
         let peers = std::mem::take(&mut self.peers);
         for (id, p) in peers {
-            stop_peer(ctx, id, p, "context canceled");
+            stop_peer(ctx, id, p);
         }
     }
 
@@ -343,12 +344,6 @@ impl Transport {
             next_beat_ms: now + LINK_HEARTBEAT_MS,
         });
     }
-}
-
-/// `host:port` of a URL.
-fn host_port_of(url: &str) -> String {
-    let rest = url.split("://").nth(1).unwrap_or(url);
-    rest.split('/').next().unwrap_or("").to_string()
 }
 
 /// `peerStatus.activate`.
@@ -446,7 +441,7 @@ fn tick_reader(
                 p.dialing[i] = None;
                 let addr = match r {
                     Reach::Silent(addr) => addr.clone(),
-                    _ => p.urls.first().map(|u| host_port_of(u)).unwrap_or_default(),
+                    _ => p.urls.first().map(|u| host_port(u)).unwrap_or_default(),
                 };
                 let reason = format!("dial tcp {addr}: i/o timeout");
                 deactivate(ctx, id, p, "dial", kind, &reason);
@@ -563,8 +558,9 @@ fn record_probe(p: &mut Peer, r: &Reach, now: u64) {
     }
 }
 
-/// `peer.stop`: writers, pipeline, then readers close, in etcd's order.
-fn stop_peer(ctx: &mut Ctx, id: u64, mut p: Peer, read_error: &str) {
+/// `peer.stop`: writers, pipeline, then readers close, in etcd's order (a
+/// reader's read is cancelled: `context canceled`).
+fn stop_peer(ctx: &mut Ctx, id: u64, mut p: Peer) {
     let connected = p.readers.iter().any(Option::is_some) || p.writers.iter().any(Option::is_some);
     if connected {
         ctx.out.push(Out::StreamsClosed { peer: id });
@@ -588,7 +584,7 @@ fn stop_peer(ctx: &mut Ctx, id: u64, mut p: Peer, read_error: &str) {
         if p.readers[k.index()].take().is_some() {
             lost(ctx, id, k, "reader");
             if k == Kind::MsgApp {
-                deactivate(ctx, id, &mut p, "read", k, read_error);
+                deactivate(ctx, id, &mut p, "read", k, "context canceled");
             }
         }
         info(

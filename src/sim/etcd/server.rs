@@ -306,12 +306,15 @@ impl Server {
     /// Starts a server on an already-prepared data dir (see `bootstrap`).
     pub fn start(
         cfg: EtcdConfig,
-        dir: DataDir,
-        peers: Vec<(u64, Vec<String>)>,
-        members_at_start: usize,
+        booted: super::bootstrap::Booted,
         rng: ChaCha8Rng,
         ctx: &mut Ctx,
     ) -> Result<Server, String> {
+        let super::bootstrap::Booted {
+            dir,
+            peers,
+            members_at_start,
+        } = booted;
         let sink = RecordSink::default();
         let logger = logfmt::raft_logger(sink.clone());
         let rcfg = Config {
@@ -341,7 +344,7 @@ impl Server {
             early: Vec::new(),
             snapshots_sent: Vec::new(),
             waiters: BTreeMap::new(),
-            transport: Transport::new(0, 0, 0, String::new(), 32768),
+            transport: Transport::default(),
             last_leader: 0,
             applied_term: 0,
             last_role: (0, StateRole::Follower),
@@ -366,7 +369,7 @@ impl Server {
             .cfg
             .initial_advertise_peer_urls
             .first()
-            .and_then(|u| crate::sim::world::split_url(u))
+            .and_then(|u| crate::sim::url::split_url(u))
             .map(|(h, _)| h)
             .unwrap_or_default();
         // ephemeral ports are the kernel's business: derived from the ID, so

@@ -937,93 +937,116 @@ fn object(level: &str, ts: &str, caller: &str, msg: &str, fields: &[(&str, Val)]
 /// the `became inactive` line after it are one zap line, whose `error` is the
 /// first. Lines that are neither form (a panic's text, a zap line) stay.
 pub fn to_zap(lines: Vec<String>, ts: &str, z: &ZapCtx) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut failure: Option<String> = None;
-    // the two probers report one after the other; a writer that stops names
-    // its stream type only if it had a connection (`unknown stream`)
-    let mut probes = 0;
-    let mut closed_writer: Option<String> = None;
-    for line in lines {
-        if let Some((_, "rafthttp", said)) = split_capnslog(&line) {
-            if let Some(rest) = said.strip_prefix("closed the TCP streaming connection with peer ")
-            {
-                closed_writer = rest
-                    .split_once(" (")
-                    .and_then(|(_, k)| k.strip_suffix(" writer)"))
-                    .map(str::to_string);
-            }
-            if let Some(id) = said
-                .strip_prefix("stopped streaming with peer ")
-                .and_then(|t| t.strip_suffix(" (writer)"))
-            {
-                let kind = closed_writer
-                    .take()
-                    .unwrap_or_else(|| "unknown stream".into());
-                out.push(object(
-                    "warn",
-                    ts,
-                    "rafthttp/stream.go:301",
-                    "stopped TCP streaming connection with remote peer",
-                    &[
-                        ("stream-writer-type", text(&kind)),
-                        ("remote-peer-id", text(id)),
-                    ],
-                ));
-                continue;
-            }
-            if let Some((id, err)) = said
-                .strip_prefix("health check for peer ")
-                .and_then(|t| t.split_once(" could not connect: "))
-            {
-                probes += 1;
-                let name = if probes % 2 == 1 {
-                    "ROUND_TRIPPER_SNAPSHOT"
-                } else {
-                    "ROUND_TRIPPER_RAFT_MESSAGE"
-                };
-                let mut fields = vec![
-                    ("round-tripper-name", text(name)),
-                    ("remote-peer-id", text(id)),
-                    ("rtt", text("0s")),
-                ];
-                // zap leaves out a nil error
-                if err != "<nil>" {
-                    fields.push(("error", text(err)));
-                }
-                out.push(object(
-                    "warn",
-                    ts,
-                    "rafthttp/probing_status.go:70",
-                    "prober detected unhealthy status",
-                    &fields,
-                ));
-                continue;
-            }
-            if said.starts_with("failed to ") && said.contains(" on stream ") {
-                failure = Some(said.to_string());
-                continue;
-            }
-            if let Some(id) = said
-                .strip_prefix("peer ")
-                .and_then(|t| t.strip_suffix(" became inactive (message send to peer failed)"))
-            {
-                let error = failure.take().unwrap_or_default();
-                out.push(object(
-                    "warn",
-                    ts,
-                    "rafthttp/peer_status.go:68",
-                    "peer became inactive (message send to peer failed)",
-                    &[("peer-id", text(id)), ("error", text(&error))],
-                ));
-                continue;
+    let mut batch = Batch::default();
+    lines
+        .iter()
+        .filter_map(|line| batch.convert(line, ts, z))
+        .collect()
+}
+
+/// What a batch of rafthttp lines carries from one line to the next in zap.
+#[derive(Default)]
+struct Batch {
+    /// A `failed to … on stream …` line waiting for its `became inactive`.
+    failure: Option<String>,
+    /// Prober reports so far: the two probers report one after the other.
+    probes: u32,
+    /// The stream type of the writer just closed (a writer that never had a
+    /// connection stops as `unknown stream`).
+    closed_writer: Option<String>,
+}
+
+impl Batch {
+    fn convert(&mut self, line: &str, ts: &str, z: &ZapCtx) -> Option<String> {
+        if let Some((_, "rafthttp", said)) = split_capnslog(line) {
+            if let Some(done) = self.rafthttp(said, ts) {
+                return done;
             }
         }
-        failure = None;
-        if let Some(z_line) = line_to_zap(&line, ts, z) {
-            out.push(z_line);
-        }
+        self.failure = None;
+        line_to_zap(line, ts, z)
     }
-    out
+
+    /// The rafthttp lines whose zap form depends on their neighbours: `Some`
+    /// with the zap line (or `None` when it folds into a later one).
+    fn rafthttp(&mut self, said: &str, ts: &str) -> Option<Option<String>> {
+        if let Some(rest) = said.strip_prefix("closed the TCP streaming connection with peer ") {
+            self.closed_writer = rest
+                .split_once(" (")
+                .and_then(|(_, k)| k.strip_suffix(" writer)"))
+                .map(str::to_string);
+            return None;
+        }
+        if let Some(id) = said
+            .strip_prefix("stopped streaming with peer ")
+            .and_then(|t| t.strip_suffix(" (writer)"))
+        {
+            return Some(Some(self.stopped_writer(id, ts)));
+        }
+        if let Some((id, err)) = said
+            .strip_prefix("health check for peer ")
+            .and_then(|t| t.split_once(" could not connect: "))
+        {
+            return Some(Some(self.prober(id, err, ts)));
+        }
+        if said.starts_with("failed to ") && said.contains(" on stream ") {
+            self.failure = Some(said.to_string());
+            return Some(None);
+        }
+        let id = said
+            .strip_prefix("peer ")
+            .and_then(|t| t.strip_suffix(" became inactive (message send to peer failed)"))?;
+        let error = self.failure.take().unwrap_or_default();
+        Some(Some(object(
+            "warn",
+            ts,
+            "rafthttp/peer_status.go:68",
+            "peer became inactive (message send to peer failed)",
+            &[("peer-id", text(id)), ("error", text(&error))],
+        )))
+    }
+
+    fn stopped_writer(&mut self, id: &str, ts: &str) -> String {
+        let kind = self
+            .closed_writer
+            .take()
+            .unwrap_or_else(|| "unknown stream".into());
+        object(
+            "warn",
+            ts,
+            "rafthttp/stream.go:301",
+            "stopped TCP streaming connection with remote peer",
+            &[
+                ("stream-writer-type", text(&kind)),
+                ("remote-peer-id", text(id)),
+            ],
+        )
+    }
+
+    fn prober(&mut self, id: &str, err: &str, ts: &str) -> String {
+        self.probes += 1;
+        let name = if self.probes % 2 == 1 {
+            "ROUND_TRIPPER_SNAPSHOT"
+        } else {
+            "ROUND_TRIPPER_RAFT_MESSAGE"
+        };
+        let mut fields = vec![
+            ("round-tripper-name", text(name)),
+            ("remote-peer-id", text(id)),
+            ("rtt", text("0s")),
+        ];
+        // zap leaves out a nil error
+        if err != "<nil>" {
+            fields.push(("error", text(err)));
+        }
+        object(
+            "warn",
+            ts,
+            "rafthttp/probing_status.go:70",
+            "prober detected unhealthy status",
+            &fields,
+        )
+    }
 }
 
 /// One line's zap form, or `None` for a line zap does not print.
