@@ -535,15 +535,8 @@ impl Client<'_> {
     }
 
     fn members_table(&mut self, members: &[Member]) {
-        let header = [
-            "ID",
-            "Status",
-            "Name",
-            "Peer Addrs",
-            "Client Addrs",
-            "Is Learner",
-        ];
-        self.out.raw(&print::table(&header, &member_rows(members)));
+        self.out
+            .raw(&print::table(&MEMBER_HEADER, &member_rows(members)));
     }
 
     fn members_json(&mut self, resp: &Response, members: &[Member], added: Option<&Member>) {
@@ -595,18 +588,7 @@ impl Client<'_> {
                 self.out.line(&go_json(&Value::Array(list)));
             }
             Format::Table => {
-                let header = [
-                    "endpoint",
-                    "ID",
-                    "version",
-                    "db size",
-                    "is leader",
-                    "is learner",
-                    "raft term",
-                    "raft index",
-                    "raft applied index",
-                    "errors",
-                ];
+                let header = STATUS_HEADER;
                 let cells: Vec<Vec<String>> =
                     rows.iter().map(|(ep, h, s)| status_row(ep, h, s)).collect();
                 self.out.raw(&print::table(&header, &cells));
@@ -1070,7 +1052,32 @@ fn error_text(e: ServerError) -> String {
     }
 }
 
-fn member_rows(members: &[Member]) -> Vec<Vec<String>> {
+/// `member list -w table`'s columns.
+pub const MEMBER_HEADER: [&str; 6] = [
+    "ID",
+    "Status",
+    "Name",
+    "Peer Addrs",
+    "Client Addrs",
+    "Is Learner",
+];
+
+/// `endpoint status -w table`'s columns.
+pub const STATUS_HEADER: [&str; 10] = [
+    "endpoint",
+    "ID",
+    "version",
+    "db size",
+    "is leader",
+    "is learner",
+    "raft term",
+    "raft index",
+    "raft applied index",
+    "errors",
+];
+
+/// `member list`'s cells, one row a member, as etcdctl prints them.
+pub fn member_rows(members: &[Member]) -> Vec<Vec<String>> {
     members
         .iter()
         .map(|m| {
@@ -1106,7 +1113,8 @@ fn member_json(m: &Member) -> Value {
     v
 }
 
-fn status_row(ep: &str, h: &Header, s: &StatusInfo) -> Vec<String> {
+/// `endpoint status`'s cells for one endpoint, as etcdctl prints them.
+pub fn status_row(ep: &str, h: &Header, s: &StatusInfo) -> Vec<String> {
     vec![
         ep.to_string(),
         format!("{:x}", h.member_id),

@@ -1,6 +1,8 @@
 //! The playground shell: parsing lines, running world and etcdctl commands, and
 //! printing what etcd 3.4.23's tools print. Knows nothing of the DOM.
 
+pub mod actions;
+pub mod complete;
 pub mod etcd_flags;
 pub mod etcdctl;
 pub mod parse;

@@ -4,7 +4,8 @@
 use raft::StateRole;
 
 use super::etcd::membership::Member;
-use super::world::{ExitInfo, World};
+use super::etcd::request::StatusInfo;
+use super::world::{ExitInfo, Traffic, World};
 
 /// A process's raft role as etcd's documents name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,6 +29,18 @@ impl Role {
     }
 }
 
+/// One entry of the leader's raft progress tracker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PeerProgress {
+    pub id: u64,
+    /// The highest log index known to be replicated on this member.
+    pub matched: u64,
+    /// raft-rs's `recent_active`: the leader heard from this member since its
+    /// last quorum check (cleared at each check, once per election timeout; the
+    /// leader's own entry is always set after a check).
+    pub recent_active: bool,
+}
+
 /// A running etcd process.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProcessView {
@@ -42,11 +55,22 @@ pub struct ProcessView {
     pub applied: u64,
     pub ready: bool,
     pub members: Vec<Member>,
-    /// The leader's view of each member's match index, with its own.
-    pub progress: Vec<(u64, u64)>,
+    /// The leader's raft progress tracker, ascending by ID, its own entry
+    /// included (learners too); empty on a non-leader.
+    pub progress: Vec<PeerProgress>,
+    /// The raft log's last index.
+    pub last_index: u64,
     pub revision: i64,
     /// Peers rafthttp sees as active now.
     pub active_peers: Vec<u64>,
+    /// rafthttp's `ActiveSince` for each active peer: (ID, since ms), ascending.
+    pub active_since: Vec<(u64, u64)>,
+    /// `--strict-reconfig-check` (etcd's default: on).
+    pub strict_reconfig_check: bool,
+    /// `--election-timeout` in ms: how often a leader checks its quorum.
+    pub election_ms: u64,
+    /// What `etcdctl endpoint status` reports for this server.
+    pub status: StatusInfo,
 }
 
 /// A machine.
@@ -70,7 +94,12 @@ pub struct LinkView {
 }
 
 /// Everything the UI may see.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Equality compares the world's state and leaves out `traffic`: the message
+/// counters are an observation of what passing time did, not state (two views
+/// of an unchanged world, as `tests/bad_input.rs` compares them, are equal
+/// however many heartbeats flowed in between).
+#[derive(Debug, Clone)]
 pub struct WorldView {
     pub now_ms: u64,
     pub wall_ms: i64,
@@ -78,7 +107,33 @@ pub struct WorldView {
     pub links: Vec<LinkView>,
     pub hosts: Vec<(String, String)>,
     pub log_lines: usize,
+    /// Raft messages per directed pair of machines (from, to), cumulative,
+    /// in map order.
+    pub traffic: Vec<(String, String, Traffic)>,
 }
+
+impl PartialEq for WorldView {
+    fn eq(&self, other: &Self) -> bool {
+        // destructured so that a new field is not forgotten here
+        let WorldView {
+            now_ms,
+            wall_ms,
+            machines,
+            links,
+            hosts,
+            log_lines,
+            traffic: _,
+        } = self;
+        *now_ms == other.now_ms
+            && *wall_ms == other.wall_ms
+            && *machines == other.machines
+            && *links == other.links
+            && *hosts == other.hosts
+            && *log_lines == other.log_lines
+    }
+}
+
+impl Eq for WorldView {}
 
 impl World {
     /// The current picture of the world.
@@ -118,6 +173,7 @@ impl World {
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
             log_lines: self.logs.len(),
+            traffic: self.traffic(),
         }
     }
 
@@ -132,9 +188,20 @@ impl World {
             StateRole::Follower => Role::Follower,
         };
         let members: Vec<Member> = s.backend.members.members.values().cloned().collect();
-        let progress = members
-            .iter()
-            .filter_map(|m| s.progress_of(m.id).map(|(matched, _)| (m.id, matched)))
+        let progress = s
+            .progress_all()
+            .into_iter()
+            .map(|(id, matched, recent_active)| PeerProgress {
+                id,
+                matched,
+                recent_active,
+            })
+            .collect();
+        let active_since = s
+            .transport
+            .peers
+            .keys()
+            .filter_map(|&id| s.transport.active_since(id).map(|t| (id, t)))
             .collect();
         Some(ProcessView {
             pid: p.pid,
@@ -149,8 +216,258 @@ impl World {
             ready: s.ready,
             members,
             progress,
+            last_index: s.last_index(),
             revision: s.backend.kv.revision(),
             active_peers: s.transport.active_peers(),
+            active_since,
+            strict_reconfig_check: s.cfg.strict_reconfig_check,
+            election_ms: s.cfg.election_ms,
+            status: s.status(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::etcd::config::EtcdConfig;
+    use crate::sim::etcd::request::Request;
+    use crate::sim::quorum;
+    use crate::sim::world::{Action, CallResult, Signal};
+
+    fn cfg(i: u64) -> EtcdConfig {
+        let peer = |i: u64| format!("http://10.0.0.{i}:2380");
+        let client = vec![format!("http://10.0.0.{i}:2379")];
+        EtcdConfig {
+            name: format!("node{i:02}"),
+            listen_peer_urls: vec![peer(i)],
+            initial_advertise_peer_urls: vec![peer(i)],
+            listen_client_urls: client.clone(),
+            advertise_client_urls: client,
+            initial_cluster: (1..=3).map(|j| (format!("node{j:02}"), peer(j))).collect(),
+            ..EtcdConfig::default()
+        }
+    }
+
+    fn act(w: &mut World, a: Action) {
+        assert_eq!(w.apply(a), Ok(()));
+    }
+
+    /// Three machines, each starting its member of a 3-member cluster.
+    fn three(w: &mut World) {
+        for i in 1..=3 {
+            let name = format!("node{i:02}");
+            let addrs = vec![format!("10.0.0.{i}")];
+            act(w, Action::AddMachine { name, addrs });
+        }
+        for i in 1..=3 {
+            let machine = format!("node{i:02}");
+            let cfg = Box::new(cfg(i));
+            act(w, Action::StartEtcd { machine, cfg });
+        }
+    }
+
+    fn put(w: &mut World, key: &str) -> CallResult {
+        let request = Request::Put {
+            key: key.into(),
+            value: "v".into(),
+        };
+        w.call("node01", "10.0.0.1:2379", request, 5000)
+    }
+
+    fn cut(w: &mut World, a: &str, b: &str) {
+        for (from, to) in [(a, b), (b, a)] {
+            let (from, to) = (from.to_string(), to.to_string());
+            act(w, Action::Cut { from, to });
+        }
+    }
+
+    /// A run with elections, writes, a partition, a heal and a stop; what
+    /// every client saw.
+    fn scenario(w: &mut World) -> Vec<CallResult> {
+        three(w);
+        act(w, Action::Advance { ms: 3000 });
+        let mut seen = vec![put(w, "a")];
+        cut(w, "node01", "node02");
+        act(w, Action::Advance { ms: 2500 });
+        seen.push(put(w, "b"));
+        act(w, Action::Heal { pair: None });
+        act(w, Action::Advance { ms: 2000 });
+        let (machine, signal) = ("node03".to_string(), Signal::Term);
+        act(w, Action::Kill { machine, signal });
+        let machine = "node03".to_string();
+        act(
+            w,
+            Action::WaitExit {
+                machine,
+                max_ms: 60_000,
+            },
+        );
+        seen.push(put(w, "c"));
+        act(w, Action::Advance { ms: 1234 });
+        seen
+    }
+
+    fn traffic(w: &World, from: &str, to: &str) -> Traffic {
+        w.view()
+            .traffic
+            .into_iter()
+            .find(|(a, b, _)| a == from && b == to)
+            .map(|(_, _, t)| t)
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn recording_frames_changes_nothing() {
+        let mut plain = World::new(5);
+        let seen = scenario(&mut plain);
+        let mut rec = World::new(5);
+        rec.record_frames(100);
+        let seen_rec = scenario(&mut rec);
+        let frames = rec.take_frames();
+        assert_eq!(seen_rec, seen);
+        assert_eq!(rec.logs, plain.logs);
+        assert_eq!(rec.view(), plain.view());
+        assert_eq!(rec.view().traffic, plain.view().traffic);
+        assert!(frames.len() > 50, "{} frames", frames.len());
+        // taking the frames stopped the recording
+        act(&mut rec, Action::Advance { ms: 1000 });
+        assert!(rec.take_frames().is_empty());
+    }
+
+    #[test]
+    fn frames_rise_by_at_least_the_spacing_and_show_the_state_then() {
+        let mut w = World::new(3);
+        w.record_frames(250);
+        scenario(&mut w);
+        let end = w.now_ms();
+        let frames = w.take_frames();
+        assert!(frames.windows(2).all(|p| p[1].0 >= p[0].0 + 250));
+        assert!(frames
+            .iter()
+            .all(|(ms, v)| ms % 250 == 0 && v.now_ms == *ms));
+        assert!(frames
+            .last()
+            .is_some_and(|(ms, _)| *ms <= end && end - ms < 250));
+        // the frames follow the story: no leader at first, one later, node03 gone at the end
+        let led = |v: &WorldView| quorum::analyze(v).leader.is_some();
+        assert!(!led(&frames[0].1));
+        assert!(frames.iter().any(|(_, v)| led(v)));
+        let last = &frames[frames.len() - 1].1;
+        assert!(last.machines[2].process.is_none());
+        assert!(frames[frames.len() / 2].1.log_lines <= last.log_lines);
+    }
+
+    #[test]
+    fn traffic_counts_sent_and_dropped_per_direction() {
+        let mut w = World::new(1);
+        three(&mut w);
+        act(&mut w, Action::Advance { ms: 3000 });
+        let before = traffic(&w, "node01", "node02");
+        assert!(before.sent > 0);
+        assert_eq!(before.dropped, 0);
+        cut(&mut w, "node01", "node02");
+        act(&mut w, Action::Advance { ms: 1000 });
+        let after = traffic(&w, "node01", "node02");
+        let back = traffic(&w, "node02", "node01");
+        assert!(after.dropped > 0, "{after:?}");
+        assert!(back.dropped > 0, "{back:?}");
+        let view = w.view();
+        let keys: Vec<(&String, &String)> = view.traffic.iter().map(|(a, b, _)| (a, b)).collect();
+        assert!(keys.windows(2).all(|p| p[0] < p[1]), "map order");
+    }
+
+    #[test]
+    fn process_view_shows_progress_log_and_status() {
+        let mut w = World::new(1);
+        three(&mut w);
+        act(&mut w, Action::Advance { ms: 3000 });
+        assert!(matches!(put(&mut w, "k"), CallResult::Reply(_)));
+        let v = w.view();
+        let procs: Vec<&ProcessView> = v
+            .machines
+            .iter()
+            .filter_map(|m| m.process.as_ref())
+            .collect();
+        let leader = procs
+            .iter()
+            .find(|p| p.role == Role::Leader)
+            .expect("a leader");
+        assert_eq!(leader.progress.len(), 3);
+        assert!(leader.progress.windows(2).all(|p| p[0].id < p[1].id));
+        assert!(leader.progress.iter().any(|p| p.id == leader.id));
+        assert!(leader
+            .progress
+            .iter()
+            .all(|p| p.matched == leader.last_index));
+        for p in &procs {
+            assert_eq!(p.status.leader, leader.id);
+            assert_eq!(p.status.raft_index, p.commit);
+            assert!(p.last_index >= p.commit);
+            assert_eq!(p.active_since.len(), 2);
+            if p.role != Role::Leader {
+                assert!(p.progress.is_empty());
+            }
+        }
+    }
+
+    /// Frames every millisecond over `ms`: the reachable-voter count of each.
+    fn reachable_per_frame(w: &mut World, ms: u64) -> Vec<usize> {
+        w.record_frames(1);
+        act(w, Action::Advance { ms });
+        let frames = w.take_frames();
+        frames
+            .iter()
+            .map(|(_, v)| quorum::analyze(v).voters_reachable)
+            .collect()
+    }
+
+    fn leader_machine(w: &World) -> String {
+        quorum::analyze(&w.view())
+            .leader
+            .map(|l| l.machine)
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_healthy_cluster_stays_reachable_frame_by_frame() {
+        // raft-rs clears recent_active at each quorum check; the view must not
+        // flicker while the answers to the next heartbeat are on their way
+        let mut w = World::new(1);
+        three(&mut w);
+        act(&mut w, Action::Advance { ms: 5000 });
+        let counts = reachable_per_frame(&mut w, 5000);
+        assert!(counts.len() > 100);
+        assert!(counts.iter().all(|&n| n == 3), "{counts:?}");
+        // slow links: replies take 400 ms to come back
+        let l = leader_machine(&w);
+        for other in ["node01", "node02", "node03"]
+            .into_iter()
+            .filter(|m| *m != l)
+        {
+            let (a, b) = (l.clone(), other.to_string());
+            act(&mut w, Action::SetDelay { a, b, ms: 200 });
+        }
+        act(&mut w, Action::Advance { ms: 2000 });
+        let counts = reachable_per_frame(&mut w, 5000);
+        assert!(counts.iter().all(|&n| n == 3), "{counts:?}");
+    }
+
+    #[test]
+    fn a_cut_follower_leaves_reach_within_an_election_timeout_and_stays_out() {
+        let mut w = World::new(1);
+        three(&mut w);
+        act(&mut w, Action::Advance { ms: 5000 });
+        let l = leader_machine(&w);
+        let other = if l == "node02" { "node03" } else { "node02" };
+        cut(&mut w, &l, other);
+        let first = reachable_per_frame(&mut w, 1100);
+        assert_eq!(first.first(), Some(&3));
+        assert_eq!(first.last(), Some(&2));
+        let counts = reachable_per_frame(&mut w, 8000);
+        assert!(counts.iter().all(|&n| n == 2), "{counts:?}");
+        act(&mut w, Action::Heal { pair: None });
+        act(&mut w, Action::Advance { ms: 3000 });
+        assert_eq!(quorum::analyze(&w.view()).voters_reachable, 3);
     }
 }

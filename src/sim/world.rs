@@ -60,6 +60,14 @@ pub struct ExitInfo {
     pub reason: String,
 }
 
+impl ExitInfo {
+    /// Whether someone stopped it (`kill`, `kill -9`, power off), rather than
+    /// the process exiting by itself (a fatal start, a removal, a raft panic).
+    pub fn was_stopped(&self) -> bool {
+        self.reason == "stopped" || self.reason.starts_with("killed")
+    }
+}
+
 /// One line of a server log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogLine {
@@ -93,6 +101,19 @@ struct Call {
     deadline_ms: u64,
     dial_error: Option<String>,
     result: Option<CallResult>,
+}
+
+/// Raft messages from one machine to another, cumulative.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Put on the wire (they may still find the process gone on arrival).
+    pub sent: u64,
+    /// Lost at the sender: the link is cut, or the peer unreachable or refusing.
+    pub dropped: u64,
+    /// When the last reply (an append, heartbeat or vote response) was sent:
+    /// raft-rs clears a leader's `recent_active` flags at each quorum check, and
+    /// this bridges the gap until the answers to its next heartbeat arrive.
+    pub last_reply_ms: Option<u64>,
 }
 
 /// Why an etcd process ended at start-up (both exit with status 1).
@@ -245,6 +266,12 @@ pub struct World {
     /// rafthttp streams: (machine, peer ID) to the (machine, pid) they reach.
     streams: BTreeMap<(String, u64), (String, u64)>,
     pub logs: Vec<LogLine>,
+    // ----- observations only: nothing in the simulation reads these -----
+    /// Raft messages per directed pair of machines: from, then to.
+    traffic: BTreeMap<String, BTreeMap<String, Traffic>>,
+    /// While recording: the frame spacing, and the frames so far.
+    frame_every_ms: Option<u64>,
+    frames: Vec<(u64, super::view::WorldView)>,
 }
 
 impl World {
@@ -264,6 +291,9 @@ impl World {
             calls: BTreeMap::new(),
             streams: BTreeMap::new(),
             logs: Vec::new(),
+            traffic: BTreeMap::new(),
+            frame_every_ms: None,
+            frames: Vec::new(),
         }
     }
 
@@ -819,11 +849,48 @@ impl World {
             let Some(ev) = self.queue.remove(&(t, seq)) else {
                 break;
             };
+            self.record_frame_before(t);
             self.now_ms = t;
             self.handle(ev);
         }
+        self.record_frame_before(until_ms);
         self.now_ms = self.now_ms.max(until_ms);
     }
+
+    // ----- frame recording (observation only) -----
+
+    /// Starts recording a view at each multiple of `every_ms` (at least 1)
+    /// the clock passes, dropping frames not yet taken.
+    pub fn record_frames(&mut self, every_ms: u64) {
+        self.frame_every_ms = Some(every_ms.max(1));
+        self.frames.clear();
+    }
+
+    /// Stops recording and hands over the frames: (ms, the world as it was
+    /// then), ascending by ms.
+    pub fn take_frames(&mut self) -> Vec<(u64, super::view::WorldView)> {
+        self.frame_every_ms = None;
+        std::mem::take(&mut self.frames)
+    }
+
+    /// The clock is about to jump from now to `t`: records the first frame
+    /// boundary `b` with now < b <= t, showing the state that holds until `t`
+    /// (one frame for a quiet stretch).
+    fn record_frame_before(&mut self, t: u64) {
+        let Some(every) = self.frame_every_ms else {
+            return;
+        };
+        let b = (self.now_ms / every + 1).saturating_mul(every);
+        if b > t {
+            return;
+        }
+        let mut v = self.view();
+        v.now_ms = b;
+        v.wall_ms = self.wall_ms() + (b - self.now_ms) as i64;
+        self.frames.push((b, v));
+    }
+
+    // ----- end of frame recording -----
 
     fn handle(&mut self, ev: Event) {
         match ev {
@@ -1178,12 +1245,17 @@ impl World {
     }
 
     fn send_raft(&mut self, from: &str, m: Message, url: Option<String>) {
-        let Ok((target, pid)) = self.dial_url(from, m.to, url) else {
+        let Ok((target, pid)) = self.dial_url(from, m.to, url.clone()) else {
+            if let Some(target) = self.raft_target(from, m.to, url) {
+                self.count_traffic(from, &target, None);
+            }
             return;
         };
         if !self.link_up(from, &target) {
+            self.count_traffic(from, &target, None);
             return;
         }
+        self.count_traffic(from, &target, Some(&m));
         let lat = self.latency(from, &target);
         self.schedule(
             lat,
@@ -1194,6 +1266,53 @@ impl World {
             },
         );
     }
+
+    // ----- traffic counters (observation only) -----
+
+    /// The machine a raft message to member `id` was meant for: the one its URL
+    /// names (`None` when no machine answers to the host).
+    fn raft_target(&self, from: &str, id: u64, url: Option<String>) -> Option<String> {
+        let url = url.or_else(|| self.peer_url(from, id))?;
+        self.target_of(from, &url).map(|(target, _)| target)
+    }
+
+    /// Counts a message `sent` (`None`: dropped) from one machine to another.
+    fn count_traffic(&mut self, from: &str, to: &str, sent: Option<&Message>) {
+        let row = match self.traffic.get_mut(from) {
+            Some(row) => row,
+            None => self.traffic.entry(from.to_string()).or_default(),
+        };
+        let t = match row.get_mut(to) {
+            Some(t) => t,
+            None => row.entry(to.to_string()).or_default(),
+        };
+        let Some(m) = sent else {
+            t.dropped += 1;
+            return;
+        };
+        t.sent += 1;
+        use raft::eraftpb::MessageType::*;
+        if matches!(
+            m.get_msg_type(),
+            MsgAppendResponse
+                | MsgHeartbeatResponse
+                | MsgRequestVoteResponse
+                | MsgRequestPreVoteResponse
+        ) {
+            t.last_reply_ms = Some(self.now_ms);
+        }
+    }
+
+    /// Raft messages per directed pair of machines (from, to), cumulative, in
+    /// map order.
+    pub fn traffic(&self) -> Vec<(String, String, Traffic)> {
+        self.traffic
+            .iter()
+            .flat_map(|(a, row)| row.iter().map(|(b, t)| (a.clone(), b.clone(), *t)))
+            .collect()
+    }
+
+    // ----- end of traffic counters -----
 
     fn forward(&mut self, from: &str, to: u64, req: u64, request: Request) {
         let Ok((target, _)) = self.dial(from, to) else {

@@ -1,14 +1,29 @@
 //! The page (wasm32 only): a Yew app over one shell session. It opens on a running
-//! three-machine cluster, shows the machines, and offers the terminal; every change
-//! goes through the same shell commands a person types.
+//! three-machine cluster and shows the cluster map, the quorum panel, the members
+//! and status tables, the terminal, the logs and the timeline; every change goes
+//! through the same shell commands a person types.
 
 mod app;
+mod controls;
+mod logs;
+mod machine;
+mod map;
+mod quorum;
+pub mod report;
 mod state;
+mod tables;
+mod terminal;
+mod timeline;
 
 pub use app::App;
-pub use state::{Model, TermKind, TermLine};
+pub use map::{link_state, machine_state};
+pub use state::{
+    parse_seed, parse_speed, Marker, MarkerKind, Model, Msg, Start, TermKind, TermLine, FRAME_MS,
+    TICK_MS,
+};
 
-/// Mounts the app on the page's body.
+/// Installs the panic banner, then mounts the app on the page's body.
 pub fn start() {
+    report::install();
     yew::Renderer::<App>::new().render();
 }

@@ -1,20 +1,52 @@
-//! The page's state and its one reducer: a shell session, the terminal's lines and
-//! history, and the `WorldView` the components draw. Every change is a `Msg`.
+//! The page's state and its one reducer: a shell session, the page's clock
+//! (play/pause, speed, one tick), the terminal (lines, history, a pending command
+//! and the lines typed while it runs), the timeline of terms and leaders, and the
+//! text the screen-reader live region announces. Every change is a `Msg`.
+//!
+//! How the clock and commands meet: the world only moves forward. A command that
+//! runs simulated time (`etcdctl put` while quorum is lost, `sleep 3`) runs in the
+//! world at once, which records a frame of the world every [`FRAME_MS`] on the
+//! way. While the clock plays, the page then shows those frames as its clock
+//! catches up, and prints the command's output when it reaches the moment the
+//! simulated request finished: the command is *pending* until then, and lines
+//! typed (or buttons clicked) meanwhile wait behind it, as type-ahead waits in a
+//! terminal. While the clock is paused, a command shows its result at once (the
+//! clock jumps by exactly the time it took), so a script typed into a paused page
+//! prints what the headless runner prints.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use yew::Reducible;
 
+use super::report;
 use crate::shell::parse::{self, Prompt};
 use crate::shell::runner;
 use crate::shell::session::Session;
 use crate::sim::etcd::logfmt::Stamp;
+use crate::sim::quorum;
 use crate::sim::view::WorldView;
 use crate::sim::world::Action;
 
 /// The script the page opens on.
 pub const BOOT_SCRIPT: &str = include_str!("boot.sh");
+
+/// Simulated milliseconds between two recorded frames of a pending command.
+pub const FRAME_MS: u64 = 100;
+
+/// What "one tick" advances: one etcd heartbeat tick (`--heartbeat-interval` 100 ms).
+pub const TICK_MS: u64 = 100;
+
+/// The speed field's presets (the field accepts any value in between).
+pub const SPEEDS: [f64; 10] = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0, 100.0];
+
+/// Slowest and fastest speed.
+pub const SPEED_MIN: f64 = 0.1;
+pub const SPEED_MAX: f64 = 100.0;
+
+/// Samples the timeline keeps (older ones are dropped).
+const TIMELINE_SAMPLES: usize = 4000;
 
 /// What kind of terminal line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,122 +64,438 @@ pub struct TermLine {
     pub text: String,
 }
 
+/// What the page opens a world with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// Three machines running a three-member cluster (the boot script).
+    Cluster,
+    /// No machines at all: paste a document's steps from the very first one.
+    Empty,
+}
+
 /// Changes to the page's state.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
-    /// Run a line typed in the terminal (a `HOST$` prompt is optional).
+    /// Run a line typed in the terminal or a button's command (a `HOST$` prompt is optional).
     Run(String),
-    /// The page's clock: this many simulated milliseconds passed.
-    Tick(u64),
+    /// The page's clock: this many real milliseconds passed (scaled by the speed while playing).
+    Frame(f64),
+    /// One tick of simulated time, playing or not.
+    Step,
     /// Play or pause the page's clock.
     TogglePlay,
+    /// The speed field's text, checked here.
+    SetSpeed(String),
+    /// A new world: the seed field's text (checked here) and what to start with.
+    Reset { seed: String, start: Start },
+    /// Close the notice.
+    Dismiss,
+}
+
+/// A kind of timeline marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkerKind {
+    /// A cut, heal, kill, power-off or wipe.
+    Fault,
+    /// `member add|remove|promote|update`.
+    Membership,
+    /// An etcd process started.
+    Start,
+    QuorumLost,
+    QuorumRegained,
+}
+
+/// A moment on the timeline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Marker {
+    pub ms: u64,
+    pub kind: MarkerKind,
+    pub label: String,
+}
+
+/// Term, leader and quorum at a moment; the timeline keeps one per change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sample {
+    pub ms: u64,
+    pub term: u64,
+    pub leader: Option<String>,
+    pub quorum: bool,
+}
+
+/// Term and leader over time, with markers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Timeline {
+    pub start_ms: u64,
+    pub samples: Vec<Sample>,
+    pub markers: Vec<Marker>,
+}
+
+/// A command whose simulated time the page's clock has not reached yet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pending {
+    /// The command as echoed.
+    pub echo: String,
+    pub start_ms: u64,
+    pub end_ms: u64,
+    output: Vec<TermLine>,
+    frames: Vec<(u64, WorldView)>,
+    end_view: WorldView,
 }
 
 /// The page's state.
 #[derive(Clone)]
 pub struct Model {
     session: Rc<RefCell<Session>>,
+    pub seed: u64,
+    pub start: Start,
     pub lines: Rc<Vec<TermLine>>,
     pub history: Rc<Vec<String>>,
+    /// What the page shows: the world now, or a frame of a pending command.
     pub view: WorldView,
+    /// The page's clock in simulated milliseconds (the world's, or behind it while a command is pending).
+    pub shown_ms: u64,
     pub prompt: String,
-    /// Whether the page's clock runs the world in real time.
+    /// A line ending in `\` waits here for the rest.
+    pub partial: String,
+    pub pending: Option<Rc<Pending>>,
+    /// Lines typed while a command was pending.
+    pub queue: Rc<VecDeque<String>>,
     pub playing: bool,
+    pub speed: f64,
+    carry: f64,
+    pub timeline: Rc<Timeline>,
+    /// The latest announcement for the live region.
+    pub announce: String,
+    /// A message about bad input in a field, shown until dismissed or replaced.
+    pub notice: Option<String>,
+    /// Bumped on every change of state, so components can skip work.
+    pub version: u64,
+    /// Tells worlds apart: a reset makes a new one.
+    pub world_id: u64,
+}
+
+thread_local! {
+    static WORLDS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 impl PartialEq for Model {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.lines, &other.lines) && self.view == other.view
+        self.version == other.version && Rc::ptr_eq(&self.session, &other.session)
     }
 }
 
 impl Model {
-    /// A new session with the boot script already run, its transcript shown.
+    /// The page's default: the boot cluster with seed 1, playing at 1x.
     pub fn boot(seed: u64) -> Model {
+        Model::new(seed, Start::Cluster)
+    }
+
+    /// A new world with `seed`, paused or playing as the page was.
+    pub fn new(seed: u64, start: Start) -> Model {
         let mut session = Session::new(seed);
         let mut lines = Vec::new();
-        if let Ok(commands) = parse::parse_script(BOOT_SCRIPT) {
-            for c in &commands {
-                let mut text = String::new();
-                runner::run_one(&mut session, c, false, &mut text);
-                push_text(&mut lines, TermKind::Stdout, &text);
+        if start == Start::Cluster {
+            if let Ok(commands) = parse::parse_script(BOOT_SCRIPT) {
+                for c in &commands {
+                    let mut text = String::new();
+                    runner::run_one(&mut session, c, false, &mut text);
+                    push_text(&mut lines, TermKind::Stdout, &text);
+                }
             }
         }
+        report::reset(seed, start == Start::Empty);
         let view = session.world.view();
         let prompt = prompt_of(&session);
-        Model {
+        let shown_ms = view.now_ms;
+        let mut m = Model {
             session: Rc::new(RefCell::new(session)),
+            seed,
+            start,
             lines: Rc::new(lines),
             history: Rc::new(Vec::new()),
             view,
+            shown_ms,
             prompt,
+            partial: String::new(),
+            pending: None,
+            queue: Rc::new(VecDeque::new()),
             playing: true,
-        }
-    }
-
-    /// Runs the world's clock forward.
-    pub fn tick(&self, ms: u64) -> Model {
-        let view = {
-            let mut session = self.session.borrow_mut();
-            let _ = session.world.apply(Action::Advance { ms });
-            session.world.view()
+            speed: 1.0,
+            carry: 0.0,
+            timeline: Rc::new(Timeline {
+                start_ms: shown_ms,
+                ..Timeline::default()
+            }),
+            announce: String::new(),
+            notice: None,
+            version: 0,
+            world_id: WORLDS.with(|w| {
+                w.set(w.get() + 1);
+                w.get()
+            }),
         };
-        Model {
-            view,
-            ..self.clone()
-        }
+        m.observe();
+        m.announce.clear();
+        m
     }
 
-    /// The simulated wall clock, as `date` prints it.
+    /// The session, for components that read the world's logs.
+    pub fn session(&self) -> std::cell::Ref<'_, Session> {
+        self.session.borrow()
+    }
+
+    /// The simulated wall clock at the page's time, as `date` prints it.
     pub fn clock_text(&self) -> String {
         let ms = self.view.wall_ms;
         Stamp::from_unix_ms(ms).date(ms.div_euclid(1000))
     }
 
-    /// Runs one typed line and returns the next state.
+    /// The page's time since the world began, `mm:ss.s`.
+    pub fn elapsed_text(&self) -> String {
+        let ms = self.shown_ms;
+        format!("{:02}:{:02}.{}", ms / 60_000, ms / 1000 % 60, ms / 100 % 10)
+    }
+
+    /// The whole terminal as plain text.
+    pub fn terminal_text(&self) -> String {
+        self.lines.iter().map(|l| format!("{}\n", l.text)).collect()
+    }
+
+    /// Runs one typed line and returns the next state (for tests and the reducer).
     pub fn run(&self, line: &str) -> Model {
-        let mut lines = (*self.lines).clone();
-        let mut history = (*self.history).clone();
+        let mut next = self.clone();
+        next.type_line(line);
+        next.version += 1;
+        next
+    }
+
+    fn type_line(&mut self, line: &str) {
+        // Continuation lines join with single spaces, each trimmed, as scripts do.
+        let piece = if self.partial.is_empty() {
+            line.trim_end()
+        } else {
+            line.trim()
+        };
+        if let Some(head) = piece.strip_suffix('\\') {
+            if !self.partial.is_empty() {
+                self.partial.push(' ');
+            }
+            self.partial.push_str(head.trim_end());
+            return;
+        }
+        let full = match std::mem::take(&mut self.partial) {
+            p if p.is_empty() => line.to_string(),
+            p if piece.is_empty() => p,
+            p => format!("{p} {piece}"),
+        };
+        if self.pending.is_some() {
+            Rc::make_mut(&mut self.queue).push_back(full);
+            return;
+        }
+        self.execute(&full);
+    }
+
+    /// Runs a complete line in the world now.
+    fn execute(&mut self, line: &str) {
         let trimmed = line.trim();
-        {
+        let record = self.playing;
+        let (echo, output, start_ms, end_ms, frames) = {
             let mut session = self.session.borrow_mut();
+            let start_ms = session.world.now_ms();
+            if record {
+                session.world.record_frames(FRAME_MS);
+            }
             let (prompt, text) = parse::split_prompt(trimmed);
             let host_before = prompt_of(&session);
             let ex = session.run(&prompt, &text);
+            let frames = if record {
+                session.world.take_frames()
+            } else {
+                Vec::new()
+            };
             let host = match (&prompt, &ex.machine) {
                 (Prompt::Host(_), Some(m)) => format!("{m}$"),
                 _ => host_before,
             };
-            lines.push(TermLine {
-                kind: TermKind::Echo,
-                text: format!("{host} {text}"),
-            });
+            let mut output = Vec::new();
             for chunk in &ex.output.chunks {
                 let kind = if chunk.stderr {
                     TermKind::Stderr
                 } else {
                     TermKind::Stdout
                 };
-                push_text(&mut lines, kind, &chunk.text);
+                push_lines(&mut output, kind, &chunk.text);
+            }
+            let echo = format!("{host} {text}").trim_end().to_string();
+            (echo, output, start_ms, session.world.now_ms(), frames)
+        };
+        if !trimmed.is_empty() {
+            report::command(trimmed);
+            self.mark_command(start_ms, trimmed);
+            let history = Rc::make_mut(&mut self.history);
+            if history.last().map(|s| s.as_str()) != Some(trimmed) {
+                history.push(trimmed.to_string());
             }
         }
-        if !trimmed.is_empty() && history.last().map(|s| s.as_str()) != Some(trimmed) {
-            history.push(trimmed.to_string());
-        }
-        let session = self.session.borrow();
-        Model {
-            session: self.session.clone(),
-            lines: Rc::new(lines),
-            history: Rc::new(history),
-            view: session.world.view(),
-            prompt: prompt_of(&session),
-            playing: self.playing,
+        Rc::make_mut(&mut self.lines).push(TermLine {
+            kind: TermKind::Echo,
+            text: echo.clone(),
+        });
+        let end_view = self.session.borrow().world.view();
+        if record && end_ms > start_ms {
+            self.pending = Some(Rc::new(Pending {
+                echo,
+                start_ms,
+                end_ms,
+                output,
+                frames,
+                end_view,
+            }));
+            self.show_at(start_ms);
+        } else {
+            Rc::make_mut(&mut self.lines).extend(output);
+            self.shown_ms = end_ms;
+            self.view = end_view;
+            self.prompt = prompt_of(&self.session.borrow());
+            self.observe();
         }
     }
 
-    /// The whole terminal as plain text.
-    pub fn terminal_text(&self) -> String {
-        self.lines.iter().map(|l| format!("{}\n", l.text)).collect()
+    /// Moves the page's clock forward by `ms` simulated milliseconds.
+    fn advance(&mut self, ms: u64) {
+        let target = self.shown_ms.saturating_add(ms);
+        loop {
+            if let Some(p) = self.pending.clone() {
+                if target < p.end_ms {
+                    self.show_at(target);
+                    return;
+                }
+                self.finish_pending(&p);
+                continue;
+            }
+            if let Some(next) = Rc::make_mut(&mut self.queue).pop_front() {
+                self.execute(&next);
+                continue;
+            }
+            let now = self.session.borrow().world.now_ms();
+            if target > now {
+                let mut session = self.session.borrow_mut();
+                let _ = session.world.apply(Action::Advance { ms: target - now });
+            }
+            let session = self.session.borrow();
+            self.shown_ms = session.world.now_ms();
+            self.view = session.world.view();
+            drop(session);
+            self.observe();
+            return;
+        }
+    }
+
+    /// Shows the pending command's last frame at or before `ms`.
+    fn show_at(&mut self, ms: u64) {
+        self.shown_ms = ms;
+        if let Some(p) = &self.pending {
+            if let Some((_, v)) = p.frames.iter().rev().find(|(t, _)| *t <= ms) {
+                if *v != self.view {
+                    self.view = v.clone();
+                }
+            }
+        }
+        self.observe();
+    }
+
+    fn finish_pending(&mut self, p: &Pending) {
+        self.pending = None;
+        Rc::make_mut(&mut self.lines).extend(p.output.iter().cloned());
+        self.shown_ms = p.end_ms;
+        self.view = p.end_view.clone();
+        self.prompt = prompt_of(&self.session.borrow());
+        self.observe();
+    }
+
+    /// Records the view on the timeline and announces leader and quorum changes.
+    fn observe(&mut self) {
+        let q = quorum::analyze(&self.view);
+        let sample = Sample {
+            ms: self.shown_ms,
+            term: q.leader.as_ref().map(|l| l.term).unwrap_or_else(|| {
+                self.view
+                    .machines
+                    .iter()
+                    .filter_map(|m| m.process.as_ref().map(|p| p.term))
+                    .max()
+                    .unwrap_or(0)
+            }),
+            leader: q.leader.as_ref().map(|l| l.name.clone()),
+            quorum: q.can_commit,
+        };
+        let last = self.timeline.samples.last().cloned();
+        let changed = last.as_ref().is_none_or(|l| {
+            (l.term, &l.leader, l.quorum) != (sample.term, &sample.leader, sample.quorum)
+        });
+        if !changed {
+            return;
+        }
+        let tl = Rc::make_mut(&mut self.timeline);
+        if let Some(l) = &last {
+            if l.quorum != sample.quorum {
+                let (kind, label) = if sample.quorum {
+                    (MarkerKind::QuorumRegained, "quorum regained")
+                } else {
+                    (MarkerKind::QuorumLost, "quorum lost")
+                };
+                tl.markers.push(Marker {
+                    ms: sample.ms,
+                    kind,
+                    label: label.to_string(),
+                });
+            }
+        }
+        self.announce = announcement(last.as_ref(), &sample);
+        tl.samples.push(sample);
+        if tl.samples.len() > TIMELINE_SAMPLES {
+            let drop = tl.samples.len() - TIMELINE_SAMPLES;
+            tl.samples.drain(..drop);
+            tl.start_ms = tl.samples.first().map(|s| s.ms).unwrap_or(tl.start_ms);
+            let start = tl.start_ms;
+            tl.markers.retain(|m| m.ms >= start);
+        }
+    }
+
+    fn mark_command(&mut self, ms: u64, line: &str) {
+        if let Some(kind) = marker_kind(line) {
+            let (_, text) = parse::split_prompt(line);
+            Rc::make_mut(&mut self.timeline).markers.push(Marker {
+                ms,
+                kind,
+                label: text,
+            });
+        }
+    }
+
+    fn set_speed(&mut self, text: &str) {
+        match parse_speed(text) {
+            Ok(s) => {
+                self.speed = s;
+                self.carry = 0.0;
+                self.notice = None;
+            }
+            Err(e) => self.notice = Some(e),
+        }
+    }
+
+    fn reset(&mut self, seed: &str, start: Start) {
+        match parse_seed(seed) {
+            Ok(s) => {
+                let mut next = Model::new(s, start);
+                next.playing = self.playing;
+                next.speed = self.speed;
+                next.version = self.version;
+                next.announce = format!("new world with seed {s}");
+                *self = next;
+            }
+            Err(e) => self.notice = Some(e),
+        }
     }
 }
 
@@ -155,21 +503,106 @@ impl Reducible for Model {
     type Action = Msg;
 
     fn reduce(self: Rc<Self>, action: Msg) -> Rc<Self> {
+        let mut next = (*self).clone();
         match action {
-            Msg::Run(line) => Rc::new(self.run(&line)),
-            Msg::Tick(ms) => Rc::new(self.tick(ms)),
-            Msg::TogglePlay => Rc::new(Model {
-                playing: !self.playing,
-                ..(*self).clone()
-            }),
+            Msg::Run(line) => next.type_line(&line),
+            Msg::Frame(real_ms) => {
+                if !(next.playing && real_ms.is_finite() && real_ms > 0.0) {
+                    return self;
+                }
+                // Long pauses (a background tab) are not caught up in one go.
+                let sim = real_ms.min(250.0) * next.speed + next.carry;
+                let whole = sim.floor();
+                next.carry = sim - whole;
+                next.advance(whole as u64);
+            }
+            Msg::Step => next.advance(TICK_MS),
+            Msg::TogglePlay => next.playing = !next.playing,
+            Msg::SetSpeed(text) => next.set_speed(&text),
+            Msg::Reset { seed, start } => next.reset(&seed, start),
+            Msg::Dismiss => next.notice = None,
+        }
+        next.version += 1;
+        Rc::new(next)
+    }
+}
+
+/// The speed field: `0.1` to `100`, an optional trailing `x`.
+pub fn parse_speed(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let num = t.strip_suffix(['x', 'X', '×']).unwrap_or(t).trim();
+    match num.parse::<f64>() {
+        Ok(s) if s.is_finite() && (SPEED_MIN..=SPEED_MAX).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "speed: {t:?} is not a speed from {SPEED_MIN} to {SPEED_MAX} (for example 0.5, 1 or 10); the speed is unchanged"
+        )),
+    }
+}
+
+/// The seed field: a whole number that fits in 64 bits.
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    t.parse::<u64>().map_err(|_| {
+        format!(
+            "seed: {t:?} is not a whole number from 0 to {}; the world is unchanged",
+            u64::MAX
+        )
+    })
+}
+
+/// What a command stands for on the timeline, if anything.
+fn marker_kind(line: &str) -> Option<MarkerKind> {
+    let (_, text) = parse::split_prompt(line);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let etcdctl_at = words.iter().position(|w| *w == "etcdctl");
+    if let Some(i) = etcdctl_at {
+        let rest: Vec<&str> = words[i + 1..]
+            .iter()
+            .copied()
+            .filter(|w| !w.starts_with('-'))
+            .collect();
+        return match rest.as_slice() {
+            ["member", "add" | "remove" | "promote" | "update", ..] => Some(MarkerKind::Membership),
+            _ => None,
+        };
+    }
+    match words.as_slice() {
+        ["net", "cut" | "heal" | "isolate" | "partition" | "delay", ..]
+        | ["kill", ..]
+        | ["machine", "down" | "up" | "rm", ..]
+        | ["rm", ..]
+        | ["docker", "stop", ..] => Some(MarkerKind::Fault),
+        ["etcd", ..] | ["/usr/local/bin/etcd", ..] | ["docker", "run", ..] => {
+            Some(MarkerKind::Start)
+        }
+        _ => None,
+    }
+}
+
+/// The live region's text for a change between two samples.
+fn announcement(before: Option<&Sample>, now: &Sample) -> String {
+    let mut parts = Vec::new();
+    let leader_changed =
+        before.is_none_or(|b| (b.leader.as_ref(), b.term) != (now.leader.as_ref(), now.term));
+    if leader_changed {
+        match &now.leader {
+            Some(l) => parts.push(format!("{l} is the leader at term {}", now.term)),
+            None => parts.push(format!("no leader at term {}", now.term)),
         }
     }
+    match before.map(|b| b.quorum) {
+        Some(true) if !now.quorum => parts.push("quorum lost".to_string()),
+        Some(false) if now.quorum => parts.push("quorum regained".to_string()),
+        _ => {}
+    }
+    parts.join("; ")
 }
 
 fn prompt_of(session: &Session) -> String {
     format!("{}$", session.current().unwrap_or(""))
 }
 
+/// Splits a transcript's text into lines, marking command echoes.
 fn push_text(lines: &mut Vec<TermLine>, kind: TermKind, text: &str) {
     for l in text.lines() {
         let kind = if kind == TermKind::Stdout && l.contains("$ ") && is_echo(l) {
@@ -182,6 +615,14 @@ fn push_text(lines: &mut Vec<TermLine>, kind: TermKind, text: &str) {
             text: l.to_string(),
         });
     }
+}
+
+/// Splits a command's output into lines of one kind.
+fn push_lines(lines: &mut Vec<TermLine>, kind: TermKind, text: &str) {
+    lines.extend(text.lines().map(|l| TermLine {
+        kind,
+        text: l.to_string(),
+    }));
 }
 
 /// Whether a transcript line is a command echo (`HOST$ cmd` or `$ cmd`).

@@ -426,9 +426,74 @@ fn split_fraction(v: u64, digits: u32) -> (u64, String) {
     (v / scale, format!(".{}", padded.trim_end_matches('0')))
 }
 
+/// A log line's severity, read from its text (capnslog, raft and zap forms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Debug,
+    Info,
+    Warn,
+    Error,
+}
+
+/// The level of a capnslog (`… I | …`), raft (`raft… WARN: …`) or zap (`"level":"warn"`) line.
+pub fn level_of(text: &str) -> Level {
+    if let Some(rest) = text.strip_prefix("{\"level\":\"") {
+        return match rest.split('"').next() {
+            Some("debug") => Level::Debug,
+            Some("warn") => Level::Warn,
+            Some("error" | "fatal" | "panic" | "dpanic") => Level::Error,
+            _ => Level::Info,
+        };
+    }
+    if text.starts_with("raft") {
+        let word = text.split_whitespace().nth(2).unwrap_or("");
+        return match word {
+            "DEBUG:" => Level::Debug,
+            "WARN:" => Level::Warn,
+            "ERROR:" | "PANIC:" | "FATAL:" => Level::Error,
+            _ => Level::Info,
+        };
+    }
+    match text
+        .split(" | ")
+        .next()
+        .and_then(|head| head.chars().last())
+    {
+        Some('D') => Level::Debug,
+        Some('W') => Level::Warn,
+        Some('E' | 'C') => Level::Error,
+        _ => Level::Info,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn levels() {
+        assert_eq!(
+            level_of("2021-03-03 16:27:25.856885 I | etcdserver: x"),
+            Level::Info
+        );
+        assert_eq!(
+            level_of("2021-03-03 16:27:25.856885 W | rafthttp: x"),
+            Level::Warn
+        );
+        assert_eq!(
+            level_of("2021-03-03 16:27:25.856885 C | etcdmain: x"),
+            Level::Error
+        );
+        assert_eq!(
+            level_of("raft2021/03/03 16:27:25 WARN: 1 stepped down"),
+            Level::Warn
+        );
+        assert_eq!(
+            level_of("raft2021/03/03 16:27:25 INFO: 1 became follower"),
+            Level::Info
+        );
+        assert_eq!(level_of("{\"level\":\"warn\",\"ts\":1}"), Level::Warn);
+    }
 
     #[test]
     fn stamps_match_seed_000() {

@@ -25,9 +25,9 @@ use super::request::{Header, Reply, Request, Response, ServerError, SnapshotData
 /// The version every simulated server reports.
 pub const VERSION: &str = "3.4.23";
 /// etcd's `HealthInterval`: peers must be connected this long for reconfiguration.
-const HEALTH_INTERVAL_MS: u64 = 5000;
+pub const HEALTH_INTERVAL_MS: u64 = 5000;
 /// etcd's `readyPercent` for promoting a learner.
-const READY_PERCENT: f64 = 0.9;
+pub const READY_PERCENT: f64 = 0.9;
 
 /// What a server asks the world to do.
 #[derive(Debug, Clone)]
@@ -1683,6 +1683,32 @@ impl Server {
         let m = prs.get(id)?.matched;
         Some((m, prs.get(self.id).map(|p| p.matched).unwrap_or(0)))
     }
+
+    // ----- read-only observations (for `sim::view`) -----
+
+    /// The leader's progress tracker, ascending by ID: (ID, match,
+    /// `recent_active`), the leader's own entry included; empty on a non-leader.
+    pub fn progress_all(&self) -> Vec<(u64, u64, bool)> {
+        if !self.is_leader() {
+            return Vec::new();
+        }
+        let mut v: Vec<(u64, u64, bool)> = self
+            .node
+            .raft
+            .prs()
+            .iter()
+            .map(|(&id, p)| (id, p.matched, p.recent_active))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The raft log's last index.
+    pub fn last_index(&self) -> u64 {
+        self.node.raft.raft_log.last_index()
+    }
+
+    // ----- end of read-only observations -----
 
     fn move_leader(&mut self, req: u64, id: u64) -> Result<(), ServerError> {
         if !self.is_leader() {

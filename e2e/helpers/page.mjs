@@ -1,0 +1,89 @@
+// Page-level helpers for the e2e suite: open the built site, drive the clock,
+// type into the terminal, read its text, and run the native headless runner for
+// comparison.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { ROOT, watchErrors } from './browser.mjs';
+
+export const INPUT = '[data-testid="terminal-input"]';
+export const OUTPUT = '[data-testid="terminal-output"]';
+
+/** Opens `url` and waits for the terminal; returns { page, errors }. */
+export async function open(context, url) {
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url, { waitUntil: 'load' });
+  await page.locator(INPUT).waitFor({ state: 'visible', timeout: 30_000 });
+  return { page, errors };
+}
+
+/** Pauses the page's clock (a no-op when it is already paused). */
+export async function pause(page) {
+  const button = page.locator('[data-testid="play-pause"]');
+  if ((await button.getAttribute('aria-pressed')) === 'true') await button.click();
+  await page.locator('[data-testid="play-pause"][aria-pressed="false"]').waitFor();
+}
+
+/** Sets the speed field and presses Enter. */
+export async function setSpeed(page, text) {
+  const speed = page.locator('[data-testid="speed"]');
+  await speed.fill(text);
+  await speed.press('Enter');
+}
+
+/** Types one line into the terminal and presses Enter. */
+export async function type(page, line) {
+  const input = page.locator(INPUT);
+  await input.fill(line);
+  await input.press('Enter');
+}
+
+/** The terminal's lines as text, as "Copy" would give them (pending and queued lines aside). */
+export async function terminalText(page) {
+  return page.evaluate((sel) => {
+    const out = document.querySelector(sel);
+    return [...out.children]
+      .filter((d) => !d.classList.contains('pending') && !d.classList.contains('queued'))
+      .map((d) => `${d.textContent}\n`)
+      .join('');
+  }, OUTPUT);
+}
+
+/** Waits until the terminal's text contains `text`. */
+export async function waitForOutput(page, text, timeout = 15_000) {
+  await page.locator(OUTPUT, { hasText: text }).waitFor({ timeout });
+}
+
+/** The simulated seconds since the world began, from the `t+mm:ss.s` display. */
+export async function elapsedSeconds(page) {
+  const t = await page.locator('[data-testid="elapsed"]').textContent();
+  const m = /t\+(\d+):(\d+)\.(\d)/.exec(t ?? '');
+  assert.ok(m, `elapsed display unreadable: ${t}`);
+  return Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) / 10;
+}
+
+/** The lines a person types for a script: no comments, no blank lines, continuations as typed. */
+export function typedLines(script) {
+  return script.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+}
+
+/** The native headless runner's transcript of a script (built by `make test-native`). */
+export function runnerTranscript(scriptPath, seed = 1) {
+  const r = spawnSync(
+    'cargo',
+    ['run', '--quiet', '--profile', 'release-test', '--bin', 'quorum-playground', '--', 'run', scriptPath, '--seed', String(seed)],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  assert.equal(r.status, 0, `the runner failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** The first line where two texts differ, for a readable failure. */
+export function firstDifference(a, b) {
+  const x = a.split('\n');
+  const y = b.split('\n');
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return `line ${i + 1}:\n  page:   ${JSON.stringify(x[i])}\n  runner: ${JSON.stringify(y[i])}`;
+  }
+  return 'no difference';
+}

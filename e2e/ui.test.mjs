@@ -1,0 +1,211 @@
+// The teaching UI against the built site (dist/): a typed walkthrough equals the
+// runner's transcript, links cut from the map move quorum and states, a learner
+// is added, started and promoted with buttons alone, ten simulated minutes at
+// 100x, bad input in every field, the keys. Screenshots go to e2e/out/.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveDir } from './helpers/server.mjs';
+import { DIST, ROOT, launchBrowser, requireDist, screenshot } from './helpers/browser.mjs';
+import {
+  OUTPUT,
+  elapsedSeconds,
+  firstDifference,
+  open,
+  pause,
+  runnerTranscript,
+  setSpeed,
+  terminalText,
+  type,
+  typedLines,
+  waitForOutput,
+} from './helpers/page.mjs';
+
+let browser;
+let server;
+
+before(async () => {
+  await requireDist();
+  browser = await launchBrowser();
+  server = await serveDir(DIST);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function withPage(fn, { query = '', viewport = { width: 1440, height: 1000 } } = {}) {
+  const context = await browser.newContext({ viewport });
+  try {
+    const { page, errors } = await open(context, `${server.url}${query}`);
+    await fn(page, errors);
+    assert.deepEqual(errors, [], 'the page reported errors');
+  } finally {
+    await context.close();
+  }
+}
+
+const quorum = (page) => page.locator('[data-testid="quorum-status"]');
+const machine = (page, name) => page.locator(`[data-testid="machine-${name}"]`);
+
+describe('the teaching UI', () => {
+  test('opens on a healthy three-member cluster', { timeout: 60_000 }, async () => {
+    await withPage(async (page) => {
+      await page.locator('[data-testid="quorum-status"]', { hasText: 'quorum ok' }).waitFor({ timeout: 10_000 });
+      for (const n of ['node01', 'node02', 'node03']) {
+        const state = await machine(page, n).getAttribute('data-state');
+        assert.ok(['leader', 'follower'].includes(state), `${n} is ${state}`);
+      }
+      assert.equal(await page.locator('[data-testid^="machine-"][data-state="leader"]').count(), 1);
+      assert.equal(await page.locator('[data-testid="member-table"] tbody tr').count(), 3);
+      assert.equal(await page.locator('[data-testid="status-table"] tbody tr').count(), 3);
+      assert.ok((await page.locator('[data-testid="log-row"]').count()) > 0, 'logs are shown');
+      await screenshot(page, 'healthy.png');
+    });
+  });
+
+  test('seed 000 typed into a paused page prints what the headless runner prints', { timeout: 180_000 }, async () => {
+    const path = join(ROOT, 'tests/scripts/seed-000.sh');
+    const script = await readFile(path, 'utf8');
+    const expected = runnerTranscript(path);
+    await withPage(
+      async (page) => {
+        await pause(page);
+        for (const line of typedLines(script)) await type(page, line);
+        const got = await terminalText(page);
+        assert.ok(got === expected, `the page differs from the runner at ${firstDifference(got, expected)}`);
+      },
+      { query: '?start=empty' },
+    );
+  });
+
+  test('cutting links on the map moves quorum and states, and healing brings them back', { timeout: 120_000 }, async () => {
+    await withPage(async (page) => {
+      await quorum(page).filter({ hasText: 'quorum ok' }).waitFor({ timeout: 10_000 });
+      await setSpeed(page, '5');
+      const pairs = [['node01', 'node02'], ['node01', 'node03'], ['node02', 'node03']];
+      for (const [a, b] of pairs) {
+        const link = page.locator(`[data-testid="link-${a}-${b}"]`);
+        assert.equal(await link.getAttribute('data-state'), 'up');
+        await link.click();
+        await page.locator(`[data-testid="link-${a}-${b}"][data-state="cut"]`).waitFor({ timeout: 5_000 });
+        await waitForOutput(page, `net cut ${a} ${b}`);
+      }
+      // No two machines can talk: the leader steps down (CheckQuorum) and nobody wins.
+      await quorum(page).filter({ hasText: 'quorum lost' }).waitFor({ timeout: 20_000 });
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid^="machine-"][data-state="leader"]').length === 0,
+        null,
+        { timeout: 20_000 },
+      );
+      await screenshot(page, 'quorum-lost.png');
+      await page.locator('[data-testid="link-node01-node02"]').click();
+      await page.locator('[data-testid="link-node01-node02"][data-state="up"]').waitFor({ timeout: 5_000 });
+      await waitForOutput(page, 'net heal node01 node02');
+      await quorum(page).filter({ hasText: 'quorum ok' }).waitFor({ timeout: 30_000 });
+      const leader = await page.locator('[data-testid^="machine-"][data-state="leader"]').getAttribute('data-testid');
+      assert.ok(['machine-node01', 'machine-node02'].includes(leader), `the leader is on the healed side: ${leader}`);
+      // Shift-click cuts one way only.
+      await page.locator('[data-testid="link-node01-node02"]').click({ modifiers: ['Shift'] });
+      await page.locator('[data-testid="link-node01-node02"][data-state="one-way"]').waitFor({ timeout: 5_000 });
+      await waitForOutput(page, 'net cut node01->node02');
+    });
+  });
+
+  test('a learner is added, started and promoted with the buttons alone', { timeout: 120_000 }, async () => {
+    await withPage(async (page) => {
+      await quorum(page).filter({ hasText: 'quorum ok' }).waitFor({ timeout: 10_000 });
+      await page.locator('[data-testid="action-add-machine"]').click();
+      await machine(page, 'node04').waitFor({ timeout: 5_000 });
+      await waitForOutput(page, 'machine add node04 192.168.0.64');
+      await machine(page, 'node04').click();
+      await page.locator('[data-testid="selected-machine"]', { hasText: 'node04' }).waitFor();
+      await page.locator('[data-testid="action-add-learner"]').hover();
+      await page.locator('[data-testid="forecast"]', { hasText: 'learner' }).waitFor({ timeout: 5_000 });
+      await page.locator('[data-testid="action-add-learner"]').click();
+      await waitForOutput(page, 'added to cluster');
+      await page.locator('[data-testid="action-start"]').click();
+      await page.locator('[data-testid="machine-node04"][data-state="learner"]').waitFor({ timeout: 20_000 });
+      await page.locator('[data-testid^="learner-"]').waitFor({ timeout: 10_000 });
+      await screenshot(page, 'learner-catching-up.png');
+      await page.locator('[data-testid^="learner-"]', { hasText: 'promote would be accepted' }).waitFor({ timeout: 20_000 });
+      await page.locator('[data-testid="action-promote"]').click();
+      await waitForOutput(page, 'promoted in cluster');
+      await page
+        .locator('[data-testid="machine-node04"]:is([data-state="follower"], [data-state="leader"])')
+        .waitFor({ timeout: 20_000 });
+      const text = await terminalText(page);
+      assert.match(text, /etcdctl member add node04 --peer-urls=http:\/\/192\.168\.0\.64:2380 --learner/);
+      assert.match(text, /node04\$ etcd --name node04 .*--initial-cluster-state existing/);
+      assert.match(text, /etcdctl member promote [0-9a-f]+/);
+    });
+  });
+
+  test('keeps working after ten simulated minutes at 100x', { timeout: 240_000 }, async () => {
+    await withPage(async (page) => {
+      await setSpeed(page, '100x');
+      await page.waitForFunction(
+        () => /t\+(\d+):/.exec(document.querySelector('[data-testid="elapsed"]').textContent)?.[1] >= 10,
+        null,
+        { timeout: 200_000, polling: 500 },
+      );
+      assert.ok((await elapsedSeconds(page)) >= 600);
+      await pause(page);
+      await type(page, 'etcdctl put after ten-minutes');
+      await type(page, 'etcdctl get after --print-value-only');
+      await waitForOutput(page, 'ten-minutes');
+      await quorum(page).filter({ hasText: 'quorum ok' }).waitFor({ timeout: 5_000 });
+      await screenshot(page, 'after-ten-minutes.png');
+    });
+  });
+
+  test('bad input in the terminal, seed and speed fields changes nothing', { timeout: 60_000 }, async () => {
+    await withPage(async (page) => {
+      await pause(page);
+      const before = await elapsedSeconds(page);
+      await setSpeed(page, 'fast');
+      await page.locator('[data-testid="notice"]', { hasText: 'speed' }).waitFor();
+      await setSpeed(page, '1000');
+      await page.locator('[data-testid="notice"]', { hasText: 'from 0.1 to 100' }).waitFor();
+      const lines = (await terminalText(page)).split('\n').length;
+      await page.locator('[data-testid="seed"]').fill('-3');
+      await page.locator('[data-testid="reset"]').click();
+      await page.locator('[data-testid="notice"]', { hasText: 'seed' }).waitFor();
+      assert.equal((await terminalText(page)).split('\n').length, lines, 'the world was not reset');
+      await type(page, 'etcdctl member remove zzz');
+      await type(page, 'net cut node01');
+      await type(page, 'echo "unclosed');
+      const err = await page.locator(`${OUTPUT} .err`).allTextContents();
+      assert.ok(err.length >= 3, `three errors on standard error: ${err.join(' | ')}`);
+      for (const n of ['node01', 'node02', 'node03']) {
+        assert.notEqual(await machine(page, n).getAttribute('data-state'), 'stopped');
+      }
+      assert.equal(await page.locator('[data-testid$="-node02"][data-state="cut"]').count(), 0);
+      assert.equal(await elapsedSeconds(page), before, 'paused: no time passed');
+    });
+  });
+
+  test('space plays and pauses, "." runs one tick, tab completes', { timeout: 60_000 }, async () => {
+    await withPage(async (page) => {
+      await pause(page);
+      await page.locator('h1').click();
+      const t0 = await elapsedSeconds(page);
+      await page.keyboard.press('.');
+      await page.waitForFunction((t) => {
+        const m = /t\+(\d+):(\d+)\.(\d)/.exec(document.querySelector('[data-testid="elapsed"]').textContent);
+        return Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) / 10 > t;
+      }, t0);
+      assert.equal(Math.round((await elapsedSeconds(page)) * 10), Math.round(t0 * 10) + 1);
+      await page.keyboard.press(' ');
+      await page.locator('[data-testid="play-pause"][aria-pressed="true"]').waitFor();
+      await page.keyboard.press(' ');
+      await page.locator('[data-testid="play-pause"][aria-pressed="false"]').waitFor();
+      const input = page.locator('[data-testid="terminal-input"]');
+      await input.fill('etcdctl mem');
+      await input.press('Tab');
+      assert.equal(await input.inputValue(), 'etcdctl member ');
+    });
+  });
+});

@@ -1,0 +1,408 @@
+//! The commands the page's buttons stand for. A button never changes the world
+//! itself: it types one of these lines into the terminal, so people learn the
+//! commands by clicking. Each function reads a `WorldView` and returns the line
+//! (with a `HOST$` prompt where it matters), or `None` when the button has no
+//! sensible command now (no running member to ask, for example).
+
+use super::parse::{self, Prompt};
+use crate::sim::quorum::Change;
+use crate::sim::view::{MachineView, ProcessView, Role, WorldView};
+
+/// The peer port and client port etcd uses by default.
+const PEER_PORT: u16 = 2380;
+const CLIENT_PORT: u16 = 2379;
+
+/// The machine an `etcdctl` button runs on: the leader's, else the first with a
+/// running, ready member, else the first with any etcd running.
+pub fn via(view: &WorldView) -> Option<&str> {
+    let running = || view.machines.iter().filter(|m| m.process.is_some());
+    let leader = running().find(|m| m.process.as_ref().is_some_and(|p| p.role == Role::Leader));
+    leader
+        .or_else(|| running().find(|m| m.process.as_ref().is_some_and(|p| p.ready)))
+        .or_else(|| running().next())
+        .map(|m| m.name.as_str())
+}
+
+/// `machine add nodeNN 192.168.0.(60+NN)` with the first free number.
+pub fn add_machine(view: &WorldView) -> String {
+    let taken = |n: u32| {
+        let name = format!("node{n:02}");
+        let addr = format!("192.168.0.{}", 60 + n);
+        view.machines
+            .iter()
+            .any(|m| m.name.eq_ignore_ascii_case(&name) || m.addrs.contains(&addr))
+    };
+    let n = (1..=190).find(|n| !taken(*n)).unwrap_or(190);
+    format!("machine add node{n:02} 192.168.0.{}", 60 + n)
+}
+
+/// The address a machine's etcd advertises: its first address that is not its name.
+pub fn address(m: &MachineView) -> &str {
+    m.addrs
+        .iter()
+        .find(|a| **a != m.name)
+        .unwrap_or(&m.name)
+        .as_str()
+}
+
+fn peer_url(m: &MachineView) -> String {
+    format!("http://{}:{PEER_PORT}", address(m))
+}
+
+fn machine<'a>(view: &'a WorldView, name: &str) -> Option<&'a MachineView> {
+    view.machines.iter().find(|m| m.name == name)
+}
+
+/// The member list as the cluster sees it: from the leader, else the running
+/// process with the highest applied index.
+pub fn members(view: &WorldView) -> Option<&ProcessView> {
+    let procs = || view.machines.iter().filter_map(|m| m.process.as_ref());
+    procs()
+        .find(|p| p.role == Role::Leader)
+        .or_else(|| procs().max_by_key(|p| (p.applied, p.term)))
+}
+
+/// `HOST$ etcd …` for a machine: joins the cluster if it is a member (state
+/// `existing`), starts a one-member cluster if no cluster exists yet, and
+/// restarts from its data dir if it has one (etcd then ignores the
+/// `--initial-*` flags). `None` if it is already running, powered off, or not a
+/// member of an existing cluster (add it first).
+pub fn start_etcd(view: &WorldView, name: &str) -> Option<String> {
+    let m = machine(view, name)?;
+    if m.process.is_some() || !m.up {
+        return None;
+    }
+    let url = peer_url(m);
+    let has_dir = m.disk.iter().any(|d| *d == format!("{name}.etcd/"));
+    let cluster = members(view).map(|p| p.members.clone()).unwrap_or_default();
+    let (initial, state) = if cluster.is_empty() {
+        (format!("{name}={url}"), "new")
+    } else {
+        let me = cluster.iter().find(|mem| mem.peer_urls.contains(&url));
+        if me.is_none() && !has_dir {
+            return None;
+        }
+        let parts: Vec<String> = cluster
+            .iter()
+            .filter_map(|mem| {
+                let n = if mem.peer_urls.contains(&url) {
+                    name
+                } else if mem.name.is_empty() {
+                    return None;
+                } else {
+                    mem.name.as_str()
+                };
+                Some(format!("{n}={}", mem.peer_urls.first()?))
+            })
+            .collect();
+        (parts.join(","), if has_dir { "new" } else { "existing" })
+    };
+    let addr = address(m);
+    let mut line = format!(
+        "{name}$ etcd --name {name} --initial-advertise-peer-urls {url} \
+         --listen-peer-urls http://0.0.0.0:{PEER_PORT} \
+         --advertise-client-urls http://{addr}:{CLIENT_PORT} \
+         --listen-client-urls http://0.0.0.0:{CLIENT_PORT} --initial-cluster {initial}"
+    );
+    if state == "existing" {
+        line.push_str(" --initial-cluster-state existing");
+    }
+    Some(line)
+}
+
+/// `HOST$ kill etcd` (graceful) or `kill -9 etcd` (a crash).
+pub fn stop(name: &str, crash: bool) -> String {
+    if crash {
+        format!("{name}$ kill -9 etcd")
+    } else {
+        format!("{name}$ kill etcd")
+    }
+}
+
+/// `machine down NAME` / `machine up NAME`.
+pub fn power(name: &str, on: bool) -> String {
+    format!("machine {} {name}", if on { "up" } else { "down" })
+}
+
+/// `HOST$ rm -rf NAME.etcd`: wipes the machine's data dir (its etcd must be stopped
+/// for a real wipe; etcd keeps running on a deleted dir otherwise).
+pub fn wipe(name: &str) -> String {
+    format!("{name}$ rm -rf {name}.etcd")
+}
+
+/// `VIA$ etcdctl member add NAME --peer-urls=URL [--learner]` for a machine.
+pub fn member_add(view: &WorldView, name: &str, learner: bool) -> Option<String> {
+    let m = machine(view, name)?;
+    let via = via(view)?;
+    let flag = if learner { " --learner" } else { "" };
+    Some(format!(
+        "{via}$ etcdctl member add {name} --peer-urls={}{flag}",
+        peer_url(m)
+    ))
+}
+
+/// `VIA$ etcdctl member remove ID`.
+pub fn member_remove(view: &WorldView, id: u64) -> Option<String> {
+    Some(format!("{}$ etcdctl member remove {id:x}", via(view)?))
+}
+
+/// `VIA$ etcdctl member promote ID`.
+pub fn promote(view: &WorldView, id: u64) -> Option<String> {
+    Some(format!("{}$ etcdctl member promote {id:x}", via(view)?))
+}
+
+/// `VIA$ etcdctl move-leader ID` (etcdctl sends it to the leader it finds).
+pub fn move_leader(view: &WorldView, id: u64) -> Option<String> {
+    let via = via(view)?;
+    let leader = machine(view, via)?;
+    let ep = format!("http://{}:{CLIENT_PORT}", address(leader));
+    Some(format!(
+        "{via}$ etcdctl --endpoints={ep} move-leader {id:x}"
+    ))
+}
+
+/// `VIA$ etcdctl put KEY VALUE`.
+pub fn put(view: &WorldView, key: &str, value: &str) -> Option<String> {
+    Some(format!("{}$ etcdctl put {key} {value}", via(view)?))
+}
+
+/// `net cut A B`, `net cut A->B` (one way) or `net heal A B`.
+pub fn link(a: &str, b: &str, cut: bool, one_way: bool) -> String {
+    match (cut, one_way) {
+        (true, false) => format!("net cut {a} {b}"),
+        (true, true) => format!("net cut {a}->{b}"),
+        (false, _) => format!("net heal {a} {b}"),
+    }
+}
+
+/// The member a machine runs, as the cluster's member list knows it (by peer URL).
+pub fn member_of(view: &WorldView, name: &str) -> Option<u64> {
+    let m = machine(view, name)?;
+    if let Some(p) = &m.process {
+        return Some(p.id);
+    }
+    let url = peer_url(m);
+    members(view)?
+        .members
+        .iter()
+        .find(|mem| mem.peer_urls.contains(&url))
+        .map(|mem| mem.id)
+}
+
+/// The change a typed line would make to membership or to quorum, for the
+/// forecast the page shows while it is typed: `member add|remove|promote`,
+/// `kill`, `docker stop`, `machine down`, `net cut A B`, and starting etcd.
+/// `current` is the machine a line without a prompt runs on.
+pub fn change_of(view: &WorldView, current: Option<&str>, line: &str) -> Option<Change> {
+    let (prompt, text) = parse::split_prompt(line.trim());
+    let host = match &prompt {
+        Prompt::Host(h) => view
+            .machines
+            .iter()
+            .find(|m| m.name.eq_ignore_ascii_case(h))
+            .map(|m| m.name.clone()),
+        _ => current.map(str::to_string),
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if let Some(i) = words.iter().position(|w| *w == "etcdctl") {
+        return etcdctl_change(view, &words[i + 1..]);
+    }
+    match words.as_slice() {
+        ["kill", .., "etcd"] | ["docker", "stop", ..] => Some(Change::Stop { machine: host? }),
+        ["machine", "down", name] => Some(Change::PowerOff {
+            machine: (*name).to_string(),
+        }),
+        ["net", "cut", a, b] => Some(Change::Cut {
+            a: (*a).to_string(),
+            b: (*b).to_string(),
+        }),
+        ["etcd", ..] | ["/usr/local/bin/etcd", ..] | ["docker", "run", ..] => {
+            Some(Change::Start { machine: host? })
+        }
+        _ => None,
+    }
+}
+
+fn etcdctl_change(view: &WorldView, args: &[&str]) -> Option<Change> {
+    let plain: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    let learner = args.contains(&"--learner");
+    let id = |s: &str| u64::from_str_radix(s, 16).ok();
+    match plain.as_slice() {
+        ["member", "add", name, ..] if learner => Some(Change::AddLearner {
+            name: (*name).to_string(),
+        }),
+        ["member", "add", name, ..] => {
+            let started = view
+                .machines
+                .iter()
+                .any(|m| m.name == *name && m.process.is_some());
+            Some(Change::AddVoter {
+                name: (*name).to_string(),
+                started,
+            })
+        }
+        ["member", "remove", x, ..] => Some(Change::Remove { id: id(x)? }),
+        ["member", "promote", x, ..] => Some(Change::Promote { id: id(x)? }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::session::Session;
+
+    fn boot() -> Session {
+        let mut s = Session::new(1);
+        let script = include_str!("../ui/boot.sh");
+        for c in crate::shell::parse::parse_script(script).expect("boot parses") {
+            s.run(&c.prompt, &c.text);
+        }
+        s
+    }
+
+    fn run(s: &mut Session, line: &str) -> String {
+        let ex = s.run_typed(line);
+        ex.output.merged()
+    }
+
+    #[test]
+    fn a_learner_is_added_started_and_promoted_with_button_commands() {
+        let mut s = boot();
+        // etcd refuses a member add until every voter has been connected for 5 s.
+        run(&mut s, "sleep 3");
+        let add = add_machine(&s.world.view());
+        assert_eq!(add, "machine add node04 192.168.0.64");
+        run(&mut s, &add);
+        let line = member_add(&s.world.view(), "node04", true).expect("a member to ask");
+        assert!(line
+            .ends_with("etcdctl member add node04 --peer-urls=http://192.168.0.64:2380 --learner"));
+        let out = run(&mut s, &line);
+        assert!(out.contains("added to cluster"), "{out}");
+        let start = start_etcd(&s.world.view(), "node04").expect("a start command");
+        assert!(start.starts_with("node04$ etcd --name node04"), "{start}");
+        assert!(
+            start.ends_with("--initial-cluster-state existing"),
+            "{start}"
+        );
+        run(&mut s, &start);
+        run(&mut s, "sleep 3");
+        let v = s.world.view();
+        let id = member_of(&v, "node04").expect("node04 is a member");
+        let node04 = v.machines.iter().find(|m| m.name == "node04").expect("m");
+        assert_eq!(node04.process.as_ref().map(|p| p.role), Some(Role::Learner));
+        let out = run(&mut s, &promote(&v, id).expect("promote"));
+        assert!(out.contains("promoted in cluster"), "{out}");
+        run(&mut s, "sleep 1");
+        let v = s.world.view();
+        let node04 = v.machines.iter().find(|m| m.name == "node04").expect("m");
+        assert_eq!(
+            node04.process.as_ref().map(|p| p.role),
+            Some(Role::Follower)
+        );
+    }
+
+    #[test]
+    fn stop_restart_and_remove_commands() {
+        let mut s = boot();
+        run(&mut s, &stop("node02", false));
+        let v = s.world.view();
+        assert!(v
+            .machines
+            .iter()
+            .any(|m| m.name == "node02" && m.process.is_none()));
+        let again = start_etcd(&v, "node02").expect("restart from its data dir");
+        run(&mut s, &again);
+        run(&mut s, "sleep 2");
+        let v = s.world.view();
+        let id = member_of(&v, "node03").expect("node03");
+        let out = run(&mut s, &member_remove(&v, id).expect("remove"));
+        assert!(out.contains("removed from cluster"), "{out}");
+        assert!(
+            start_etcd(&s.world.view(), "node01").is_none(),
+            "already running"
+        );
+    }
+
+    #[test]
+    fn an_empty_world_starts_a_one_member_cluster() {
+        let mut s = Session::new(1);
+        let add = add_machine(&s.world.view());
+        assert_eq!(add, "machine add node01 192.168.0.61");
+        run(&mut s, &add);
+        let start = start_etcd(&s.world.view(), "node01").expect("start");
+        assert!(start.contains("--initial-cluster node01=http://192.168.0.61:2380"));
+        assert!(!start.contains("existing"));
+        run(&mut s, &start);
+        run(&mut s, "sleep 2");
+        let out = run(&mut s, "etcdctl put foo bar");
+        assert_eq!(out, "OK\n");
+        assert!(member_add(&s.world.view(), "nobody", false).is_none());
+    }
+
+    #[test]
+    fn typed_lines_map_to_the_changes_they_forecast() {
+        let s = boot();
+        let v = s.world.view();
+        let c = |line: &str| change_of(&v, Some("node01"), line);
+        assert_eq!(
+            c("etcdctl member add node04 --peer-urls=http://192.168.0.64:2380 --learner"),
+            Some(Change::AddLearner {
+                name: "node04".into()
+            })
+        );
+        assert_eq!(
+            c("etcdctl member add node04 --peer-urls=http://192.168.0.64:2380"),
+            Some(Change::AddVoter {
+                name: "node04".into(),
+                started: false
+            })
+        );
+        assert_eq!(
+            c("etcdctl member remove 8e9e05c52164694d"),
+            Some(Change::Remove {
+                id: 0x8e9e05c52164694d
+            })
+        );
+        assert_eq!(c("etcdctl member promote zz"), None);
+        assert_eq!(
+            c("node02$ kill -9 etcd"),
+            Some(Change::Stop {
+                machine: "node02".into()
+            })
+        );
+        assert_eq!(
+            c("kill etcd"),
+            Some(Change::Stop {
+                machine: "node01".into()
+            })
+        );
+        assert_eq!(
+            c("machine down node03"),
+            Some(Change::PowerOff {
+                machine: "node03".into()
+            })
+        );
+        assert_eq!(
+            c("net cut node01 node02"),
+            Some(Change::Cut {
+                a: "node01".into(),
+                b: "node02".into()
+            })
+        );
+        assert_eq!(c("etcdctl put foo bar"), None);
+        assert_eq!(c(""), None);
+        assert_eq!(c("nobody$ kill etcd"), None);
+    }
+
+    #[test]
+    fn link_commands() {
+        assert_eq!(link("a", "b", true, false), "net cut a b");
+        assert_eq!(link("a", "b", true, true), "net cut a->b");
+        assert_eq!(link("a", "b", false, true), "net heal a b");
+    }
+}

@@ -1,0 +1,1586 @@
+//! Tab completion for the page's terminal: given a line (cursor at its end) and
+//! what the terminal knows (machines, member IDs and names), which words may
+//! replace the last one.
+//!
+//! This module owns the completion grammar only: the command names, subcommands,
+//! flags and value sets it offers mirror what `session.rs` (the `command` match and
+//! its helpers), `etcdctl.rs` (`parse_line` and `dispatch`) and `etcd_flags.rs`
+//! accept; the tests check each list against that code. It runs nothing, uses
+//! `std` only, and never panics on any input.
+//!
+//! Rules:
+//!
+//! - The word being completed is the text after the last unquoted blank (so an
+//!   unclosed quote makes the rest of the line one word). Earlier words are read with
+//!   their quotes and backslashes removed (no `$VAR` expansion); leading `NAME=VALUE`
+//!   assignments are skipped, as the session skips them.
+//! - A prompt (`HOST$ `, `(Host)$ `, `$ `, see [`parse::split_prompt`]) is kept, and
+//!   the word after it is a command name. The first word of a line with no prompt is
+//!   a command name too, or `NAME$` for a machine whose name it starts (a non-empty
+//!   word only).
+//! - Flags are offered only for a word starting with `-`. Flags that take a value end
+//!   in `=` (`--peer-urls=`); boolean flags do not. `-w` is etcdctl's only short flag.
+//! - Machine names and member IDs match case-insensitively when no candidate matches
+//!   exactly, as the shell finds machines case-insensitively and etcdctl reads hex in
+//!   either case.
+//! - `candidates` are the whole words, without the trailing space; `common` is the
+//!   text to put in place of the word: the single candidate followed by a space
+//!   (unless it ends in `=` or `$`), or the longest common prefix of several (the
+//!   word as typed when that prefix would be shorter than it), or the word as typed
+//!   when nothing matches.
+
+use super::parse;
+
+/// What the terminal knows for completion.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    /// Machine names, as the world spells them.
+    pub machines: &'a [String],
+    /// Member IDs offered where etcdctl takes one, shown as hex (`8e9e05c52164694d`).
+    pub member_ids: &'a [u64],
+    /// Member names: offered for `--name`; `member add NAME` offers machines not among them.
+    pub member_names: &'a [String],
+}
+
+/// The completion of a line with the cursor at its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Completion {
+    /// Byte offset in the line where the replaced word starts (a char boundary).
+    pub start: usize,
+    /// Every word that may replace it: sorted, deduplicated, without a trailing space.
+    pub candidates: Vec<String>,
+    /// The text to put in place of the word (see the module docs).
+    pub common: String,
+}
+
+/// Every command name the session's `command` match accepts.
+const COMMANDS: &[&str] = &[
+    "/usr/local/bin/etcd",
+    "cat",
+    "clear",
+    "cp",
+    "date",
+    "docker",
+    "echo",
+    "etcd",
+    "etcdctl",
+    "export",
+    "hosts",
+    "kill",
+    "logs",
+    "ls",
+    "machine",
+    "net",
+    "rm",
+    "scp",
+    "sh",
+    "sleep",
+    "ssh",
+    "true",
+    "wait",
+];
+
+const MACHINE_SUBCOMMANDS: &[&str] = &["add", "down", "rm", "up"];
+const NET_SUBCOMMANDS: &[&str] = &["cut", "delay", "heal", "isolate", "partition"];
+/// The docker subcommands the session simulates (`rm`, `ps` and `pull` are accepted
+/// and do nothing, so they are not offered).
+const DOCKER_SUBCOMMANDS: &[&str] = &["exec", "kill", "logs", "run", "stop"];
+const KILL_FLAGS: &[&str] = &["-15", "-9", "-KILL", "-SIGKILL", "-SIGTERM", "-TERM", "-s"];
+const KILL_SIGNALS: &[&str] = &["KILL", "SIGKILL", "SIGTERM", "TERM"];
+/// `docker run` options: those the session skips with their value, and common
+/// boolean ones.
+const DOCKER_RUN_OPTIONS: &[&str] = &[
+    "--mount",
+    "--name",
+    "--net=host",
+    "--network=host",
+    "--restart",
+    "--rm",
+    "-d",
+    "-e",
+    "-it",
+    "-p",
+    "-v",
+];
+/// `docker run` options whose value is the next word.
+const DOCKER_RUN_VALUE_OPTIONS: &[&str] = &[
+    "--name",
+    "-p",
+    "-v",
+    "-e",
+    "--net",
+    "--network",
+    "--restart",
+    "--mount",
+];
+const ETCD_BINARIES: &[&str] = &["/usr/local/bin/etcd", "etcd"];
+
+/// etcdctl's commands (`dispatch`) and the subcommands of each family.
+const ETCDCTL_COMMANDS: &[&str] = &[
+    "del",
+    "endpoint",
+    "get",
+    "member",
+    "move-leader",
+    "put",
+    "snapshot",
+    "version",
+];
+const MEMBER_SUBCOMMANDS: &[&str] = &["add", "list", "promote", "remove", "update"];
+const ENDPOINT_SUBCOMMANDS: &[&str] = &["health", "status"];
+const SNAPSHOT_SUBCOMMANDS: &[&str] = &["restore", "save", "status"];
+
+/// etcdctl's global flags (every command): booleans, then those taking a value.
+const ETCDCTL_GLOBAL_BOOL: &[&str] = &[
+    "debug",
+    "hex",
+    "insecure-discovery",
+    "insecure-skip-tls-verify",
+    "insecure-transport",
+];
+const ETCDCTL_GLOBAL_VALUE: &[&str] = &[
+    "cacert",
+    "cert",
+    "command-timeout",
+    "dial-timeout",
+    "discovery-srv",
+    "discovery-srv-name",
+    "endpoints",
+    "keepalive-time",
+    "keepalive-timeout",
+    "key",
+    "password",
+    "user",
+    "write-out",
+];
+
+/// One etcdctl command's own flags: its words, boolean flags, value flags.
+struct CommandFlags {
+    command: &'static [&'static str],
+    bool_flags: &'static [&'static str],
+    value_flags: &'static [&'static str],
+}
+
+const ETCDCTL_COMMAND_FLAGS: &[CommandFlags] = &[
+    CommandFlags {
+        command: &["member", "add"],
+        bool_flags: &["learner"],
+        value_flags: &["peer-urls"],
+    },
+    CommandFlags {
+        command: &["member", "update"],
+        bool_flags: &[],
+        value_flags: &["peer-urls"],
+    },
+    CommandFlags {
+        command: &["endpoint", "status"],
+        bool_flags: &["cluster"],
+        value_flags: &[],
+    },
+    CommandFlags {
+        command: &["endpoint", "health"],
+        bool_flags: &["cluster"],
+        value_flags: &[],
+    },
+    CommandFlags {
+        command: &["put"],
+        bool_flags: &["prev-kv"],
+        value_flags: &["lease"],
+    },
+    CommandFlags {
+        command: &["get"],
+        bool_flags: &[
+            "count-only",
+            "from-key",
+            "keys-only",
+            "prefix",
+            "print-value-only",
+        ],
+        value_flags: &["consistency", "limit", "order", "rev", "sort-by"],
+    },
+    CommandFlags {
+        command: &["del"],
+        bool_flags: &["from-key", "prefix", "prev-kv"],
+        value_flags: &[],
+    },
+    CommandFlags {
+        command: &["snapshot", "restore"],
+        bool_flags: &["skip-hash-check"],
+        value_flags: &[
+            "data-dir",
+            "initial-advertise-peer-urls",
+            "initial-cluster",
+            "initial-cluster-token",
+            "name",
+            "wal-dir",
+        ],
+    },
+];
+
+/// etcd's boolean flags (`etcd_flags.rs`: those that matter, the ignored ones, and
+/// `version`).
+const ETCD_BOOL_FLAGS: &[&str] = &[
+    "strict-reconfig-check",
+    "pre-vote",
+    "force-new-cluster",
+    "version",
+    "enable-v2",
+    "enable-pprof",
+    "debug",
+    "client-cert-auth",
+    "auto-tls",
+    "peer-client-cert-auth",
+    "peer-auto-tls",
+    "initial-election-tick-advance",
+    "unsafe-no-fsync",
+    "experimental-initial-corrupt-check",
+    "experimental-enable-v2v3",
+    "experimental-enable-lease-checkpoint",
+];
+
+/// etcd's flags that take a value (`etcd_flags.rs`: those that matter, then the
+/// ignored ones).
+const ETCD_VALUE_FLAGS: &[&str] = &[
+    "name",
+    "data-dir",
+    "listen-client-urls",
+    "advertise-client-urls",
+    "listen-peer-urls",
+    "initial-advertise-peer-urls",
+    "initial-cluster",
+    "initial-cluster-state",
+    "initial-cluster-token",
+    "heartbeat-interval",
+    "election-timeout",
+    "snapshot-count",
+    "logger",
+    "wal-dir",
+    "listen-metrics-urls",
+    "max-snapshots",
+    "max-wals",
+    "quota-backend-bytes",
+    "backend-batch-limit",
+    "backend-batch-interval",
+    "max-txn-ops",
+    "max-request-bytes",
+    "grpc-keepalive-min-time",
+    "grpc-keepalive-interval",
+    "grpc-keepalive-timeout",
+    "discovery",
+    "discovery-fallback",
+    "discovery-proxy",
+    "discovery-srv",
+    "discovery-srv-name",
+    "auto-compaction-retention",
+    "auto-compaction-mode",
+    "cors",
+    "host-whitelist",
+    "log-outputs",
+    "log-level",
+    "log-package-levels",
+    "proxy",
+    "proxy-failure-wait",
+    "proxy-refresh-interval",
+    "proxy-dial-timeout",
+    "proxy-write-timeout",
+    "proxy-read-timeout",
+    "ca-file",
+    "cert-file",
+    "key-file",
+    "client-crl-file",
+    "client-cert-allowed-hostname",
+    "trusted-ca-file",
+    "peer-ca-file",
+    "peer-cert-file",
+    "peer-key-file",
+    "peer-trusted-ca-file",
+    "peer-crl-file",
+    "peer-cert-allowed-cn",
+    "peer-cert-allowed-hostname",
+    "cipher-suites",
+    "auth-token",
+    "bcrypt-cost",
+    "config-file",
+    "metrics",
+    "experimental-backend-bbolt-freelist-type",
+    "experimental-corrupt-check-time",
+    "experimental-compaction-batch-limit",
+    "experimental-peer-skip-client-san-verification",
+    "experimental-watch-progress-notify-interval",
+    "experimental-warning-apply-duration",
+];
+
+/// Completes `line` with the cursor at its end.
+#[must_use]
+pub fn complete(line: &str, ctx: &Context) -> Completion {
+    let (cmd_start, has_prompt) = command_start(line);
+    let rest = line.get(cmd_start..).unwrap_or("");
+    let (words, cur_offset) = split_words(rest);
+    let start = cmd_start + cur_offset;
+    let cur = line.get(start..).unwrap_or("");
+    let assignments = words.iter().take_while(|w| is_assignment(w)).count();
+    let args = words.get(assignments..).unwrap_or(&[]);
+    let mut picked = Picked::new(cur);
+    if args.is_empty() {
+        picked.words(COMMANDS.iter().copied());
+        if !has_prompt && words.is_empty() && !cur.is_empty() {
+            picked.machines(ctx, "$", &[]);
+        }
+    } else {
+        command_args(&mut picked, args, ctx);
+    }
+    picked.finish(start)
+}
+
+/// Where the command text starts in `line`, and whether a prompt precedes it. A
+/// line that is only `HOST$` (the cursor right after the `$`) has no prompt yet: its
+/// last word is completed as a first word.
+fn command_start(line: &str) -> (usize, bool) {
+    let (_, rest) = parse::split_prompt(line);
+    let trimmed = line.trim_matches(|c: char| c.is_ascii_whitespace());
+    if rest == trimmed {
+        return (0, false);
+    }
+    let end = line
+        .trim_end_matches(|c: char| c.is_ascii_whitespace())
+        .len();
+    if rest.is_empty() {
+        return if end < line.len() {
+            (line.len(), true)
+        } else {
+            (0, false)
+        };
+    }
+    match end.checked_sub(rest.len()) {
+        Some(start) if line.get(start..end) == Some(rest.as_str()) => (start, true),
+        _ => (0, false),
+    }
+}
+
+/// The finished words of `text` (quotes and backslashes removed) and the byte offset
+/// where the last, unfinished word starts (`text.len()` after a trailing blank).
+fn split_words(text: &str) -> (Vec<String>, usize) {
+    let mut words = Vec::new();
+    let mut word: Option<(usize, String)> = None;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        if escaped {
+            escaped = false;
+            if let Some((_, w)) = word.as_mut() {
+                w.push(c);
+            }
+            continue;
+        }
+        if let Some(q) = quote {
+            match c {
+                _ if c == q => quote = None,
+                '\\' if q == '"' => escaped = true,
+                _ => {
+                    if let Some((_, w)) = word.as_mut() {
+                        w.push(c);
+                    }
+                }
+            }
+            continue;
+        }
+        if c.is_ascii_whitespace() {
+            if let Some((_, w)) = word.take() {
+                words.push(w);
+            }
+            continue;
+        }
+        let (_, w) = word.get_or_insert_with(|| (i, String::new()));
+        match c {
+            '\'' | '"' => quote = Some(c),
+            '\\' => escaped = true,
+            _ => w.push(c),
+        }
+    }
+    let start = word.map_or(text.len(), |(start, _)| start);
+    (words, start)
+}
+
+/// `NAME=VALUE` with a shell variable name, as the session reads assignments.
+fn is_assignment(word: &str) -> bool {
+    let Some((name, _)) = word.split_once('=') else {
+        return false;
+    };
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `a` starts with `prefix`, ignoring ASCII case.
+fn starts_with_ignore_case(a: &str, prefix: &str) -> bool {
+    a.get(..prefix.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+}
+
+/// The candidates found so far for one word.
+struct Picked<'w> {
+    word: &'w str,
+    found: Vec<String>,
+}
+
+impl<'w> Picked<'w> {
+    fn new(word: &'w str) -> Picked<'w> {
+        Picked {
+            word,
+            found: Vec::new(),
+        }
+    }
+
+    /// Offers each option that starts with the word.
+    fn words<S: AsRef<str>>(&mut self, options: impl IntoIterator<Item = S>) {
+        for o in options {
+            let o = o.as_ref();
+            if o.starts_with(self.word) {
+                self.found.push(o.to_string());
+            }
+        }
+    }
+
+    /// Offers each option that starts with the word, or, when none does, each that
+    /// starts with it ignoring ASCII case.
+    fn words_any_case(&mut self, options: &[String]) {
+        let exact: Vec<&String> = options
+            .iter()
+            .filter(|o| o.starts_with(self.word))
+            .collect();
+        if exact.is_empty() {
+            let word = self.word;
+            self.found.extend(
+                options
+                    .iter()
+                    .filter(|o| starts_with_ignore_case(o, word))
+                    .cloned(),
+            );
+        } else {
+            self.found.extend(exact.into_iter().cloned());
+        }
+    }
+
+    /// Offers machine names (each followed by `suffix`), leaving out `except`.
+    fn machines(&mut self, ctx: &Context, suffix: &str, except: &[String]) {
+        let names: Vec<String> = ctx
+            .machines
+            .iter()
+            .filter(|m| !except.iter().any(|e| e.eq_ignore_ascii_case(m)))
+            .map(|m| format!("{m}{suffix}"))
+            .collect();
+        self.words_any_case(&names);
+    }
+
+    /// Offers the member IDs in hex.
+    fn member_ids(&mut self, ctx: &Context) {
+        let ids: Vec<String> = ctx.member_ids.iter().map(|id| format!("{id:x}")).collect();
+        self.words_any_case(&ids);
+    }
+
+    /// Offers each flag: `PREFIXNAME=` for value flags, `PREFIXNAME` for booleans.
+    fn flags(&mut self, prefix: &str, bool_flags: &[&str], value_flags: &[&str]) {
+        self.words(bool_flags.iter().map(|f| format!("{prefix}{f}")));
+        self.words(value_flags.iter().map(|f| format!("{prefix}{f}=")));
+    }
+
+    fn finish(self, start: usize) -> Completion {
+        let mut candidates = self.found;
+        candidates.sort();
+        candidates.dedup();
+        let common = match candidates.as_slice() {
+            [] => self.word.to_string(),
+            [only] if only.ends_with('=') || only.ends_with('$') => only.clone(),
+            [only] => format!("{only} "),
+            [first, others @ ..] => {
+                let common = others
+                    .iter()
+                    .fold(first.as_str(), |acc, c| common_prefix(acc, c));
+                if common.len() < self.word.len() {
+                    self.word.to_string()
+                } else {
+                    common.to_string()
+                }
+            }
+        };
+        Completion {
+            start,
+            candidates,
+            common,
+        }
+    }
+}
+
+/// The longest common prefix of `a` and `b`, ending on a char boundary.
+fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
+    let len = a
+        .char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or_else(|| a.len().min(b.len()), |((i, _), _)| i);
+    a.get(..len).unwrap_or("")
+}
+
+/// Completes an argument of the command `args[0]`; `args` are the finished words.
+fn command_args(p: &mut Picked, args: &[String], ctx: &Context) {
+    let cur = p.word;
+    let [command, rest @ ..] = args else {
+        return;
+    };
+    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
+    match (command.as_str(), rest.as_slice()) {
+        ("machine", []) => p.words(MACHINE_SUBCOMMANDS.iter().copied()),
+        ("machine", ["rm" | "down" | "up"]) => p.machines(ctx, "", &[]),
+        ("hosts", []) => p.words(["set"]),
+        ("hosts", ["set"]) => p.machines(ctx, "", &[]),
+        ("cat", []) => p.words(["/etc/hosts"]),
+        ("ssh" | "logs", []) => p.machines(ctx, "", &[]),
+        ("date", []) if cur.starts_with('-') => p.words(["--set", "-s"]),
+        ("etcd" | "/usr/local/bin/etcd", flags) => etcd(p, flags, ctx),
+        ("docker", rest) => docker(p, rest, ctx),
+        ("kill", rest) => kill(p, rest),
+        ("rm", _) if cur.starts_with('-') => p.words(["-drf", "-rf"]),
+        ("cp" | "scp", _) if cur.starts_with('-') => p.words(["-r"]),
+        ("net", rest) => net(p, rest, ctx),
+        ("etcdctl", rest) => etcdctl(p, rest, ctx),
+        _ => {}
+    }
+}
+
+fn kill(p: &mut Picked, rest: &[&str]) {
+    let dash = p.word.starts_with('-');
+    match rest {
+        [.., "-s"] => p.words(KILL_SIGNALS.iter().copied()),
+        [] if dash => p.words(KILL_FLAGS.iter().copied()),
+        [] | ["-s", _] => p.words(["etcd"]),
+        [flag] if flag.starts_with('-') && !dash => p.words(["etcd"]),
+        _ => {}
+    }
+}
+
+fn net(p: &mut Picked, rest: &[&str], ctx: &Context) {
+    let named = |names: &[&str]| -> Vec<String> {
+        names
+            .iter()
+            .flat_map(|n| n.split("->"))
+            .map(str::to_string)
+            .collect()
+    };
+    let word = p.word;
+    match rest {
+        [] => p.words(NET_SUBCOMMANDS.iter().copied()),
+        ["cut"] => match word.split_once("->") {
+            Some((a, b)) => {
+                let mut inner = Picked::new(b);
+                inner.machines(ctx, "", &[a.to_string()]);
+                p.found
+                    .extend(inner.found.into_iter().map(|m| format!("{a}->{m}")));
+            }
+            None => p.machines(ctx, "", &[]),
+        },
+        ["isolate" | "heal" | "delay"] => p.machines(ctx, "", &[]),
+        ["cut" | "heal" | "delay", a] => p.machines(ctx, "", &named(&[*a])),
+        ["partition", names @ ..] => p.machines(ctx, "", &named(names)),
+        _ => {}
+    }
+}
+
+fn docker(p: &mut Picked, rest: &[&str], ctx: &Context) {
+    match rest {
+        [] => p.words(DOCKER_SUBCOMMANDS.iter().copied()),
+        ["run", opts @ ..] => docker_run(p, opts, ctx),
+        ["logs", ..] if p.word.starts_with('-') => p.words(["-f"]),
+        ["logs", flags @ ..] if flags.iter().all(|f| f.starts_with('-')) => p.words(["etcd"]),
+        ["exec", ..] if p.word.starts_with('-') => p.words(["-it"]),
+        ["exec", flags @ ..] if flags.iter().all(|f| f.starts_with('-')) => p.words(["etcd"]),
+        ["stop" | "kill"] => p.words(["etcd"]),
+        _ => {}
+    }
+}
+
+/// `docker run [OPTS] IMAGE [/usr/local/bin/]etcd FLAGS...`, read as the session
+/// reads it.
+fn docker_run(p: &mut Picked, opts: &[&str], ctx: &Context) {
+    let mut i = 0;
+    while let Some(o) = opts.get(i).filter(|o| o.starts_with('-')) {
+        i += if DOCKER_RUN_VALUE_OPTIONS.contains(o) {
+            2
+        } else {
+            1
+        };
+    }
+    if i > opts.len() {
+        // The word is the value of the last option.
+        match opts.last() {
+            Some(&"--name") => p.words(["etcd"]),
+            Some(&("--net" | "--network")) => p.words(["host"]),
+            _ => {}
+        }
+        return;
+    }
+    match opts.get(i..).unwrap_or(&[]) {
+        [] if p.word.starts_with('-') => p.words(DOCKER_RUN_OPTIONS.iter().copied()),
+        [_image] => p.words(ETCD_BINARIES.iter().copied()),
+        [_image, binary, flags @ ..] if ETCD_BINARIES.contains(binary) => etcd(p, flags, ctx),
+        _ => {}
+    }
+}
+
+/// Values offered for an etcd flag.
+fn etcd_values(p: &mut Picked, flag: &str, ctx: &Context) {
+    match flag {
+        "initial-cluster-state" => p.words(["existing", "new"]),
+        "logger" => p.words(["capnslog", "zap"]),
+        "name" => {
+            let mut names: Vec<String> = ctx.machines.to_vec();
+            names.extend(ctx.member_names.iter().cloned());
+            p.words_any_case(&names);
+        }
+        _ => {}
+    }
+}
+
+/// `--name`, `-name`, `--name=x`, `-name=x`: the flag's name and inline value.
+fn flag_parts(word: &str) -> Option<(&str, Option<&str>)> {
+    let body = word
+        .strip_prefix("--")
+        .or_else(|| word.strip_prefix('-'))
+        .filter(|b| !b.is_empty())?;
+    Some(match body.split_once('=') {
+        Some((name, value)) => (name, Some(value)),
+        None => (body, None),
+    })
+}
+
+/// Completes `word` as `FLAG=VALUE` with `values` offering the values.
+fn inline_value(p: &mut Picked, values: impl Fn(&mut Picked, &str)) {
+    let word = p.word;
+    let Some((head, value)) = word.split_once('=') else {
+        return;
+    };
+    let Some((name, _)) = flag_parts(head) else {
+        return;
+    };
+    let mut inner = Picked::new(value);
+    values(&mut inner, name);
+    p.found
+        .extend(inner.found.into_iter().map(|v| format!("{head}={v}")));
+}
+
+fn etcd(p: &mut Picked, flags: &[&str], ctx: &Context) {
+    if etcd_waiting(flags) {
+        if let Some((name, _)) = flags.last().and_then(|w| flag_parts(w)) {
+            etcd_values(p, name, ctx);
+        }
+    } else if p.word.contains('=') {
+        inline_value(p, |inner, name| etcd_values(inner, name, ctx));
+    } else if p.word == "-" || p.word.starts_with("--") {
+        p.flags("--", ETCD_BOOL_FLAGS, ETCD_VALUE_FLAGS);
+    } else if p.word.starts_with('-') {
+        p.flags("-", ETCD_BOOL_FLAGS, ETCD_VALUE_FLAGS);
+    }
+}
+
+/// Whether the last of `flags` is a value flag waiting for its value, reading the
+/// words from the start as etcd does (a value flag without `=` takes the next word).
+fn etcd_waiting(flags: &[&str]) -> bool {
+    let mut waiting = false;
+    for w in flags {
+        waiting = match (waiting, flag_parts(w)) {
+            (false, Some((name, None))) => ETCD_VALUE_FLAGS.contains(&name),
+            _ => false,
+        };
+    }
+    waiting
+}
+
+/// Every etcdctl flag that takes a value (`-w` is `write-out`).
+fn etcdctl_value_flag(name: &str) -> bool {
+    name == "w"
+        || ETCDCTL_GLOBAL_VALUE.contains(&name)
+        || ETCDCTL_COMMAND_FLAGS
+            .iter()
+            .any(|c| c.value_flags.contains(&name))
+}
+
+/// Values offered for an etcdctl flag.
+fn etcdctl_values(p: &mut Picked, flag: &str, ctx: &Context) {
+    match flag {
+        "w" | "write-out" => p.words(["json", "simple", "table"]),
+        "consistency" => p.words(["l", "s"]),
+        "name" => {
+            let mut names: Vec<String> = ctx.machines.to_vec();
+            names.extend(ctx.member_names.iter().cloned());
+            p.words_any_case(&names);
+        }
+        _ => {}
+    }
+}
+
+/// Completes a word of `etcdctl ARGS`, reading the finished words as `parse_line`
+/// does: flags anywhere, a value flag without `=` takes the next word, `--` ends the
+/// flags.
+fn etcdctl(p: &mut Picked, args: &[&str], ctx: &Context) {
+    let mut positional: Vec<&str> = Vec::new();
+    let mut waiting: Option<&str> = None;
+    let mut only_positional = false;
+    for w in args {
+        if waiting.take().is_some() {
+            continue;
+        }
+        if only_positional {
+            positional.push(w);
+        } else if *w == "--" {
+            only_positional = true;
+        } else if let Some((name, inline)) = flag_parts(w) {
+            if inline.is_none() && etcdctl_value_flag(name) {
+                waiting = Some(name);
+            }
+        } else {
+            positional.push(w);
+        }
+    }
+    if let Some(flag) = waiting {
+        etcdctl_values(p, flag, ctx);
+        return;
+    }
+    let word = p.word;
+    if !only_positional && word.starts_with('-') {
+        if word.contains('=') {
+            inline_value(p, |inner, name| etcdctl_values(inner, name, ctx));
+            return;
+        }
+        if word == "-" || word == "-w" {
+            p.words(["-w"]);
+        }
+        p.flags("--", ETCDCTL_GLOBAL_BOOL, ETCDCTL_GLOBAL_VALUE);
+        for c in ETCDCTL_COMMAND_FLAGS {
+            if positional.starts_with(c.command) {
+                p.flags("--", c.bool_flags, c.value_flags);
+            }
+        }
+        return;
+    }
+    match positional.as_slice() {
+        [] => p.words(ETCDCTL_COMMANDS.iter().copied()),
+        ["member"] => p.words(MEMBER_SUBCOMMANDS.iter().copied()),
+        ["endpoint"] => p.words(ENDPOINT_SUBCOMMANDS.iter().copied()),
+        ["snapshot"] => p.words(SNAPSHOT_SUBCOMMANDS.iter().copied()),
+        ["member", "remove" | "promote" | "update"] | ["move-leader"] => p.member_ids(ctx),
+        ["member", "add"] => {
+            let free: Vec<String> = ctx
+                .machines
+                .iter()
+                .filter(|m| !ctx.member_names.contains(m))
+                .cloned()
+                .collect();
+            p.words_any_case(&free);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::session::Session;
+    use crate::shell::{etcd_flags, Output};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    const IDS: [u64; 3] = [
+        0x8e9e_05c5_2164_694d,
+        0x4eee_438b_b97e_1153,
+        0x0abc_0000_0000_0001,
+    ];
+
+    fn strings(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Completes with three machines, two of them members.
+    fn c(line: &str) -> Completion {
+        let machines = strings(&["node01", "node02", "node03"]);
+        let names = strings(&["node01", "node02"]);
+        let ctx = Context {
+            machines: &machines,
+            member_ids: &IDS,
+            member_names: &names,
+        };
+        complete(line, &ctx)
+    }
+
+    fn cands(line: &str) -> Vec<String> {
+        c(line).candidates
+    }
+
+    fn common(line: &str) -> String {
+        c(line).common
+    }
+
+    fn sorted(list: &[&str]) -> Vec<String> {
+        let mut v = strings(list);
+        v.sort();
+        v
+    }
+
+    /// The line after accepting the completion.
+    fn accept(line: &str) -> String {
+        let done = c(line);
+        format!("{}{}", &line[..done.start], done.common)
+    }
+
+    #[test]
+    fn empty_line_offers_every_command() {
+        let done = c("");
+        assert_eq!(done.start, 0);
+        assert_eq!(done.candidates, sorted(COMMANDS));
+        assert_eq!(done.common, "");
+        assert_eq!(c("   ").start, 3);
+        assert_eq!(cands("   "), sorted(COMMANDS));
+    }
+
+    #[test]
+    fn command_names() {
+        assert_eq!(cands("et"), ["etcd", "etcdctl"]);
+        assert_eq!(common("et"), "etcd");
+        assert_eq!(common("etcdc"), "etcdctl ");
+        assert_eq!(accept("mach"), "machine ");
+        assert_eq!(cands("s"), ["scp", "sh", "sleep", "ssh"]);
+        assert_eq!(common("ss"), "ssh ");
+        assert_eq!(common("cl"), "clear ");
+        assert_eq!(common("/"), "/usr/local/bin/etcd ");
+        assert_eq!(accept("  ec"), "  echo ");
+        assert_eq!(c("  ec").start, 2);
+        assert!(cands("zzz").is_empty());
+        assert_eq!(common("zzz"), "zzz");
+        assert_eq!(common("etcd"), "etcd");
+        assert_eq!(cands("etcd"), ["etcd", "etcdctl"]);
+    }
+
+    #[test]
+    fn first_word_may_address_a_machine() {
+        assert_eq!(cands("nod"), ["node01$", "node02$", "node03$"]);
+        assert_eq!(common("nod"), "node0");
+        assert_eq!(common("node01"), "node01$");
+        assert_eq!(common("node01$"), "node01$");
+        assert_eq!(c("node01$").start, 0);
+        assert_eq!(common("NODE02"), "node02$");
+        // An empty line offers commands only.
+        assert!(!cands("").iter().any(|w| w.ends_with('$')));
+        // Once a prompt is there, no second prompt is offered.
+        assert!(cands("node01$ nod").is_empty());
+        assert!(cands("$ nod").is_empty());
+        // After an assignment the word is a command.
+        assert!(cands("X=1 nod").is_empty());
+    }
+
+    #[test]
+    fn prompt_prefix_is_kept() {
+        let done = c("node01$ et");
+        assert_eq!(done.start, 8);
+        assert_eq!(done.candidates, ["etcd", "etcdctl"]);
+        assert_eq!(accept("node01$ etcdctl mem"), "node01$ etcdctl member ");
+        assert_eq!(
+            accept("(Node01)$ etcdctl member pro"),
+            "(Node01)$ etcdctl member promote "
+        );
+        assert_eq!(
+            accept("(etcd Container)$ etcdctl endpoint st"),
+            "(etcd Container)$ etcdctl endpoint status "
+        );
+        assert_eq!(accept("$ ssh node03"), "$ ssh node03 ");
+        let done = c("$ ");
+        assert_eq!(done.start, 2);
+        assert_eq!(done.candidates, sorted(COMMANDS));
+        let done = c("node02$ ");
+        assert_eq!(done.start, 8);
+        assert_eq!(done.candidates, sorted(COMMANDS));
+        let done = c("(etcd Container)$   ");
+        assert_eq!(done.start, 20);
+        assert_eq!(done.candidates, sorted(COMMANDS));
+        assert_eq!(accept("  node01$\tlo"), "  node01$\tlogs ");
+    }
+
+    #[test]
+    fn lone_dollar_and_odd_prompts() {
+        let done = c("$");
+        assert_eq!((done.start, done.candidates.len()), (0, 0));
+        assert_eq!(done.common, "$");
+        assert!(cands("(etcd Container)$").is_empty());
+        assert!(cands("(").is_empty());
+        assert!(cands(")$ ").is_empty());
+        assert!(cands("$$ ").is_empty());
+    }
+
+    #[test]
+    fn machine_subcommands_and_names() {
+        assert_eq!(cands("machine "), ["add", "down", "rm", "up"]);
+        assert_eq!(accept("machine d"), "machine down ");
+        assert_eq!(cands("machine rm "), ["node01", "node02", "node03"]);
+        assert_eq!(accept("machine up node03"), "machine up node03 ");
+        assert_eq!(accept("machine down N"), "machine down node0");
+        assert!(cands("machine add n").is_empty());
+        assert!(cands("machine rm node01 ").is_empty());
+        assert_eq!(accept("ssh node02"), "ssh node02 ");
+        assert_eq!(cands("logs "), ["node01", "node02", "node03"]);
+        assert!(cands("ssh node01 ").is_empty());
+        assert_eq!(accept("hosts "), "hosts set ");
+        assert_eq!(cands("hosts set "), ["node01", "node02", "node03"]);
+        assert_eq!(accept("cat "), "cat /etc/hosts ");
+        assert_eq!(cands("date -"), ["--set", "-s"]);
+        assert!(cands("date ").is_empty());
+        assert_eq!(cands("rm -"), ["-drf", "-rf"]);
+        assert_eq!(accept("scp -"), "scp -r ");
+        assert!(cands("sleep ").is_empty());
+        assert!(cands("echo ").is_empty());
+    }
+
+    #[test]
+    fn net_arguments() {
+        assert_eq!(
+            cands("net "),
+            ["cut", "delay", "heal", "isolate", "partition"]
+        );
+        assert_eq!(accept("net is"), "net isolate ");
+        assert_eq!(cands("net cut "), ["node01", "node02", "node03"]);
+        assert_eq!(cands("net cut node01 "), ["node02", "node03"]);
+        assert_eq!(
+            cands("net cut node01->"),
+            ["node01->node02", "node01->node03"]
+        );
+        assert_eq!(accept("net cut node01->node03"), "net cut node01->node03 ");
+        assert_eq!(accept("net cut node01->N"), "net cut node01->node0");
+        assert!(cands("net cut node01 node02 ").is_empty());
+        assert_eq!(cands("net heal node02 "), ["node01", "node03"]);
+        assert_eq!(cands("net isolate "), ["node01", "node02", "node03"]);
+        assert!(cands("net isolate node01 ").is_empty());
+        assert_eq!(cands("net delay "), ["node01", "node02", "node03"]);
+        assert_eq!(cands("net delay node03 "), ["node01", "node02"]);
+        assert!(cands("net delay node03 node01 ").is_empty());
+        assert_eq!(cands("net partition "), ["node01", "node02", "node03"]);
+        assert_eq!(
+            accept("net partition node01 node02 | n"),
+            "net partition node01 node02 | node03 "
+        );
+    }
+
+    #[test]
+    fn docker_and_kill() {
+        assert_eq!(cands("docker "), ["exec", "kill", "logs", "run", "stop"]);
+        assert_eq!(accept("docker st"), "docker stop ");
+        assert_eq!(accept("docker stop "), "docker stop etcd ");
+        assert_eq!(accept("docker kill e"), "docker kill etcd ");
+        assert_eq!(accept("docker logs -"), "docker logs -f ");
+        assert_eq!(accept("docker logs -f "), "docker logs -f etcd ");
+        assert_eq!(accept("docker exec -it "), "docker exec -it etcd ");
+        assert_eq!(
+            cands("docker run --n"),
+            ["--name", "--net=host", "--network=host"]
+        );
+        assert_eq!(
+            accept("docker run -d --name "),
+            "docker run -d --name etcd "
+        );
+        assert_eq!(accept("docker run --net "), "docker run --net host ");
+        assert!(cands("docker run -d ").is_empty());
+        assert_eq!(
+            cands("docker run -d --net=host --name etcd quay.io/coreos/etcd:v3.4.23 "),
+            ["/usr/local/bin/etcd", "etcd"]
+        );
+        let seed000 = "docker run -d --net=host --name etcd quay.io/coreos/etcd:v3.4.23 \
+                       /usr/local/bin/etcd --name node01 --initial-cl";
+        assert_eq!(common(seed000), "--initial-cluster");
+        assert_eq!(
+            accept("docker run -d img etcd --initial-cluster-state e"),
+            "docker run -d img etcd --initial-cluster-state existing "
+        );
+        assert!(cands("docker run -d img sh -").is_empty());
+        assert_eq!(cands("kill -"), sorted(KILL_FLAGS));
+        assert_eq!(accept("kill -9 "), "kill -9 etcd ");
+        assert_eq!(accept("kill "), "kill etcd ");
+        assert_eq!(cands("kill -s "), ["KILL", "SIGKILL", "SIGTERM", "TERM"]);
+        assert_eq!(accept("kill -s SIGK"), "kill -s SIGKILL ");
+        assert_eq!(accept("kill -s KILL e"), "kill -s KILL etcd ");
+        assert!(cands("kill etcd ").is_empty());
+    }
+
+    #[test]
+    fn etcdctl_commands_and_subcommands() {
+        assert_eq!(cands("etcdctl "), sorted(ETCDCTL_COMMANDS));
+        assert_eq!(accept("etcdctl mem"), "etcdctl member ");
+        assert_eq!(accept("etcdctl mo"), "etcdctl move-leader ");
+        assert_eq!(accept("etcdctl v"), "etcdctl version ");
+        assert_eq!(cands("etcdctl member "), sorted(MEMBER_SUBCOMMANDS));
+        assert_eq!(accept("etcdctl member re"), "etcdctl member remove ");
+        assert_eq!(cands("etcdctl endpoint "), ["health", "status"]);
+        assert_eq!(cands("etcdctl snapshot s"), ["save", "status"]);
+        assert_eq!(common("etcdctl snapshot s"), "s");
+        assert_eq!(accept("etcdctl snapshot sa"), "etcdctl snapshot save ");
+        assert_eq!(accept("etcdctl snapshot r"), "etcdctl snapshot restore ");
+        assert!(cands("etcdctl put ").is_empty());
+        assert!(cands("etcdctl member list ").is_empty());
+        assert!(cands("etcdctl version ").is_empty());
+        // Global flags before the command do not count as positionals.
+        assert_eq!(accept("etcdctl -w table mem"), "etcdctl -w table member ");
+        assert_eq!(
+            accept("etcdctl --endpoints=http://node01:2379 --hex member l"),
+            "etcdctl --endpoints=http://node01:2379 --hex member list "
+        );
+        assert_eq!(
+            accept("etcdctl --endpoints http://node01:2379 member l"),
+            "etcdctl --endpoints http://node01:2379 member list "
+        );
+        assert_eq!(
+            accept("'etcdctl' \"member\" a"),
+            "'etcdctl' \"member\" add "
+        );
+        assert_eq!(
+            accept("ETCDCTL_API=3 etcdctl mem"),
+            "ETCDCTL_API=3 etcdctl member "
+        );
+        assert_eq!(cands("ETCDCTL_API=3 et"), ["etcd", "etcdctl"]);
+    }
+
+    #[test]
+    fn member_ids() {
+        let all = sorted(&["8e9e05c52164694d", "4eee438bb97e1153", "abc000000000001"]);
+        assert_eq!(cands("etcdctl member remove "), all);
+        assert_eq!(cands("etcdctl member promote "), all);
+        assert_eq!(cands("etcdctl member update "), all);
+        assert_eq!(cands("etcdctl move-leader "), all);
+        assert_eq!(
+            accept("etcdctl member remove 8"),
+            "etcdctl member remove 8e9e05c52164694d "
+        );
+        assert_eq!(
+            accept("etcdctl member promote 8E9E"),
+            "etcdctl member promote 8e9e05c52164694d "
+        );
+        assert_eq!(
+            accept("etcdctl -w json move-leader 4"),
+            "etcdctl -w json move-leader 4eee438bb97e1153 "
+        );
+        assert_eq!(
+            accept("etcdctl --endpoints=x member update a"),
+            "etcdctl --endpoints=x member update abc000000000001 "
+        );
+        assert!(cands("etcdctl member remove 9").is_empty());
+        assert!(cands("etcdctl member remove 8e9e05c52164694d ").is_empty());
+        assert!(cands("etcdctl member list ").is_empty());
+        let none = Context {
+            machines: &[],
+            member_ids: &[],
+            member_names: &[],
+        };
+        assert!(complete("etcdctl member remove ", &none)
+            .candidates
+            .is_empty());
+    }
+
+    #[test]
+    fn member_add_offers_machines_that_are_not_members() {
+        assert_eq!(accept("etcdctl member add "), "etcdctl member add node03 ");
+        assert!(cands("etcdctl member add node03 ").is_empty());
+    }
+
+    #[test]
+    fn etcdctl_flags() {
+        let dash = cands("etcdctl -");
+        assert!(dash.contains(&"-w".to_string()));
+        assert!(dash.contains(&"--hex".to_string()));
+        assert!(dash.contains(&"--endpoints=".to_string()));
+        assert!(dash.contains(&"--command-timeout=".to_string()));
+        assert!(dash.contains(&"--write-out=".to_string()));
+        assert!(!dash.contains(&"--prefix".to_string()));
+        assert_eq!(
+            dash.len(),
+            1 + ETCDCTL_GLOBAL_BOOL.len() + ETCDCTL_GLOBAL_VALUE.len()
+        );
+        assert_eq!(common("etcdctl -"), "-");
+        assert_eq!(common("etcdctl --"), "--");
+        assert_eq!(accept("etcdctl --end"), "etcdctl --endpoints=");
+        assert_eq!(accept("etcdctl -w"), "etcdctl -w ");
+        assert_eq!(accept("etcdctl --he"), "etcdctl --hex ");
+        assert_eq!(accept("etcdctl --command"), "etcdctl --command-timeout=");
+        assert!(cands("etcdctl --cl").is_empty());
+        assert_eq!(
+            accept("etcdctl endpoint status --cl"),
+            "etcdctl endpoint status --cluster "
+        );
+        assert_eq!(
+            accept("etcdctl endpoint health --cl"),
+            "etcdctl endpoint health --cluster "
+        );
+        assert_eq!(
+            accept("etcdctl member add node04 --pe"),
+            "etcdctl member add node04 --peer-urls="
+        );
+        assert_eq!(
+            accept("etcdctl member add node04 --le"),
+            "etcdctl member add node04 --learner "
+        );
+        assert_eq!(
+            accept("etcdctl member update 8e9e05c52164694d --pe"),
+            "etcdctl member update 8e9e05c52164694d --peer-urls="
+        );
+        assert!(cands("etcdctl member update x --le").is_empty());
+        assert!(cands("etcdctl member list --le").is_empty());
+        assert_eq!(
+            cands("etcdctl get foo --pr"),
+            ["--prefix", "--print-value-only"]
+        );
+        assert_eq!(common("etcdctl get foo --pr"), "--pr");
+        assert_eq!(
+            accept("etcdctl get foo --prin"),
+            "etcdctl get foo --print-value-only "
+        );
+        assert_eq!(accept("etcdctl get foo --k"), "etcdctl get foo --ke");
+        assert_eq!(cands("etcdctl get foo --key"), ["--key=", "--keys-only"]);
+        assert_eq!(common("etcdctl get foo --key"), "--key");
+        assert_eq!(
+            cands("etcdctl get foo --k"),
+            [
+                "--keepalive-time=",
+                "--keepalive-timeout=",
+                "--key=",
+                "--keys-only"
+            ]
+        );
+        assert_eq!(
+            cands("etcdctl get foo --c"),
+            [
+                "--cacert=",
+                "--cert=",
+                "--command-timeout=",
+                "--consistency=",
+                "--count-only"
+            ]
+        );
+        assert_eq!(accept("etcdctl del foo --pre"), "etcdctl del foo --pre");
+        assert_eq!(cands("etcdctl del foo --pre"), ["--prefix", "--prev-kv"]);
+        assert_eq!(accept("etcdctl put k v --le"), "etcdctl put k v --lease=");
+        assert_eq!(
+            cands("etcdctl snapshot restore s.db --init"),
+            [
+                "--initial-advertise-peer-urls=",
+                "--initial-cluster-token=",
+                "--initial-cluster="
+            ]
+        );
+        assert_eq!(common("etcdctl snapshot restore s.db --init"), "--initial-");
+        assert_eq!(
+            accept("etcdctl snapshot restore s.db --sk"),
+            "etcdctl snapshot restore s.db --skip-hash-check "
+        );
+        // After `--` everything is a positional.
+        assert!(cands("etcdctl -- -").is_empty());
+        assert_eq!(accept("etcdctl -- mem"), "etcdctl -- member ");
+    }
+
+    #[test]
+    fn etcdctl_flag_values() {
+        assert_eq!(cands("etcdctl -w "), ["json", "simple", "table"]);
+        assert_eq!(accept("etcdctl -w t"), "etcdctl -w table ");
+        assert_eq!(
+            accept("etcdctl --write-out t"),
+            "etcdctl --write-out table "
+        );
+        assert_eq!(
+            cands("etcdctl --write-out="),
+            [
+                "--write-out=json",
+                "--write-out=simple",
+                "--write-out=table"
+            ]
+        );
+        assert_eq!(
+            accept("etcdctl member list --write-out=ta"),
+            "etcdctl member list --write-out=table "
+        );
+        assert_eq!(accept("etcdctl -w=j"), "etcdctl -w=json ");
+        assert!(cands("etcdctl -w=x").is_empty());
+        assert_eq!(
+            cands("etcdctl get k --consistency="),
+            ["--consistency=l", "--consistency=s"]
+        );
+        assert_eq!(cands("etcdctl get k --consistency "), ["l", "s"]);
+        assert!(cands("etcdctl --endpoints ").is_empty());
+        assert!(cands("etcdctl --endpoints=").is_empty());
+        assert_eq!(
+            cands("etcdctl snapshot restore s.db --name "),
+            ["node01", "node02", "node03"]
+        );
+        // A value flag's value is not a positional.
+        assert_eq!(
+            cands("etcdctl --command-timeout 3s "),
+            sorted(ETCDCTL_COMMANDS)
+        );
+    }
+
+    #[test]
+    fn etcd_flags_complete() {
+        let all = cands("etcd --");
+        assert_eq!(all.len(), ETCD_BOOL_FLAGS.len() + ETCD_VALUE_FLAGS.len());
+        assert!(all.contains(&"--name=".to_string()));
+        assert!(all.contains(&"--force-new-cluster".to_string()));
+        assert_eq!(cands("etcd -"), all);
+        assert_eq!(accept("etcd --na"), "etcd --name=");
+        assert_eq!(accept("etcd -na"), "etcd -name=");
+        assert_eq!(accept("etcd --forc"), "etcd --force-new-cluster ");
+        assert_eq!(
+            accept("/usr/local/bin/etcd --pre"),
+            "/usr/local/bin/etcd --pre-vote "
+        );
+        assert_eq!(
+            cands("etcd --initial-c"),
+            [
+                "--initial-cluster-state=",
+                "--initial-cluster-token=",
+                "--initial-cluster="
+            ]
+        );
+        assert_eq!(common("etcd --initial-c"), "--initial-cluster");
+        assert_eq!(
+            accept("etcd --initial-ad"),
+            "etcd --initial-advertise-peer-urls="
+        );
+        assert_eq!(accept("etcd --listen-c"), "etcd --listen-client-urls=");
+        assert_eq!(cands("etcd --initial-cluster-state "), ["existing", "new"]);
+        assert_eq!(
+            accept("etcd --initial-cluster-state=e"),
+            "etcd --initial-cluster-state=existing "
+        );
+        assert_eq!(
+            accept("etcd -initial-cluster-state n"),
+            "etcd -initial-cluster-state new "
+        );
+        assert_eq!(
+            cands("etcd --logger="),
+            ["--logger=capnslog", "--logger=zap"]
+        );
+        assert_eq!(accept("etcd --logger z"), "etcd --logger zap ");
+        assert_eq!(cands("etcd --name "), ["node01", "node02", "node03"]);
+        assert_eq!(
+            accept("etcd --name node01 --data-dir "),
+            "etcd --name node01 --data-dir "
+        );
+        // `--data-dir` takes `--name` as its value, so the next word is a flag's place.
+        assert!(cands("etcd --data-dir --name ").is_empty());
+        assert_eq!(
+            cands("etcd --data-dir x --name n"),
+            ["node01", "node02", "node03"]
+        );
+        assert!(cands("etcd --bogus").is_empty());
+        assert!(cands("etcd ").is_empty());
+        assert!(cands("etcd --pre-vote ").is_empty());
+    }
+
+    #[test]
+    fn quotes_and_escapes() {
+        let done = c("echo 'a b");
+        assert_eq!(done.start, 5);
+        assert!(done.candidates.is_empty());
+        assert_eq!(done.common, "'a b");
+        let done = c("ssh \"node01 ");
+        assert_eq!(done.start, 4);
+        assert_eq!(done.common, "\"node01 ");
+        let done = c("ssh no\\ ");
+        assert_eq!((done.start, done.common.as_str()), (4, "no\\ "));
+        assert!(cands("etcdctl put \"a b\" ").is_empty());
+        assert_eq!(accept("etcdctl \"mem\"ber l"), "etcdctl \"mem\"ber list ");
+        assert_eq!(c("etcdctl put k \\").start, 14);
+    }
+
+    #[test]
+    fn unicode_never_splits_a_char() {
+        let done = c("ssh é");
+        assert_eq!((done.start, done.common.as_str()), (4, "é"));
+        assert!(done.candidates.is_empty());
+        assert_eq!(c("ñ").start, 0);
+        assert_eq!(c("机器 ").start, "机器 ".len());
+        assert_eq!(c("etcdctl «member» ").start, "etcdctl «member» ".len());
+        let machines = strings(&["nöde", "ABC1", "abc2"]);
+        let ctx = Context {
+            machines: &machines,
+            member_ids: &[],
+            member_names: &[],
+        };
+        assert_eq!(complete("ssh nö", &ctx).common, "nöde ");
+        assert!(complete("ssh NÖ", &ctx).candidates.is_empty());
+        // Case-insensitive matches whose common prefix is shorter keep the word.
+        let done = complete("ssh Ab", &ctx);
+        assert_eq!(done.candidates, ["ABC1", "abc2"]);
+        assert_eq!(done.common, "Ab");
+        assert_eq!(complete("ssh ab", &ctx).common, "abc2 ");
+        assert_eq!(complete("ssh é機", &ctx).common, "é機");
+    }
+
+    #[test]
+    fn common_prefix_is_char_aware() {
+        assert_eq!(common_prefix("héllo", "hélp"), "hél");
+        assert_eq!(common_prefix("é", "è"), "");
+        assert_eq!(common_prefix("abc", "ab"), "ab");
+        assert_eq!(common_prefix("", "x"), "");
+    }
+
+    #[test]
+    fn command_start_matches_split_prompt() {
+        assert_eq!(command_start("node01$ etcd"), (8, true));
+        assert_eq!(command_start("(etcd Container)$ ls"), (18, true));
+        assert_eq!(command_start("$ ls "), (2, true));
+        assert_eq!(command_start("ls"), (0, false));
+        assert_eq!(command_start("node01$"), (0, false));
+        assert_eq!(command_start("echo $?"), (0, false));
+        assert_eq!(command_start("node01$  "), (9, true));
+    }
+
+    // ----- the lists match the code they mirror ------------------------------------
+
+    fn session() -> Session {
+        let mut s = Session::new(1);
+        for m in ["n1", "n2"] {
+            assert_eq!(s.run_typed(&format!("machine add {m}")).output.status, 0);
+        }
+        s.run_typed("ssh n1");
+        s
+    }
+
+    fn run(line: &str) -> Output {
+        session().run_typed(line).output
+    }
+
+    #[test]
+    fn every_command_is_one_the_session_runs() {
+        assert_eq!(run("bogus").status, 127);
+        for command in COMMANDS {
+            let line = match *command {
+                "ssh" => "ssh n2".to_string(),
+                "cat" => "cat /etc/hosts".to_string(),
+                other => other.to_string(),
+            };
+            let out = run(&line);
+            assert_ne!(out.status, 127, "{line}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn every_subcommand_is_one_the_session_runs() {
+        for line in [
+            "machine add n3",
+            "machine rm n2",
+            "machine down n2",
+            "machine up n2",
+            "net cut n1 n2",
+            "net cut n1->n2",
+            "net heal n1 n2",
+            "net heal",
+            "net isolate n1",
+            "net partition n1 | n2",
+            "net delay n1 n2 5ms",
+            "hosts set n1 10.0.0.1",
+            "kill -9 etcd",
+            "kill -15 etcd",
+            "kill -KILL etcd",
+            "kill -SIGKILL etcd",
+            "kill -TERM etcd",
+            "kill -SIGTERM etcd",
+            "kill -s KILL etcd",
+            "kill -s SIGKILL etcd",
+            "kill -s TERM etcd",
+            "kill -s SIGTERM etcd",
+            "kill etcd",
+        ] {
+            let out = run(line);
+            assert!(!out.stderr.contains("usage"), "{line}: {out:?}");
+        }
+        for sub in DOCKER_SUBCOMMANDS {
+            let line = format!("docker {sub} etcd");
+            let out = run(&line);
+            assert!(!out.stderr.contains("only run"), "{line}: {out:?}");
+        }
+        assert!(run("docker bogus").stderr.contains("only run"));
+        assert!(run("machine bogus n1").stderr.contains("usage"));
+        assert!(run("net bogus").stderr.contains("usage"));
+        assert_eq!(run("date -s \"2021-03-03 16:27:23\"").status, 0);
+        assert_eq!(run("date --set \"2021-03-03 16:27:23\"").status, 0);
+        assert_eq!(run("rm -rf n1.etcd").status, 0);
+    }
+
+    #[test]
+    fn every_etcdctl_command_is_dispatched() {
+        assert!(run("etcdctl bogus").stderr.contains("unknown command"));
+        assert!(run("etcdctl member bogus")
+            .stderr
+            .contains("unknown command"));
+        let mut lines: Vec<String> = ETCDCTL_COMMANDS
+            .iter()
+            .filter(|c| !matches!(**c, "member" | "endpoint" | "snapshot"))
+            .map(|c| format!("etcdctl --command-timeout=50ms {c}"))
+            .collect();
+        for (family, subs) in [
+            ("member", MEMBER_SUBCOMMANDS),
+            ("endpoint", ENDPOINT_SUBCOMMANDS),
+            ("snapshot", SNAPSHOT_SUBCOMMANDS),
+        ] {
+            lines.extend(
+                subs.iter()
+                    .map(|s| format!("etcdctl --command-timeout=50ms {family} {s}")),
+            );
+        }
+        for line in lines {
+            let out = run(&line);
+            assert!(!out.stderr.contains("unknown command"), "{line}: {out:?}");
+        }
+    }
+
+    #[test]
+    fn etcdctl_flag_lists_match_its_parser() {
+        let mut bools: Vec<&str> = ETCDCTL_GLOBAL_BOOL.to_vec();
+        let mut values: Vec<&str> = ETCDCTL_GLOBAL_VALUE.to_vec();
+        for c in ETCDCTL_COMMAND_FLAGS {
+            bools.extend(c.bool_flags);
+            values.extend(c.value_flags);
+        }
+        let version = "etcdctl version: 3.4.23";
+        assert!(run("etcdctl --bogus version")
+            .stderr
+            .contains("unknown flag"));
+        for flag in &bools {
+            let out = run(&format!("etcdctl --{flag} version"));
+            assert!(out.stdout.contains(version), "--{flag} is boolean: {out:?}");
+            assert!(!etcdctl_value_flag(flag), "{flag}");
+        }
+        for flag in values.iter().chain(&["w"]) {
+            let out = run(&format!("etcdctl --{flag} version"));
+            assert!(!out.stderr.contains("unknown flag"), "--{flag}: {out:?}");
+            assert!(
+                !out.stdout.contains(version),
+                "--{flag} takes a value: {out:?}"
+            );
+            assert!(etcdctl_value_flag(flag), "{flag}");
+        }
+    }
+
+    #[test]
+    fn etcd_flag_lists_match_its_parser() {
+        let none = |_: &str| None;
+        let parse = |arg: &str| etcd_flags::parse(&[arg.to_string()], &none);
+        let err = |arg: &str| parse(arg).err().map(|e| e.message).unwrap_or_default();
+        assert!(err("--bogus").contains("not defined"));
+        for flag in ETCD_BOOL_FLAGS {
+            assert!(parse(&format!("--{flag}")).is_ok(), "--{flag}");
+        }
+        for flag in ETCD_VALUE_FLAGS {
+            let e = err(&format!("--{flag}"));
+            assert!(e.contains("needs an argument"), "--{flag}: {e}");
+        }
+        let mut all: Vec<&str> = ETCD_BOOL_FLAGS
+            .iter()
+            .chain(ETCD_VALUE_FLAGS)
+            .copied()
+            .collect();
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n, "no flag is listed twice");
+    }
+
+    // ----- no panics on any input --------------------------------------------------
+
+    const PIECES: &[&str] = &[
+        " ",
+        " ",
+        "\t",
+        "$",
+        "$ ",
+        "node01",
+        "node01$",
+        "(",
+        ")",
+        ")$ ",
+        "'",
+        "\"",
+        "\\",
+        "é",
+        "机",
+        "\u{1f600}",
+        "-",
+        "--",
+        "=",
+        "-w",
+        "->",
+        "|",
+        "etcd",
+        "etcdctl",
+        "member",
+        "remove",
+        "add",
+        "docker",
+        "run",
+        "kill",
+        "-s",
+        "net",
+        "cut",
+        "partition",
+        "ssh",
+        "machine",
+        "rm",
+        "--name",
+        "--write-out=",
+        "8e",
+        "X=1",
+        "img",
+        "\r",
+        "\n",
+    ];
+
+    fn random_line(rng: &mut ChaCha8Rng) -> String {
+        let len = rng.gen_range(0..16);
+        if rng.gen_range(0..4) == 0 {
+            let bytes: Vec<u8> = (0..len * 2).map(|_| rng.gen::<u8>()).collect();
+            return String::from_utf8_lossy(&bytes).into_owned();
+        }
+        (0..len)
+            .map(|_| PIECES[rng.gen_range(0..PIECES.len())])
+            .collect()
+    }
+
+    fn check(line: &str) {
+        let done = c(line);
+        assert!(done.start <= line.len(), "{line:?}");
+        assert!(line.is_char_boundary(done.start), "{line:?}");
+        let word = &line[done.start..];
+        let mut sorted = done.candidates.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted, done.candidates, "{line:?}");
+        match done.candidates.as_slice() {
+            [] => assert_eq!(done.common, word, "{line:?}"),
+            [only] => assert!(done.common.starts_with(only.as_str()), "{line:?}"),
+            many => assert!(
+                done.common == word || many.iter().all(|m| m.starts_with(&done.common)),
+                "{line:?}"
+            ),
+        }
+        // Accepting the completion gives a line that completes too.
+        let accepted = format!("{}{}", &line[..done.start], done.common);
+        let again = c(&accepted);
+        assert!(accepted.is_char_boundary(again.start), "{accepted:?}");
+    }
+
+    #[test]
+    fn no_panic_on_generated_lines() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed);
+        for _ in 0..4000 {
+            check(&random_line(&mut rng));
+        }
+        for line in [
+            "", " ", "$", "$ ", "\\", "'", "\"", "(", "()$ ", "=", "-", "--", "-=",
+        ] {
+            check(line);
+        }
+    }
+}

@@ -1,0 +1,1667 @@
+//! Quorum arithmetic over a [`WorldView`]: who leads, how many voters the leader
+//! reaches, what a learner lacks before etcd promotes it, and what a change
+//! (a member added, removed or promoted, a process stopped, a link cut) would
+//! do to the quorum, in sentences for a learner of etcd.
+//!
+//! Everything here is a pure function of the view. "Reachable" is never guessed
+//! from the member table: a voter is reachable when the leader's rafthttp sees
+//! it as an active peer and the leader has heard from it lately: its raft
+//! progress tracker has heard from it since its last quorum check (raft-rs's
+//! `recent_active`), or the voter's machine sent the leader's machine a reply
+//! (an append, heartbeat or vote response) within the last election timeout.
+//! The second half bridges raft-rs clearing every `recent_active` at each
+//! check (once per election timeout): without it a healthy cluster would look
+//! unreachable until the answers to the next heartbeat arrive, a round trip
+//! later (half a second per second under `net delay 250ms`). With no leader,
+//! nothing is reachable.
+//!
+//! etcd 3.4's rules are mirrored from `sim::etcd`: `isLearnerReady` (a learner's
+//! match must reach 90 % of the leader's), the strict-reconfig checks
+//! (`Membership::ready_to_add_voter`, `ready_to_remove_voter`,
+//! `ready_to_promote`, and the 5 s peer-health checks of `mayAddMember` and
+//! `mayRemoveMember`) and the learner limit (`MAX_LEARNERS`). etcd runs the
+//! strict checks on the member that receives the request; a forecast runs them
+//! on the leader's view.
+
+use std::fmt;
+
+use super::etcd::membership::{Member, MemberError, Membership, MAX_LEARNERS};
+use super::etcd::request::ServerError;
+use super::etcd::server::{HEALTH_INTERVAL_MS, READY_PERCENT};
+use super::url::split_url;
+use super::view::{MachineView, PeerProgress, ProcessView, Role, WorldView};
+
+/// The leader: the process whose role is leader at the highest term.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaderInfo {
+    pub name: String,
+    pub id: u64,
+    pub term: u64,
+    pub machine: String,
+}
+
+/// The cluster's quorum as the leader sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuorumInfo {
+    pub leader: Option<LeaderInfo>,
+    /// Voting members (ID, name; the name is empty until the member starts),
+    /// from the leader's member list, or with no leader from the process that
+    /// applied the most.
+    pub voters: Vec<(u64, String)>,
+    pub learners: Vec<(u64, String)>,
+    /// Voters needed to commit: voters/2 + 1.
+    pub quorum: usize,
+    /// Voters that have published their name (etcd's `IsStarted`).
+    pub voters_started: usize,
+    /// The leader and the voters it hears from (0 with no leader).
+    pub voters_reachable: usize,
+    /// How many more reachable voters can be lost while writes still commit.
+    pub failures_tolerated: usize,
+    /// What the cluster's size alone tolerates: (voters - 1)/2.
+    pub tolerance_by_size: usize,
+    /// A leader exists and reaches a quorum of voters.
+    pub can_commit: bool,
+}
+
+impl QuorumInfo {
+    /// One line that starts "quorum ok" or "quorum lost".
+    pub fn summary(&self) -> String {
+        let n = self.voters.len();
+        let Some(l) = &self.leader else {
+            if n == 0 {
+                return "quorum lost: no leader".to_string();
+            }
+            return format!(
+                "quorum lost: no leader ({n} voters, {} needed)",
+                self.quorum
+            );
+        };
+        if self.can_commit {
+            return format!(
+                "quorum ok: {} leads at term {}; {} of {n} voters reachable, {} needed",
+                l.name, l.term, self.voters_reachable, self.quorum
+            );
+        }
+        format!(
+            "quorum lost: {} leads at term {} but reaches {} of {n} voters, {} needed",
+            l.name, l.term, self.voters_reachable, self.quorum
+        )
+    }
+}
+
+/// The quorum of the world's cluster.
+pub fn analyze(view: &WorldView) -> QuorumInfo {
+    Cluster::of(view).info
+}
+
+/// Why etcd 3.4 would not promote a learner now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromoteRefusal {
+    /// No leader to check the learner's progress against and commit the change.
+    NoLeader,
+    /// `isLearnerReady`: the learner's match is below 90 % of the leader's.
+    NotInSync {
+        matched: u64,
+        leader_matched: u64,
+        needed: u64,
+    },
+    /// Strict reconfig (`IsReadyToPromoteMember`): the started voters, counting
+    /// the learner, would be fewer than the quorum.
+    NotEnoughStarted { started: usize, quorum: usize },
+    /// No such member (apply time: it uses a raft entry).
+    NotFound { id: u64 },
+    /// The member is already a voter (apply time: it uses a raft entry).
+    NotLearner { id: u64 },
+}
+
+impl fmt::Display for PromoteRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PromoteRefusal::NoLeader => write!(
+                f,
+                "no leader: etcd checks a promotion on the leader, so the request waits and times out"
+            ),
+            PromoteRefusal::NotInSync {
+                matched,
+                leader_matched,
+                needed,
+            } => write!(
+                f,
+                "{} (match {matched} of leader's {leader_matched}; needs {needed})",
+                etcd_text(ServerError::LearnerNotReady)
+            ),
+            PromoteRefusal::NotEnoughStarted { started, quorum } => write!(
+                f,
+                "{} ({started} started voters with the learner, {quorum} needed)",
+                etcd_text(ServerError::NotEnoughStartedMembers)
+            ),
+            PromoteRefusal::NotFound { id } => write!(
+                f,
+                "{} (no member {id:x})",
+                etcd_text(ServerError::Member(MemberError::IdNotFound))
+            ),
+            PromoteRefusal::NotLearner { id } => write!(
+                f,
+                "{} ({id:x} is already a voter)",
+                etcd_text(ServerError::Member(MemberError::NotLearner))
+            ),
+        }
+    }
+}
+
+/// A learner's catch-up as the leader sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LearnerInfo {
+    pub id: u64,
+    pub name: String,
+    /// The learner's match in the leader's progress tracker (0 without a leader).
+    pub matched: u64,
+    /// The leader's own match (0 without a leader).
+    pub leader_matched: u64,
+    /// matched / leader_matched (0 without a leader, 1 when the leader's is 0).
+    pub fraction: f64,
+    /// Whether `etcdctl member promote` would be accepted now.
+    pub promote: Result<(), PromoteRefusal>,
+}
+
+/// Every learner of the cluster, with its catch-up and promotion verdict.
+pub fn learners(view: &WorldView) -> Vec<LearnerInfo> {
+    let c = Cluster::of(view);
+    c.info
+        .learners
+        .iter()
+        .map(|(id, name)| {
+            let (matched, leader_matched) = c.matches(*id);
+            LearnerInfo {
+                id: *id,
+                name: name.clone(),
+                matched,
+                leader_matched,
+                fraction: fraction(c.leader.is_some(), matched, leader_matched),
+                promote: c.promote_check(*id),
+            }
+        })
+        .collect()
+}
+
+fn fraction(has_leader: bool, matched: u64, leader_matched: u64) -> f64 {
+    match (has_leader, leader_matched) {
+        (false, _) => 0.0,
+        (true, 0) => 1.0,
+        (true, l) => matched as f64 / l as f64,
+    }
+}
+
+/// A change a user might make, to forecast.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// `member add` of a voter for machine `name`; `started`: its etcd runs
+    /// (and reaches the leader) as soon as it is added.
+    AddVoter { name: String, started: bool },
+    /// `member add --learner`.
+    AddLearner { name: String },
+    /// `member promote`.
+    Promote { id: u64 },
+    /// `member remove`.
+    Remove { id: u64 },
+    /// Stopping the etcd on a machine.
+    Stop { machine: String },
+    /// Powering a machine off.
+    PowerOff { machine: String },
+    /// Cutting both directions of the link between two machines.
+    Cut { a: String, b: String },
+    /// Starting the etcd of the member that lives on a machine.
+    Start { machine: String },
+}
+
+/// Why etcd would reject a change outright.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Strict reconfig: started voters would be fewer than the quorum.
+    NotEnoughStarted { started: usize, quorum: usize },
+    /// Strict reconfig: a voter has not been connected for the last 5 s
+    /// (adds), or removing this one breaks the active quorum.
+    Unhealthy,
+    /// etcd 3.4 allows one learner (apply time: it uses a raft entry).
+    TooManyLearners,
+    /// No such member (apply time: it uses a raft entry).
+    MemberNotFound { id: u64 },
+    /// `member promote`'s own checks.
+    Promote(PromoteRefusal),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Refusal::NotEnoughStarted { started, quorum } => write!(
+                f,
+                "{} ({started} started voters, {quorum} needed)",
+                etcd_text(ServerError::NotEnoughStartedMembers)
+            ),
+            Refusal::Unhealthy => write!(
+                f,
+                "{} (a voter has not been connected to the leader for the last 5 s)",
+                etcd_text(ServerError::Unhealthy)
+            ),
+            Refusal::TooManyLearners => write!(
+                f,
+                "{} (etcd 3.4 allows {MAX_LEARNERS})",
+                etcd_text(ServerError::Member(MemberError::TooManyLearners))
+            ),
+            Refusal::MemberNotFound { id } => write!(
+                f,
+                "{} (no member {id:x})",
+                etcd_text(ServerError::Member(MemberError::IdNotFound))
+            ),
+            Refusal::Promote(p) => p.fmt(f),
+        }
+    }
+}
+
+/// What a change would do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forecast {
+    /// A short sentence for a learner of etcd.
+    pub text: String,
+    /// A leader with a quorum of reachable voters is expected afterwards.
+    pub keeps_quorum: bool,
+    /// etcd would reject the change outright.
+    pub refusal: Option<Refusal>,
+}
+
+/// What `change` would do to the quorum, from [`analyze`]'s numbers.
+pub fn forecast(view: &WorldView, change: &Change) -> Forecast {
+    let c = Cluster::of(view);
+    match change {
+        Change::AddVoter { name, started } => c.add_voter(name, *started),
+        Change::AddLearner { .. } => c.add_learner(),
+        Change::Promote { id } => c.promote(*id),
+        Change::Remove { id } => c.remove(*id),
+        Change::Stop { machine } => c.stop(machine, "stopping"),
+        Change::PowerOff { machine } => c.power_off(machine),
+        Change::Cut { a, b } => c.cut(a, b),
+        Change::Start { machine } => c.start(machine),
+    }
+}
+
+/// etcd's client-visible text for an error.
+fn etcd_text(e: ServerError) -> &'static str {
+    e.status().1
+}
+
+/// "tolerates no failure", "tolerates 1 failure", "tolerates 2 failures".
+fn tolerates(reachable: usize, quorum: usize) -> String {
+    match reachable.saturating_sub(quorum) {
+        0 => "tolerates no failure".to_string(),
+        1 => "tolerates 1 failure".to_string(),
+        k => format!("tolerates {k} failures"),
+    }
+}
+
+/// The voters after a change: count, quorum.
+fn sized(voters: usize) -> (usize, usize) {
+    (voters, voters / 2 + 1)
+}
+
+/// The view seen from its leader (or, with none, from the most applied process).
+struct Cluster<'a> {
+    view: &'a WorldView,
+    info: QuorumInfo,
+    leader: Option<Located<'a>>,
+    members: &'a [Member],
+    /// The reachable voters' IDs, the leader's included.
+    reachable: Vec<u64>,
+}
+
+impl<'a> Cluster<'a> {
+    fn of(view: &'a WorldView) -> Cluster<'a> {
+        let leader = leader_process(view);
+        let reference = leader.or_else(|| most_applied(view));
+        let members: &[Member] = reference.map(|(_, p)| p.members.as_slice()).unwrap_or(&[]);
+        let listed = |learner: bool| -> Vec<(u64, String)> {
+            members
+                .iter()
+                .filter(|m| m.is_learner == learner)
+                .map(|m| (m.id, m.name.clone()))
+                .collect()
+        };
+        let (voters, learners) = (listed(false), listed(true));
+        let reachable: Vec<u64> = leader
+            .map(|l| reachable_voters(view, l, &voters))
+            .unwrap_or_default();
+        let (n, quorum) = sized(voters.len());
+        let r = reachable.len();
+        let info = QuorumInfo {
+            leader: leader.map(|(m, p)| LeaderInfo {
+                name: if p.name.is_empty() {
+                    m.name.clone()
+                } else {
+                    p.name.clone()
+                },
+                id: p.id,
+                term: p.term,
+                machine: m.name.clone(),
+            }),
+            voters_started: members
+                .iter()
+                .filter(|m| !m.is_learner && m.is_started())
+                .count(),
+            voters,
+            learners,
+            quorum,
+            voters_reachable: r,
+            failures_tolerated: r.saturating_sub(quorum),
+            tolerance_by_size: n.saturating_sub(1) / 2,
+            can_commit: leader.is_some() && r >= quorum,
+        };
+        Cluster {
+            view,
+            info,
+            leader,
+            members,
+            reachable,
+        }
+    }
+
+    fn n(&self) -> usize {
+        self.info.voters.len()
+    }
+
+    fn q(&self) -> usize {
+        self.info.quorum
+    }
+
+    fn r(&self) -> usize {
+        self.info.voters_reachable
+    }
+
+    fn member(&self, id: u64) -> Option<&'a Member> {
+        self.members.iter().find(|m| m.id == id)
+    }
+
+    /// The member's name, or its ID in hex before it starts.
+    fn label(&self, id: u64) -> String {
+        match self.member(id) {
+            Some(m) if m.is_started() => m.name.clone(),
+            _ => format!("{id:x}"),
+        }
+    }
+
+    fn leader_id(&self) -> Option<u64> {
+        self.leader.map(|(_, p)| p.id)
+    }
+
+    fn progress(&self, id: u64) -> Option<&'a PeerProgress> {
+        let (_, p) = self.leader?;
+        p.progress.iter().find(|pr| pr.id == id)
+    }
+
+    /// (member's match, leader's match) in the leader's progress tracker.
+    fn matches(&self, id: u64) -> (u64, u64) {
+        let own = self.leader_id().and_then(|l| self.progress(l));
+        let of = |p: Option<&PeerProgress>| p.map(|p| p.matched).unwrap_or(0);
+        (of(self.progress(id)), of(own))
+    }
+
+    /// Whether the leader hears from member `id` (the leader itself counts).
+    fn reaches(&self, id: u64) -> bool {
+        self.leader
+            .is_some_and(|l| id == l.1.id || heard_from(self.view, l, id))
+    }
+
+    /// Which member lives on `machine`: its running process's ID, or the member
+    /// whose peer URL names one of the machine's addresses.
+    fn member_on(&self, machine: &str) -> Option<&'a Member> {
+        let m = self.view.machines.iter().find(|m| m.name == machine)?;
+        if let Some(p) = &m.process {
+            return self.member(p.id);
+        }
+        self.members.iter().find(|mem| {
+            mem.peer_urls
+                .iter()
+                .any(|u| split_url(u).is_some_and(|(host, _)| names_machine(self.view, &host, m)))
+        })
+    }
+
+    /// The leader's member table, for `Membership`'s strict-reconfig rules.
+    fn table(&self) -> Membership {
+        Membership {
+            members: self.members.iter().map(|m| (m.id, m.clone())).collect(),
+            ..Membership::default()
+        }
+    }
+
+    fn strict(&self) -> bool {
+        self.leader.is_some_and(|(_, p)| p.strict_reconfig_check)
+    }
+
+    /// rafthttp's `ActiveSince` of a peer, seen from the leader.
+    fn active_since(&self, id: u64) -> Option<u64> {
+        let (_, p) = self.leader?;
+        p.active_since
+            .iter()
+            .find(|(peer, _)| *peer == id)
+            .map(|(_, t)| *t)
+    }
+
+    /// `isConnectedFullySince(now - 5 s)` over the voters, as `mayAddMember` asks.
+    fn healthy_for_add(&self) -> bool {
+        let now = self.view.now_ms;
+        let since = now.saturating_sub(HEALTH_INTERVAL_MS);
+        self.info.voters.iter().all(|(v, _)| {
+            Some(*v) == self.leader_id()
+                || (now >= HEALTH_INTERVAL_MS && self.active_since(*v).is_some_and(|t| t <= since))
+        })
+    }
+
+    /// `mayRemoveMember`'s active-quorum check for a voter.
+    fn healthy_for_remove(&self, id: u64) -> bool {
+        if Some(id) != self.leader_id() && self.active_since(id).is_none() {
+            return true;
+        }
+        let since = self.view.now_ms.saturating_sub(HEALTH_INTERVAL_MS);
+        let n = self.n();
+        let active = self
+            .info
+            .voters
+            .iter()
+            .filter(|(v, _)| {
+                Some(*v) == self.leader_id() || self.active_since(*v).is_some_and(|t| t <= since)
+            })
+            .count();
+        // etcd rejects when (active - 1) < 1 + (voters - 1)/2
+        active.saturating_sub(1) > n.saturating_sub(1) / 2
+    }
+
+    /// `member promote`'s checks in etcd's order: `isLearnerReady`, strict
+    /// reconfig, then apply-time validation.
+    fn promote_check(&self, id: u64) -> Result<(), PromoteRefusal> {
+        if self.leader.is_none() {
+            return Err(PromoteRefusal::NoLeader);
+        }
+        if self.progress(id).is_some() {
+            let (matched, leader_matched) = self.matches(id);
+            let needed = (leader_matched as f64 * READY_PERCENT).ceil() as u64;
+            if (matched as f64) < (leader_matched as f64) * READY_PERCENT {
+                return Err(PromoteRefusal::NotInSync {
+                    matched,
+                    leader_matched,
+                    needed,
+                });
+            }
+        }
+        if self.strict() {
+            self.table()
+                .ready_to_promote()
+                .map_err(|s| PromoteRefusal::NotEnoughStarted {
+                    started: s.started,
+                    quorum: s.quorum,
+                })?;
+        }
+        match self.member(id) {
+            None => Err(PromoteRefusal::NotFound { id }),
+            Some(m) if !m.is_learner => Err(PromoteRefusal::NotLearner { id }),
+            Some(_) => Ok(()),
+        }
+    }
+
+    // ----- forecasts -----
+
+    fn refused(&self, r: Refusal) -> Forecast {
+        Forecast {
+            text: format!("etcd refuses: {r}"),
+            keeps_quorum: self.info.can_commit,
+            refusal: Some(r),
+        }
+    }
+
+    fn unchanged(&self, text: String) -> Forecast {
+        Forecast {
+            text,
+            keeps_quorum: self.info.can_commit,
+            refusal: None,
+        }
+    }
+
+    fn outcome(&self, text: String, keeps_quorum: bool) -> Forecast {
+        Forecast {
+            text,
+            keeps_quorum,
+            refusal: None,
+        }
+    }
+
+    /// A membership change needs a committing cluster; `None` when there is one.
+    fn cannot_commit(&self, what: &str) -> Option<Forecast> {
+        if self.info.can_commit {
+            return None;
+        }
+        let why = match &self.info.leader {
+            None => "no leader".to_string(),
+            Some(_) => format!("the leader reaches {} of {} voters", self.r(), self.q()),
+        };
+        Some(self.outcome(
+            format!("quorum lost now ({why}): {what} cannot commit, etcdctl times out"),
+            false,
+        ))
+    }
+
+    fn add_voter(&self, name: &str, started: bool) -> Forecast {
+        if self.strict() {
+            if let Err(s) = self.table().ready_to_add_voter() {
+                return self.refused(Refusal::NotEnoughStarted {
+                    started: s.started,
+                    quorum: s.quorum,
+                });
+            }
+            if !self.healthy_for_add() {
+                return self.refused(Refusal::Unhealthy);
+            }
+        }
+        if let Some(f) = self.cannot_commit("the add") {
+            return f;
+        }
+        let (n, q) = sized(self.n() + 1);
+        let r = self.r() + usize::from(started);
+        let keeps = r >= q;
+        let text = match (started, keeps) {
+            (false, false) => format!(
+                "adding a voter now needs {q} of {n}; {name} is not started: writes will stop until it starts"
+            ),
+            (true, false) => format!(
+                "adding {name} makes {n} voters, quorum {q} of {n}, but only {r} reachable: quorum lost, writes stop"
+            ),
+            (false, true) => format!(
+                "adding {name} as a voter makes {n} voters, quorum {q} of {n}; it is not started: {r} reachable, {}",
+                tolerates(r, q)
+            ),
+            (true, true) => format!(
+                "adding {name} as a voter makes {n} voters, quorum {q} of {n}: {}",
+                tolerates(r, q)
+            ),
+        };
+        self.outcome(text, keeps)
+    }
+
+    fn add_learner(&self) -> Forecast {
+        if self.strict() && !self.healthy_for_add() {
+            return self.refused(Refusal::Unhealthy);
+        }
+        if self.info.learners.len() + 1 > MAX_LEARNERS {
+            return self.refused(Refusal::TooManyLearners);
+        }
+        if let Some(f) = self.cannot_commit("the add") {
+            return f;
+        }
+        self.unchanged(format!(
+            "adding a learner does not change the quorum ({} of {})",
+            self.q(),
+            self.n()
+        ))
+    }
+
+    fn promote(&self, id: u64) -> Forecast {
+        if let Err(p) = self.promote_check(id) {
+            return Forecast {
+                text: format!("promote refused: {p}"),
+                keeps_quorum: self.info.can_commit,
+                refusal: Some(Refusal::Promote(p)),
+            };
+        }
+        if let Some(f) = self.cannot_commit("the promotion") {
+            return f;
+        }
+        let (n, q) = sized(self.n() + 1);
+        let r = self.r() + usize::from(self.reaches(id));
+        let who = self.label(id);
+        if r < q {
+            return self.outcome(
+                format!("promoting {who} makes {n} voters, quorum {q} of {n}, but only {r} reachable: quorum lost, writes stop"),
+                false,
+            );
+        }
+        self.outcome(
+            format!(
+                "promoting {who} makes {n} voters, quorum {q} of {n}: {r} reachable, {}",
+                tolerates(r, q)
+            ),
+            true,
+        )
+    }
+
+    fn remove(&self, id: u64) -> Forecast {
+        let Some(m) = self.member(id) else {
+            return self.refused(Refusal::MemberNotFound { id });
+        };
+        let who = self.label(id);
+        if m.is_learner {
+            if let Some(f) = self.cannot_commit("the removal") {
+                return f;
+            }
+            return self.unchanged(format!(
+                "removing learner {who} does not change the quorum ({} of {})",
+                self.q(),
+                self.n()
+            ));
+        }
+        if self.strict() {
+            if let Err(s) = self.table().ready_to_remove_voter(id) {
+                return self.refused(Refusal::NotEnoughStarted {
+                    started: s.started,
+                    quorum: s.quorum,
+                });
+            }
+            if !self.healthy_for_remove(id) {
+                return self.refused(Refusal::Unhealthy);
+            }
+        }
+        if let Some(f) = self.cannot_commit("the removal") {
+            return f;
+        }
+        self.remove_voter(id, &who)
+    }
+
+    fn remove_voter(&self, id: u64, who: &str) -> Forecast {
+        let (n, q) = sized(self.n().saturating_sub(1));
+        if n == 0 {
+            return self.outcome(format!("removing {who} leaves no voter"), false);
+        }
+        let r = self.r() - usize::from(self.reachable.contains(&id));
+        let leader = Some(id) == self.leader_id();
+        let role = if leader { " (the leader)" } else { "" };
+        let after = if leader {
+            "it steps down and the others elect a new leader; "
+        } else {
+            ""
+        };
+        if r < q {
+            return self.outcome(
+                format!("removing {who}{role} leaves {n} voters, quorum {q} of {n}, but only {r} reachable: quorum lost, writes stop"),
+                false,
+            );
+        }
+        self.outcome(
+            format!(
+                "removing {who}{role} leaves {n} voters, quorum {q} of {n}: {after}{}",
+                tolerates(r, q)
+            ),
+            true,
+        )
+    }
+
+    fn power_off(&self, machine: &str) -> Forecast {
+        match self.view.machines.iter().find(|m| m.name == machine) {
+            Some(m) if !m.up => self.unchanged(format!("{machine} is already off")),
+            _ => self.stop(machine, "powering off"),
+        }
+    }
+
+    /// Stopping the etcd on `machine` (`verb`: "stopping", "powering off").
+    fn stop(&self, machine: &str, verb: &str) -> Forecast {
+        let running = self
+            .view
+            .machines
+            .iter()
+            .find(|m| m.name == machine)
+            .and_then(|m| m.process.as_ref());
+        let Some(p) = running else {
+            return self.unchanged(format!(
+                "no etcd runs on {machine}: the quorum does not change"
+            ));
+        };
+        match self.member(p.id) {
+            Some(m) if !m.is_learner => self.stop_voter(machine, verb, p.id),
+            Some(_) => self.unchanged(format!(
+                "{verb} {machine} (a learner) does not change the quorum ({} of {})",
+                self.q(),
+                self.n()
+            )),
+            None => self.unchanged(format!(
+                "{verb} {machine} (not a member) does not change the quorum ({} of {})",
+                self.q(),
+                self.n()
+            )),
+        }
+    }
+
+    fn stop_voter(&self, machine: &str, verb: &str, id: u64) -> Forecast {
+        let (n, q) = (self.n(), self.q());
+        if self.leader.is_none() {
+            return self.outcome(
+                format!(
+                    "{verb} {machine}: quorum is already lost (no leader), writes stay stopped"
+                ),
+                false,
+            );
+        }
+        let r = self.r() - usize::from(self.reachable.contains(&id));
+        let keeps = r >= q;
+        let text = match (Some(id) == self.leader_id(), keeps) {
+            (true, true) => format!(
+                "{verb} {machine} (the leader) leaves {r} of {n} voters: a new leader is elected within about a second; quorum holds"
+            ),
+            (true, false) => format!(
+                "{verb} {machine} (the leader) leaves {r} of {n} voters: no new leader can be elected, quorum lost, writes stop"
+            ),
+            (false, true) => format!(
+                "{verb} {machine} leaves {r} of {n} voters reachable: quorum holds, {}",
+                tolerates(r, q)
+            ),
+            (false, false) => format!(
+                "{verb} {machine} leaves {r} of {n} voters reachable: quorum lost, writes stop"
+            ),
+        };
+        self.outcome(text, keeps)
+    }
+
+    fn cut(&self, a: &str, b: &str) -> Forecast {
+        let Some((lm, _)) = self.leader else {
+            return self.outcome(
+                format!("cutting {a} from {b}: quorum is already lost (no leader)"),
+                false,
+            );
+        };
+        let other = match (a == lm.name, b == lm.name) {
+            (true, _) => b,
+            (_, true) => a,
+            _ => {
+                return self.unchanged(format!(
+                    "cutting {a} from {b} leaves the leader's links: quorum unchanged ({} of {} reachable, {} needed)",
+                    self.r(),
+                    self.n(),
+                    self.q()
+                ))
+            }
+        };
+        let lost = self
+            .member_on(other)
+            .filter(|m| !m.is_learner && self.reachable.contains(&m.id));
+        if lost.is_none() {
+            return self.unchanged(format!(
+                "cutting the leader from {other} does not change the quorum ({} of {} reachable, {} needed)",
+                self.r(),
+                self.n(),
+                self.q()
+            ));
+        }
+        let (n, q, r) = (self.n(), self.q(), self.r().saturating_sub(1));
+        let leader = &lm.name;
+        if r < q {
+            return self.outcome(
+                format!("cutting {leader} (the leader) from {other} leaves {r} of {n} voters reachable: the leader loses its quorum, writes stop"),
+                false,
+            );
+        }
+        self.outcome(
+            format!(
+                "cutting {leader} (the leader) from {other} leaves {r} of {n} voters reachable: quorum holds, {}",
+                tolerates(r, q)
+            ),
+            true,
+        )
+    }
+
+    fn start(&self, machine: &str) -> Forecast {
+        let Some(m) = self.view.machines.iter().find(|m| m.name == machine) else {
+            return self.unchanged(format!("there is no machine {machine}"));
+        };
+        if !m.up {
+            return self.unchanged(format!("{machine} is off: power it on first"));
+        }
+        if m.process.is_some() {
+            return self.unchanged(format!("etcd already runs on {machine}"));
+        }
+        match self.member_on(machine) {
+            Some(mem) if !mem.is_learner => self.start_voter(m, mem),
+            Some(_) => self.unchanged(format!(
+                "starting {machine} (a learner) does not change the quorum ({} of {})",
+                self.q(),
+                self.n()
+            )),
+            None => self.unchanged(format!(
+                "{machine} holds no member of this cluster: the quorum does not change ({} of {})",
+                self.q(),
+                self.n()
+            )),
+        }
+    }
+
+    fn start_voter(&self, m: &MachineView, mem: &Member) -> Forecast {
+        let (n, q) = (self.n(), self.q());
+        let machine = &m.name;
+        let publishes = if mem.is_started() {
+            ""
+        } else {
+            "; it publishes its name and counts as started"
+        };
+        let Some((lm, _)) = self.leader else {
+            let k = self.running_voters() + 1;
+            let text = if k >= q {
+                format!("starting {machine} makes {k} of {n} voters run: they can elect a leader (quorum {q}){publishes}")
+            } else {
+                format!("starting {machine} makes {k} of {n} voters run: still short of quorum {q}, no leader")
+            };
+            return self.outcome(text, k >= q);
+        };
+        let joins = link_up(self.view, &lm.name, machine) && !self.reachable.contains(&mem.id);
+        let r = self.r() + usize::from(joins);
+        let keeps = r >= q;
+        let text = match (keeps, self.info.can_commit) {
+            (true, true) => format!(
+                "starting {machine} brings {r} of {n} voters within reach: quorum holds, {}{publishes}",
+                tolerates(r, q)
+            ),
+            (true, false) => format!(
+                "starting {machine} brings {r} of {n} voters within reach: quorum restored, writes resume{publishes}"
+            ),
+            (false, _) => format!(
+                "starting {machine} brings {r} of {n} voters within reach: still short of quorum {q}, writes stay stopped"
+            ),
+        };
+        self.outcome(text, keeps)
+    }
+
+    /// Voters whose etcd runs now (for forecasts with no leader).
+    fn running_voters(&self) -> usize {
+        self.info
+            .voters
+            .iter()
+            .filter(|(id, _)| {
+                self.view
+                    .machines
+                    .iter()
+                    .any(|m| m.up && m.process.as_ref().is_some_and(|p| p.id == *id))
+            })
+            .count()
+    }
+}
+
+/// The process that is leader at the highest term (the first machine on a tie).
+fn leader_process(view: &WorldView) -> Option<Located<'_>> {
+    processes(view)
+        .filter(|(_, p)| p.role == Role::Leader)
+        .fold(None, |best, cur| match best {
+            Some((_, b)) if b.term >= cur.1.term => best,
+            _ => Some(cur),
+        })
+}
+
+/// The process that applied the most (the first machine on a tie).
+fn most_applied(view: &WorldView) -> Option<Located<'_>> {
+    processes(view).fold(None, |best, cur| match best {
+        Some((_, b)) if b.applied >= cur.1.applied => best,
+        _ => Some(cur),
+    })
+}
+
+fn processes(view: &WorldView) -> impl Iterator<Item = Located<'_>> {
+    view.machines
+        .iter()
+        .filter_map(|m| m.process.as_ref().map(|p| (m, p)))
+}
+
+type Located<'a> = (&'a MachineView, &'a ProcessView);
+
+/// Whether the leader hears from peer `id`: an active rafthttp peer, and raft's
+/// `recent_active` or a reply within the last election timeout.
+fn heard_from(view: &WorldView, (lm, p): Located, id: u64) -> bool {
+    let recent = p.progress.iter().any(|pr| pr.id == id && pr.recent_active);
+    p.active_peers.contains(&id) && (recent || replied_lately(view, lm, p, id))
+}
+
+/// Whether the machine running member `id` sent the leader's machine a raft
+/// reply within the leader's election timeout.
+fn replied_lately(view: &WorldView, lm: &MachineView, p: &ProcessView, id: u64) -> bool {
+    let Some((peer, _)) = processes(view).find(|(_, q)| q.id == id) else {
+        return false;
+    };
+    view.traffic
+        .iter()
+        .find(|(from, to, _)| *from == peer.name && *to == lm.name)
+        .and_then(|(_, _, t)| t.last_reply_ms)
+        .is_some_and(|t| t.saturating_add(p.election_ms) >= view.now_ms)
+}
+
+/// The voters the leader reaches, itself included.
+fn reachable_voters(view: &WorldView, leader: Located, voters: &[(u64, String)]) -> Vec<u64> {
+    voters
+        .iter()
+        .map(|(id, _)| *id)
+        .filter(|&id| id == leader.1.id || heard_from(view, leader, id))
+        .collect()
+}
+
+/// Whether `host` (a name in the hosts table, an address or a machine name)
+/// is machine `m`.
+fn names_machine(view: &WorldView, host: &str, m: &MachineView) -> bool {
+    let addr = view
+        .hosts
+        .iter()
+        .find(|(name, _)| name == host)
+        .map(|(_, a)| a.as_str())
+        .unwrap_or(host);
+    m.name == addr || m.addrs.iter().any(|a| a == addr)
+}
+
+/// Both directions of the link between two machines are up (a machine reaches itself).
+fn link_up(view: &WorldView, a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let up = |n: &str| view.machines.iter().any(|m| m.name == n && m.up);
+    let link = view
+        .links
+        .iter()
+        .find(|l| (l.a == a && l.b == b) || (l.a == b && l.b == a));
+    up(a) && up(b) && link.is_some_and(|l| l.a_to_b && l.b_to_a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::etcd::request::StatusInfo;
+    use crate::sim::view::LinkView;
+
+    const NOW: u64 = 60_000;
+
+    fn name(i: u64) -> String {
+        format!("node{i:02}")
+    }
+
+    fn member(i: u64, learner: bool) -> Member {
+        Member {
+            id: i,
+            name: name(i),
+            peer_urls: vec![format!("http://10.0.0.{i}:2380")],
+            client_urls: vec![format!("http://10.0.0.{i}:2379")],
+            is_learner: learner,
+        }
+    }
+
+    fn status(leader: u64) -> StatusInfo {
+        StatusInfo {
+            version: "3.4.23".into(),
+            db_size: 20480,
+            db_size_in_use: 16384,
+            leader,
+            raft_index: 100,
+            raft_term: 2,
+            raft_applied_index: 100,
+            is_learner: false,
+            errors: Vec::new(),
+        }
+    }
+
+    fn process(i: u64, members: &[Member]) -> ProcessView {
+        let peers: Vec<u64> = members.iter().map(|m| m.id).filter(|&p| p != i).collect();
+        ProcessView {
+            pid: 100 + i,
+            name: name(i),
+            id: i,
+            cluster_id: 7,
+            role: Role::Follower,
+            term: 2,
+            leader: 1,
+            commit: 100,
+            applied: 100,
+            ready: true,
+            members: members.to_vec(),
+            progress: Vec::new(),
+            last_index: 100,
+            revision: 1,
+            active_since: peers.iter().map(|&p| (p, 0)).collect(),
+            active_peers: peers,
+            strict_reconfig_check: true,
+            election_ms: 1000,
+            status: status(1),
+        }
+    }
+
+    fn machine(i: u64, process: Option<ProcessView>) -> MachineView {
+        MachineView {
+            name: name(i),
+            addrs: vec![name(i), format!("10.0.0.{i}")],
+            up: true,
+            disk: vec![format!("{}.etcd/", name(i))],
+            process,
+            last_exit: None,
+        }
+    }
+
+    /// `n` voters, node01 leads at term 2, all in sync and heard from.
+    fn cluster(n: u64) -> WorldView {
+        let members: Vec<Member> = (1..=n).map(|i| member(i, false)).collect();
+        let mut machines: Vec<MachineView> = (1..=n)
+            .map(|i| machine(i, Some(process(i, &members))))
+            .collect();
+        if let Some(p) = machines[0].process.as_mut() {
+            p.role = Role::Leader;
+            p.progress = (1..=n)
+                .map(|id| PeerProgress {
+                    id,
+                    matched: 100,
+                    recent_active: true,
+                })
+                .collect();
+        }
+        let mut view = WorldView {
+            now_ms: NOW,
+            wall_ms: 0,
+            machines,
+            links: Vec::new(),
+            hosts: Vec::new(),
+            log_lines: 0,
+            traffic: Vec::new(),
+        };
+        relink(&mut view);
+        view
+    }
+
+    fn relink(view: &mut WorldView) {
+        let names: Vec<String> = view.machines.iter().map(|m| m.name.clone()).collect();
+        view.links.clear();
+        for (i, a) in names.iter().enumerate() {
+            for b in names.iter().skip(i + 1) {
+                view.links.push(LinkView {
+                    a: a.clone(),
+                    b: b.clone(),
+                    a_to_b: true,
+                    b_to_a: true,
+                });
+            }
+        }
+    }
+
+    fn proc_mut(view: &mut WorldView, i: u64) -> &mut ProcessView {
+        view.machines
+            .iter_mut()
+            .find(|m| m.name == name(i))
+            .and_then(|m| m.process.as_mut())
+            .expect("a running process")
+    }
+
+    fn leader_mut(view: &mut WorldView) -> &mut ProcessView {
+        proc_mut(view, 1)
+    }
+
+    /// The leader stops hearing from `i` (raft and rafthttp).
+    fn unheard(view: &mut WorldView, i: u64) {
+        let l = leader_mut(view);
+        l.progress
+            .iter_mut()
+            .filter(|p| p.id == i)
+            .for_each(|p| p.recent_active = false);
+        l.active_peers.retain(|&p| p != i);
+        l.active_since.retain(|&(p, _)| p != i);
+    }
+
+    /// The etcd on machine `i` stops.
+    fn stop(view: &mut WorldView, i: u64) {
+        unheard(view, i);
+        if let Some(m) = view.machines.iter_mut().find(|m| m.name == name(i)) {
+            m.process = None;
+        }
+    }
+
+    /// A learner `n + 1` on its own machine, its match at `matched` of 100.
+    fn with_learner(mut view: WorldView, matched: u64) -> WorldView {
+        let i = view.machines.len() as u64 + 1;
+        let l = member(i, true);
+        for m in view.machines.iter_mut() {
+            if let Some(p) = m.process.as_mut() {
+                p.members.push(l.clone());
+            }
+        }
+        let members = leader_mut(&mut view).members.clone();
+        let mut p = process(i, &members);
+        p.role = Role::Learner;
+        p.applied = matched;
+        view.machines.push(machine(i, Some(p)));
+        let leader = leader_mut(&mut view);
+        leader.progress.push(PeerProgress {
+            id: i,
+            matched,
+            recent_active: true,
+        });
+        leader.active_peers.push(i);
+        leader.active_since.push((i, 0));
+        relink(&mut view);
+        view
+    }
+
+    fn says(view: &WorldView, change: Change) -> Forecast {
+        forecast(view, &change)
+    }
+
+    #[test]
+    fn healthy_three_of_three() {
+        let q = analyze(&cluster(3));
+        assert_eq!(
+            q.leader,
+            Some(LeaderInfo {
+                name: "node01".into(),
+                id: 1,
+                term: 2,
+                machine: "node01".into()
+            })
+        );
+        assert_eq!(q.voters.len(), 3);
+        assert_eq!(q.voters[1], (2, "node02".to_string()));
+        assert!(q.learners.is_empty());
+        assert_eq!((q.quorum, q.voters_started, q.voters_reachable), (2, 3, 3));
+        assert_eq!((q.failures_tolerated, q.tolerance_by_size), (1, 1));
+        assert!(q.can_commit);
+        assert_eq!(
+            q.summary(),
+            "quorum ok: node01 leads at term 2; 3 of 3 voters reachable, 2 needed"
+        );
+    }
+
+    #[test]
+    fn one_follower_stopped() {
+        let mut v = cluster(3);
+        stop(&mut v, 3);
+        let q = analyze(&v);
+        assert_eq!((q.voters.len(), q.voters_reachable, q.quorum), (3, 2, 2));
+        assert_eq!((q.failures_tolerated, q.tolerance_by_size), (0, 1));
+        assert!(q.can_commit);
+        assert!(q.summary().starts_with("quorum ok:"), "{}", q.summary());
+    }
+
+    #[test]
+    fn isolated_leader_reaches_only_itself() {
+        let mut v = cluster(3);
+        for p in leader_mut(&mut v).progress.iter_mut().skip(1) {
+            p.recent_active = false;
+        }
+        let q = analyze(&v);
+        assert_eq!(q.voters_reachable, 1);
+        assert!(!q.can_commit);
+        assert_eq!(q.failures_tolerated, 0);
+        assert_eq!(
+            q.summary(),
+            "quorum lost: node01 leads at term 2 but reaches 1 of 3 voters, 2 needed"
+        );
+    }
+
+    #[test]
+    fn reachable_needs_both_raft_and_rafthttp() {
+        let mut v = cluster(3);
+        // raft heard from node02 lately, but rafthttp has lost it
+        leader_mut(&mut v).active_peers.retain(|&p| p != 2);
+        // rafthttp has node03, raft has not heard from it since the last check
+        leader_mut(&mut v).progress[2].recent_active = false;
+        assert_eq!(analyze(&v).voters_reachable, 1);
+    }
+
+    #[test]
+    fn a_recent_reply_bridges_the_quorum_check() {
+        use crate::sim::world::Traffic;
+        // the leader's check just cleared every flag; node02 replied 300 ms ago,
+        // node03 last replied 1.5 s ago (beyond the 1 s election timeout)
+        let mut v = cluster(3);
+        for p in leader_mut(&mut v).progress.iter_mut().skip(1) {
+            p.recent_active = false;
+        }
+        let reply = |ms| Traffic {
+            sent: 10,
+            dropped: 0,
+            last_reply_ms: Some(NOW - ms),
+        };
+        v.traffic = vec![
+            ("node02".into(), "node01".into(), reply(300)),
+            ("node03".into(), "node01".into(), reply(1500)),
+        ];
+        assert_eq!(analyze(&v).voters_reachable, 2);
+        // a reply counts only from a peer rafthttp still sees as active
+        leader_mut(&mut v).active_peers.retain(|&p| p != 2);
+        assert_eq!(analyze(&v).voters_reachable, 1);
+    }
+
+    #[test]
+    fn no_leader_counts_from_the_most_applied_process() {
+        let mut v = cluster(3);
+        leader_mut(&mut v).role = Role::Candidate;
+        leader_mut(&mut v).progress.clear();
+        // node02 applied more, and knows a learner the others do not
+        let p2 = proc_mut(&mut v, 2);
+        p2.applied = 101;
+        p2.members.push(member(9, true));
+        let q = analyze(&v);
+        assert_eq!(q.leader, None);
+        assert_eq!((q.voters.len(), q.learners.len()), (3, 1));
+        assert_eq!((q.voters_reachable, q.failures_tolerated), (0, 0));
+        assert!(!q.can_commit);
+        assert_eq!(q.summary(), "quorum lost: no leader (3 voters, 2 needed)");
+        assert_eq!(
+            analyze(&WorldView {
+                machines: Vec::new(),
+                ..v
+            })
+            .summary(),
+            "quorum lost: no leader"
+        );
+    }
+
+    #[test]
+    fn the_leader_at_the_highest_term_wins() {
+        let mut v = cluster(3);
+        // node01 was cut off and still thinks it leads at term 2; node02 leads at 3
+        let p2 = proc_mut(&mut v, 2);
+        p2.role = Role::Leader;
+        p2.term = 3;
+        p2.progress = vec![
+            PeerProgress {
+                id: 2,
+                matched: 100,
+                recent_active: true,
+            },
+            PeerProgress {
+                id: 3,
+                matched: 100,
+                recent_active: true,
+            },
+        ];
+        let q = analyze(&v);
+        assert_eq!(q.leader.as_ref().map(|l| l.id), Some(2));
+        assert_eq!(q.voters_reachable, 2);
+        assert!(q.can_commit);
+    }
+
+    #[test]
+    fn learner_at_half_is_refused_in_etcds_words() {
+        let v = with_learner(cluster(3), 50);
+        let ls = learners(&v);
+        assert_eq!(ls.len(), 1);
+        let l = &ls[0];
+        assert_eq!((l.id, l.matched, l.leader_matched), (4, 50, 100));
+        assert!((l.fraction - 0.5).abs() < 1e-9);
+        assert_eq!(
+            l.promote,
+            Err(PromoteRefusal::NotInSync {
+                matched: 50,
+                leader_matched: 100,
+                needed: 90
+            })
+        );
+        let why = l.promote.err().map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(
+            why,
+            "etcdserver: can only promote a learner member which is in sync with leader (match 50 of leader's 100; needs 90)"
+        );
+        let q = analyze(&v);
+        assert_eq!((q.voters.len(), q.learners.len(), q.quorum), (3, 1, 2));
+    }
+
+    #[test]
+    fn learner_at_95_percent_is_accepted_and_90_is_the_line() {
+        let ok = |m| learners(&with_learner(cluster(3), m))[0].promote;
+        assert_eq!(ok(95), Ok(()));
+        assert_eq!(ok(90), Ok(()));
+        assert!(matches!(
+            ok(89),
+            Err(PromoteRefusal::NotInSync { needed: 90, .. })
+        ));
+    }
+
+    #[test]
+    fn learner_without_leader() {
+        let mut v = with_learner(cluster(3), 100);
+        leader_mut(&mut v).role = Role::Follower;
+        let ls = learners(&v);
+        assert_eq!(ls[0].promote, Err(PromoteRefusal::NoLeader));
+        assert_eq!((ls[0].matched, ls[0].fraction), (0, 0.0));
+    }
+
+    #[test]
+    fn promote_follows_the_strict_started_rule() {
+        // 3 voters, two never started: with the learner, 2 started of 4, quorum 3
+        let mut v = with_learner(cluster(3), 100);
+        for m in leader_mut(&mut v).members.iter_mut().filter(|m| m.id != 1) {
+            if !m.is_learner {
+                m.name.clear();
+            }
+        }
+        let refused = Err(PromoteRefusal::NotEnoughStarted {
+            started: 2,
+            quorum: 3,
+        });
+        assert_eq!(learners(&v)[0].promote, refused);
+        assert!(refused
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+            .starts_with("etcdserver: re-configuration failed due to not enough started members"));
+        leader_mut(&mut v).strict_reconfig_check = false;
+        assert_eq!(learners(&v)[0].promote, Ok(()));
+    }
+
+    #[test]
+    fn forecast_add_voter() {
+        let one = cluster(1);
+        let f = says(
+            &one,
+            Change::AddVoter {
+                name: "node02".into(),
+                started: false,
+            },
+        );
+        assert_eq!(
+            f.text,
+            "adding a voter now needs 2 of 2; node02 is not started: writes will stop until it starts"
+        );
+        assert!(!f.keeps_quorum);
+        assert_eq!(f.refusal, None);
+
+        let f = says(
+            &cluster(3),
+            Change::AddVoter {
+                name: "node04".into(),
+                started: true,
+            },
+        );
+        assert_eq!(
+            f.text,
+            "adding node04 as a voter makes 4 voters, quorum 3 of 4: tolerates 1 failure"
+        );
+        assert!(f.keeps_quorum);
+
+        let f = says(
+            &cluster(3),
+            Change::AddVoter {
+                name: "node04".into(),
+                started: false,
+            },
+        );
+        assert!(f.keeps_quorum, "{}", f.text);
+        assert!(f.text.contains("tolerates no failure"), "{}", f.text);
+    }
+
+    #[test]
+    fn forecast_add_voter_refused_by_strict_reconfig() {
+        // a voter that never started: 2 started of 4 after the add, quorum 3
+        let mut v = cluster(3);
+        leader_mut(&mut v).members[2].name.clear();
+        let add = Change::AddVoter {
+            name: "node04".into(),
+            started: false,
+        };
+        let f = says(&v, add.clone());
+        assert_eq!(
+            f.refusal,
+            Some(Refusal::NotEnoughStarted {
+                started: 2,
+                quorum: 3
+            })
+        );
+        assert_eq!(
+            f.text,
+            "etcd refuses: etcdserver: re-configuration failed due to not enough started members (2 started voters, 3 needed)"
+        );
+        leader_mut(&mut v).strict_reconfig_check = false;
+        assert_eq!(says(&v, add).refusal, None);
+    }
+
+    #[test]
+    fn forecast_add_refused_while_a_peer_reconnected_lately() {
+        let mut v = cluster(3);
+        leader_mut(&mut v).active_since[0].1 = NOW - 1000;
+        for c in [
+            Change::AddVoter {
+                name: "node04".into(),
+                started: true,
+            },
+            Change::AddLearner {
+                name: "node04".into(),
+            },
+        ] {
+            let f = says(&v, c);
+            assert_eq!(f.refusal, Some(Refusal::Unhealthy));
+            assert!(
+                f.text.contains("etcdserver: unhealthy cluster"),
+                "{}",
+                f.text
+            );
+        }
+    }
+
+    #[test]
+    fn forecast_add_learner() {
+        let f = says(
+            &cluster(3),
+            Change::AddLearner {
+                name: "node04".into(),
+            },
+        );
+        assert_eq!(
+            f.text,
+            "adding a learner does not change the quorum (2 of 3)"
+        );
+        assert!(f.keeps_quorum);
+        let f = says(
+            &with_learner(cluster(3), 100),
+            Change::AddLearner {
+                name: "node05".into(),
+            },
+        );
+        assert_eq!(f.refusal, Some(Refusal::TooManyLearners));
+        assert!(f
+            .text
+            .contains("etcdserver: too many learner members in cluster"));
+    }
+
+    #[test]
+    fn forecast_promote() {
+        let f = says(&with_learner(cluster(3), 50), Change::Promote { id: 4 });
+        assert!(f.text.starts_with("promote refused: etcdserver: can only promote a learner member which is in sync with leader"), "{}", f.text);
+        assert!(matches!(
+            f.refusal,
+            Some(Refusal::Promote(PromoteRefusal::NotInSync { .. }))
+        ));
+        assert!(f.keeps_quorum);
+
+        let f = says(&with_learner(cluster(3), 95), Change::Promote { id: 4 });
+        assert_eq!(
+            f.text,
+            "promoting node04 makes 4 voters, quorum 3 of 4: 4 reachable, tolerates 1 failure"
+        );
+        assert_eq!(f.refusal, None);
+
+        let f = says(&cluster(3), Change::Promote { id: 2 });
+        assert_eq!(
+            f.refusal,
+            Some(Refusal::Promote(PromoteRefusal::NotLearner { id: 2 }))
+        );
+        let f = says(&cluster(3), Change::Promote { id: 99 });
+        assert_eq!(
+            f.refusal,
+            Some(Refusal::Promote(PromoteRefusal::NotFound { id: 99 }))
+        );
+    }
+
+    #[test]
+    fn forecast_remove() {
+        let f = says(&cluster(3), Change::Remove { id: 3 });
+        assert_eq!(
+            f.text,
+            "removing node03 leaves 2 voters, quorum 2 of 2: tolerates no failure"
+        );
+        assert!(f.keeps_quorum);
+
+        let f = says(&cluster(3), Change::Remove { id: 1 });
+        assert!(
+            f.text.starts_with(
+                "removing node01 (the leader) leaves 2 voters, quorum 2 of 2: it steps down"
+            ),
+            "{}",
+            f.text
+        );
+        assert!(f.keeps_quorum);
+
+        let f = says(&cluster(3), Change::Remove { id: 99 });
+        assert_eq!(f.refusal, Some(Refusal::MemberNotFound { id: 99 }));
+        assert_eq!(
+            f.text,
+            "etcd refuses: etcdserver: member not found (no member 63)"
+        );
+
+        let f = says(&with_learner(cluster(3), 10), Change::Remove { id: 4 });
+        assert_eq!(
+            f.text,
+            "removing learner node04 does not change the quorum (2 of 3)"
+        );
+    }
+
+    #[test]
+    fn forecast_remove_with_a_voter_down() {
+        // etcd: 3 voters with one down, removing a live voter breaks the active quorum
+        let mut v = cluster(3);
+        stop(&mut v, 3);
+        let f = says(&v, Change::Remove { id: 2 });
+        assert_eq!(f.refusal, Some(Refusal::Unhealthy));
+        // removing the stopped one is allowed
+        let f = says(&v, Change::Remove { id: 3 });
+        assert_eq!(f.refusal, None);
+        assert_eq!(
+            f.text,
+            "removing node03 leaves 2 voters, quorum 2 of 2: tolerates no failure"
+        );
+    }
+
+    #[test]
+    fn forecast_stop_and_power_off() {
+        let f = says(
+            &cluster(3),
+            Change::Stop {
+                machine: "node01".into(),
+            },
+        );
+        assert_eq!(
+            f.text,
+            "stopping node01 (the leader) leaves 2 of 3 voters: a new leader is elected within about a second; quorum holds"
+        );
+        assert!(f.keeps_quorum);
+
+        let mut v = cluster(3);
+        stop(&mut v, 3);
+        let f = says(
+            &v,
+            Change::Stop {
+                machine: "node02".into(),
+            },
+        );
+        assert_eq!(
+            f.text,
+            "stopping node02 leaves 1 of 3 voters reachable: quorum lost, writes stop"
+        );
+        assert!(!f.keeps_quorum);
+
+        let f = says(
+            &cluster(3),
+            Change::PowerOff {
+                machine: "node02".into(),
+            },
+        );
+        assert_eq!(
+            f.text,
+            "powering off node02 leaves 2 of 3 voters reachable: quorum holds, tolerates no failure"
+        );
+        let f = says(
+            &v,
+            Change::Stop {
+                machine: "node03".into(),
+            },
+        );
+        assert!(f.text.starts_with("no etcd runs on node03"), "{}", f.text);
+        let f = says(
+            &with_learner(cluster(3), 10),
+            Change::Stop {
+                machine: "node04".into(),
+            },
+        );
+        assert_eq!(
+            f.text,
+            "stopping node04 (a learner) does not change the quorum (2 of 3)"
+        );
+    }
+
+    #[test]
+    fn forecast_cut() {
+        let f = says(
+            &cluster(3),
+            Change::Cut {
+                a: "node02".into(),
+                b: "node01".into(),
+            },
+        );
+        assert_eq!(
+            f.text,
+            "cutting node01 (the leader) from node02 leaves 2 of 3 voters reachable: quorum holds, tolerates no failure"
+        );
+        assert!(f.keeps_quorum);
+        let f = says(
+            &cluster(3),
+            Change::Cut {
+                a: "node02".into(),
+                b: "node03".into(),
+            },
+        );
+        assert!(f.text.contains("quorum unchanged (3 of 3"), "{}", f.text);
+        let mut v = cluster(3);
+        stop(&mut v, 3);
+        let f = says(
+            &v,
+            Change::Cut {
+                a: "node01".into(),
+                b: "node02".into(),
+            },
+        );
+        assert!(!f.keeps_quorum);
+        assert!(f.text.contains("loses its quorum"), "{}", f.text);
+    }
+
+    #[test]
+    fn forecast_start() {
+        let mut v = cluster(3);
+        stop(&mut v, 3);
+        let f = says(
+            &v,
+            Change::Start {
+                machine: "node03".into(),
+            },
+        );
+        assert_eq!(
+            f.text,
+            "starting node03 brings 3 of 3 voters within reach: quorum holds, tolerates 1 failure"
+        );
+        stop(&mut v, 2);
+        let f = says(
+            &v,
+            Change::Start {
+                machine: "node02".into(),
+            },
+        );
+        assert_eq!(
+            f.text,
+            "starting node02 brings 2 of 3 voters within reach: quorum restored, writes resume"
+        );
+        assert!(f.keeps_quorum);
+        // no leader at all: two of three running can elect one
+        leader_mut(&mut v).role = Role::Follower;
+        let f = says(
+            &v,
+            Change::Start {
+                machine: "node02".into(),
+            },
+        );
+        assert!(f.keeps_quorum);
+        assert!(f.text.contains("they can elect a leader"), "{}", f.text);
+        let f = says(
+            &v,
+            Change::Start {
+                machine: "node01".into(),
+            },
+        );
+        assert_eq!(f.text, "etcd already runs on node01");
+    }
+}

@@ -1,0 +1,132 @@
+//! The top bar: play/pause, one tick, the speed field (0.1x to 100x), the
+//! simulated clock, the seed field with reset (a three-member cluster or an empty
+//! world), the message-animation toggle and the light/dark theme switch. Bad text
+//! in a field reaches the reducer, which answers with a notice and changes nothing.
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::state::{Model, Msg, Start, SPEEDS};
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    pub model: Model,
+    pub on_msg: Callback<Msg>,
+    pub animate: bool,
+    pub on_animate: Callback<bool>,
+}
+
+#[function_component(Controls)]
+pub fn controls(props: &ControlsProps) -> Html {
+    let m = &props.model;
+    let speed_ref = use_node_ref();
+    let seed_ref = use_node_ref();
+    let send = |msg: Msg| {
+        let on = props.on_msg.clone();
+        Callback::from(move |_: MouseEvent| on.emit(msg.clone()))
+    };
+    let on_speed = {
+        let on = props.on_msg.clone();
+        let r = speed_ref.clone();
+        move || {
+            if let Some(el) = r.cast::<HtmlInputElement>() {
+                on.emit(Msg::SetSpeed(el.value()));
+            }
+        }
+    };
+    let on_speed_key = {
+        let f = on_speed.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" {
+                f();
+            }
+        })
+    };
+    let on_speed_change = Callback::from(move |_: Event| on_speed());
+    let reset = |start: Start| {
+        let on = props.on_msg.clone();
+        let r = seed_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            let seed = r
+                .cast::<HtmlInputElement>()
+                .map(|el| el.value())
+                .unwrap_or_default();
+            on.emit(Msg::Reset { seed, start });
+        })
+    };
+    let on_animate = {
+        let cb = props.on_animate.clone();
+        let now = props.animate;
+        Callback::from(move |_: MouseEvent| cb.emit(!now))
+    };
+    let play_label = if m.playing {
+        "❚❚ Pause"
+    } else {
+        "▶ Play"
+    };
+    let pending = m.pending.as_ref().map(|p| {
+        html! { <span class="pending-dot" title={format!("running: {}", p.echo)}>{ "⏳ command running" }</span> }
+    });
+    html! {
+        <header class="topbar">
+            <h1>{ "Quorum Playground" }</h1>
+            <div class="group" role="group" aria-label="Clock">
+                <button data-testid="play-pause" onclick={send(Msg::TogglePlay)} aria-pressed={m.playing.to_string()}
+                    title="play or pause the simulated clock (space)">{ play_label }</button>
+                <button data-testid="tick" onclick={send(Msg::Step)} title="advance one 100 ms tick (.)">{ "+1 tick" }</button>
+                <label class="field">
+                    <span>{ "speed" }</span>
+                    <input ref={speed_ref} data-testid="speed" type="text" inputmode="decimal" size="5" list="speeds"
+                        value={format!("{}x", m.speed)} onkeydown={on_speed_key} onchange={on_speed_change}
+                        aria-label="speed, 0.1x to 100x" />
+                    <datalist id="speeds">
+                        { for SPEEDS.iter().map(|s| html! { <option value={format!("{s}x")} /> }) }
+                    </datalist>
+                </label>
+                <span class="clock" data-testid="clock-time" title="simulated wall clock">{ m.clock_text() }</span>
+                <span class="muted" data-testid="elapsed" title="simulated time since the world began">{ format!("t+{}", m.elapsed_text()) }</span>
+                { for pending }
+            </div>
+            <div class="group" role="group" aria-label="World">
+                <label class="field">
+                    <span>{ "seed" }</span>
+                    <input ref={seed_ref.clone()} data-testid="seed" type="text" inputmode="numeric" size="6"
+                        value={m.seed.to_string()} aria-label="seed" />
+                </label>
+                <button data-testid="reset" onclick={reset(Start::Cluster)} title="a new three-member cluster with this seed">{ "Reset" }</button>
+                <button data-testid="reset-empty" onclick={reset(Start::Empty)} title="an empty world with this seed, for pasting a document's steps">{ "Empty world" }</button>
+            </div>
+            <div class="group" role="group" aria-label="View">
+                <button data-testid="animate" onclick={on_animate} aria-pressed={props.animate.to_string()}
+                    title="show messages moving along the links">{ if props.animate { "messages: on" } else { "messages: off" } }</button>
+                <ThemeSwitch />
+            </div>
+        </header>
+    }
+}
+
+/// Auto (the system's), light or dark: sets `data-theme` on the root element.
+#[function_component(ThemeSwitch)]
+fn theme_switch() -> Html {
+    let theme = use_state(|| "auto");
+    let onclick = {
+        let theme = theme.clone();
+        Callback::from(move |_: MouseEvent| {
+            let next = match *theme {
+                "auto" => "light",
+                "light" => "dark",
+                _ => "auto",
+            };
+            if let Some(root) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element())
+            {
+                let _ = root.set_attribute("data-theme", next);
+            }
+            theme.set(next);
+        })
+    };
+    html! {
+        <button data-testid="theme" {onclick} title="colour theme: auto, light or dark">{ format!("theme: {}", *theme) }</button>
+    }
+}

@@ -1,0 +1,229 @@
+//! The actions panel: buttons for the cluster (add a machine, write a key) and for
+//! the selected machine (start, stop, crash, power, add as member or learner,
+//! promote, remove, make leader, wipe). Each button types the command it stands
+//! for (`shell::actions`) and, under the pointer or focus, asks the quorum panel
+//! for its forecast.
+
+use yew::prelude::*;
+
+use super::map::machine_state;
+use crate::shell::actions;
+use crate::sim::quorum::Change;
+use crate::sim::view::{MachineView, Role, WorldView};
+
+#[derive(Properties, PartialEq)]
+pub struct MachineProps {
+    pub view: WorldView,
+    pub selected: Option<String>,
+    pub on_run: Callback<String>,
+    pub on_forecast: Callback<Option<Change>>,
+    pub on_select: Callback<Option<String>>,
+}
+
+/// One action: its label, test id, command, and the change it forecasts.
+struct Action {
+    id: &'static str,
+    label: &'static str,
+    command: String,
+    change: Option<Change>,
+}
+
+fn button(a: Action, props: &MachineProps) -> Html {
+    let onclick = {
+        let on = props.on_run.clone();
+        let f = props.on_forecast.clone();
+        let c = a.command.clone();
+        Callback::from(move |_: MouseEvent| {
+            f.emit(None);
+            on.emit(c.clone());
+        })
+    };
+    let show = {
+        let f = props.on_forecast.clone();
+        let ch = a.change.clone();
+        move || f.emit(ch.clone())
+    };
+    let enter = {
+        let show = show.clone();
+        Callback::from(move |_: MouseEvent| show())
+    };
+    let focus = Callback::from(move |_: FocusEvent| show());
+    let hide = {
+        let f = props.on_forecast.clone();
+        Callback::from(move |_: MouseEvent| f.emit(None))
+    };
+    let blur = {
+        let f = props.on_forecast.clone();
+        Callback::from(move |_: FocusEvent| f.emit(None))
+    };
+    html! {
+        <button data-testid={format!("action-{}", a.id)} title={a.command.clone()} {onclick}
+            onmouseenter={enter} onmouseleave={hide} onfocus={focus} onblur={blur}>{ a.label }</button>
+    }
+}
+
+fn machine_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
+    let name = m.name.clone();
+    let member = actions::member_of(view, &name);
+    let info = member.and_then(|id| {
+        actions::members(view)?
+            .members
+            .iter()
+            .find(|x| x.id == id)
+            .cloned()
+    });
+    let running = m.process.is_some();
+    let mut out = Vec::new();
+    if let Some(command) = actions::start_etcd(view, &name) {
+        out.push(Action {
+            id: "start",
+            label: "Start etcd",
+            command,
+            change: Some(Change::Start {
+                machine: name.clone(),
+            }),
+        });
+    }
+    if running {
+        out.push(Action {
+            id: "stop",
+            label: "Stop etcd",
+            command: actions::stop(&name, false),
+            change: Some(Change::Stop {
+                machine: name.clone(),
+            }),
+        });
+        out.push(Action {
+            id: "crash",
+            label: "Crash (kill -9)",
+            command: actions::stop(&name, true),
+            change: Some(Change::Stop {
+                machine: name.clone(),
+            }),
+        });
+    }
+    if m.up {
+        out.push(Action {
+            id: "power-off",
+            label: "Power off",
+            command: actions::power(&name, false),
+            change: Some(Change::PowerOff {
+                machine: name.clone(),
+            }),
+        });
+    } else {
+        out.push(Action {
+            id: "power-on",
+            label: "Power on",
+            command: actions::power(&name, true),
+            change: None,
+        });
+    }
+    match &info {
+        None => {
+            if let Some(command) = actions::member_add(view, &name, false) {
+                out.push(Action {
+                    id: "add-member",
+                    label: "Add as member",
+                    command,
+                    change: Some(Change::AddVoter {
+                        name: name.clone(),
+                        started: running,
+                    }),
+                });
+            }
+            if let Some(command) = actions::member_add(view, &name, true) {
+                out.push(Action {
+                    id: "add-learner",
+                    label: "Add as learner",
+                    command,
+                    change: Some(Change::AddLearner { name: name.clone() }),
+                });
+            }
+        }
+        Some(mem) => {
+            if mem.is_learner {
+                if let Some(command) = actions::promote(view, mem.id) {
+                    out.push(Action {
+                        id: "promote",
+                        label: "Promote",
+                        command,
+                        change: Some(Change::Promote { id: mem.id }),
+                    });
+                }
+            } else if m.process.as_ref().is_some_and(|p| p.role != Role::Leader) {
+                if let Some(command) = actions::move_leader(view, mem.id) {
+                    out.push(Action {
+                        id: "move-leader",
+                        label: "Make leader",
+                        command,
+                        change: None,
+                    });
+                }
+            }
+            if let Some(command) = actions::member_remove(view, mem.id) {
+                out.push(Action {
+                    id: "remove",
+                    label: "Remove member",
+                    command,
+                    change: Some(Change::Remove { id: mem.id }),
+                });
+            }
+        }
+    }
+    if !running && m.disk.iter().any(|d| *d == format!("{name}.etcd/")) {
+        out.push(Action {
+            id: "wipe",
+            label: "Wipe data dir",
+            command: actions::wipe(&name),
+            change: None,
+        });
+    }
+    out
+}
+
+#[function_component(MachinePanel)]
+pub fn machine_panel(props: &MachineProps) -> Html {
+    let view = &props.view;
+    let mut cluster = vec![Action {
+        id: "add-machine",
+        label: "Add machine",
+        command: actions::add_machine(view),
+        change: None,
+    }];
+    if let Some(command) = actions::put(view, "foo", "bar") {
+        cluster.push(Action {
+            id: "put",
+            label: "Write a key",
+            command,
+            change: None,
+        });
+    }
+    let selected = props
+        .selected
+        .as_ref()
+        .and_then(|n| view.machines.iter().find(|m| m.name == *n));
+    let close = {
+        let on = props.on_select.clone();
+        Callback::from(move |_: MouseEvent| on.emit(None))
+    };
+    html! {
+        <div class="actions">
+            <h2>{ "Actions" }</h2>
+            <div class="buttons">{ for cluster.into_iter().map(|a| button(a, props)) }</div>
+            { match selected {
+                Some(m) => html! {
+                    <div class="selected" data-testid="selected-machine">
+                        <h3>
+                            { format!("{} ({})", m.name, machine_state(m)) }
+                            <button class="link-button" onclick={close} aria-label="close the machine's actions">{ "×" }</button>
+                        </h3>
+                        <p class="small muted">{ format!("addresses: {}; disk: {}", m.addrs.join(", "), if m.disk.is_empty() { "empty".to_string() } else { m.disk.join(" ") }) }</p>
+                        <div class="buttons">{ for machine_actions(view, m).into_iter().map(|a| button(a, props)) }</div>
+                    </div>
+                },
+                None => html! { <p class="small muted">{ "Click a machine on the map for its actions." }</p> },
+            } }
+        </div>
+    }
+}

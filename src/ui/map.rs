@@ -1,0 +1,324 @@
+//! The cluster map (SVG): each machine with its etcd process (state, member name
+//! and ID, term, commit/applied), the links between machines (click: cut or heal
+//! both ways; shift-click: cut one way; cut links drawn red and dashed with a
+//! label, never by colour alone) and, when the toggle is on, the raft messages
+//! of the last frame moving along the links.
+
+use std::collections::BTreeMap;
+
+use yew::prelude::*;
+
+use crate::shell::actions;
+use crate::sim::quorum::Change;
+use crate::sim::view::{LinkView, MachineView, Role, WorldView};
+
+const W: f64 = 640.0;
+const H: f64 = 430.0;
+const BOX_W: f64 = 170.0;
+const BOX_H: f64 = 84.0;
+
+#[derive(Properties, PartialEq)]
+pub struct MapProps {
+    pub view: WorldView,
+    pub selected: Option<String>,
+    pub animate: bool,
+    pub on_run: Callback<String>,
+    pub on_select: Callback<Option<String>>,
+    pub on_forecast: Callback<Option<Change>>,
+}
+
+/// The automation contract's machine state: leader|follower|candidate|learner|stopped|exited.
+pub fn machine_state(m: &MachineView) -> &'static str {
+    match (&m.process, &m.last_exit) {
+        (Some(p), _) => match p.role {
+            Role::Leader => "leader",
+            Role::Follower => "follower",
+            Role::Candidate | Role::PreCandidate => "candidate",
+            Role::Learner => "learner",
+        },
+        (None, Some(e)) if !e.was_stopped() => "exited",
+        (None, Some(_)) => "stopped",
+        (None, None) => "stopped",
+    }
+}
+
+/// A shape for each state, so state never rests on colour alone.
+fn symbol(state: &str) -> &'static str {
+    match state {
+        "leader" => "★",
+        "follower" => "●",
+        "candidate" => "◔",
+        "learner" => "◇",
+        "exited" => "✕",
+        _ => "■",
+    }
+}
+
+/// The automation contract's link state: up|cut|one-way.
+pub fn link_state(l: &LinkView) -> &'static str {
+    match (l.a_to_b, l.b_to_a) {
+        (true, true) => "up",
+        (false, false) => "cut",
+        _ => "one-way",
+    }
+}
+
+fn positions(view: &WorldView) -> BTreeMap<String, (f64, f64)> {
+    let n = view.machines.len().max(1) as f64;
+    let (cx, cy) = (W / 2.0, H / 2.0 + 4.0);
+    let (rx, ry) = (W / 2.0 - BOX_W / 2.0 - 8.0, H / 2.0 - BOX_H / 2.0 - 8.0);
+    view.machines
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let a = -std::f64::consts::FRAC_PI_2 + i as f64 * 2.0 * std::f64::consts::PI / n;
+            let (x, y) = if view.machines.len() == 1 {
+                (cx, cy)
+            } else {
+                (cx + rx * a.cos(), cy + ry * a.sin())
+            };
+            (m.name.clone(), (x, y))
+        })
+        .collect()
+}
+
+/// Message dots of the last frame, remembered so a re-render without a new
+/// frame shows the same dots.
+#[derive(Default)]
+struct Flights {
+    now_ms: u64,
+    before: BTreeMap<(String, String), (u64, u64)>,
+    dots: Vec<Dot>,
+}
+
+#[derive(Clone, PartialEq)]
+struct Dot {
+    key: String,
+    from: String,
+    to: String,
+    dropped: bool,
+}
+
+fn flights(view: &WorldView, f: &mut Flights) -> Vec<Dot> {
+    if view.now_ms == f.now_ms {
+        return f.dots.clone();
+    }
+    let mut dots = Vec::new();
+    let mut now = BTreeMap::new();
+    for (a, b, t) in &view.traffic {
+        let (sent0, drop0) = f
+            .before
+            .get(&(a.clone(), b.clone()))
+            .copied()
+            .unwrap_or((t.sent, t.dropped));
+        if t.sent > sent0 {
+            dots.push(Dot {
+                key: format!("{a}>{b}#{}", t.sent),
+                from: a.clone(),
+                to: b.clone(),
+                dropped: false,
+            });
+        }
+        if t.dropped > drop0 {
+            dots.push(Dot {
+                key: format!("{a}x{b}#{}", t.dropped),
+                from: a.clone(),
+                to: b.clone(),
+                dropped: true,
+            });
+        }
+        now.insert((a.clone(), b.clone()), (t.sent, t.dropped));
+    }
+    f.now_ms = view.now_ms;
+    f.before = now;
+    f.dots = dots.clone();
+    dots
+}
+
+#[function_component(ClusterMap)]
+pub fn cluster_map(props: &MapProps) -> Html {
+    let flights_ref = use_mut_ref(Flights::default);
+    let pos = positions(&props.view);
+    if props.view.machines.is_empty() {
+        return html! {
+            <p class="muted empty-map">{ "No machines yet. Type " }<code>{ "machine add node01 192.168.0.61" }</code>{ " or use “Add machine”." }</p>
+        };
+    }
+    let dots = if props.animate {
+        flights(&props.view, &mut flights_ref.borrow_mut())
+    } else {
+        Vec::new()
+    };
+    html! {
+        <svg class="map" viewBox={format!("0 0 {W} {H}")} role="group" aria-label="machines and the links between them">
+            <g class="links">{ for props.view.links.iter().map(|l| link(l, &pos, props)) }</g>
+            <g class="flights" aria-hidden="true">{ for dots.iter().map(|d| dot(d, &pos)) }</g>
+            <g class="nodes">{ for props.view.machines.iter().map(|m| node(m, &pos, props)) }</g>
+        </svg>
+    }
+}
+
+fn dot(d: &Dot, pos: &BTreeMap<String, (f64, f64)>) -> Html {
+    let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&d.from), pos.get(&d.to)) else {
+        return Html::default();
+    };
+    let scale = if d.dropped { 0.45 } else { 1.0 };
+    let style = format!(
+        "--dx:{:.1}px;--dy:{:.1}px",
+        (x2 - x1) * scale,
+        (y2 - y1) * scale
+    );
+    let class = if d.dropped { "msg dropped" } else { "msg" };
+    html! { <circle key={d.key.clone()} {class} cx={format!("{x1:.1}")} cy={format!("{y1:.1}")} r="5" {style} /> }
+}
+
+fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &MapProps) -> Html {
+    let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&l.a), pos.get(&l.b)) else {
+        return Html::default();
+    };
+    let state = link_state(l);
+    let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+    let label = match (l.a_to_b, l.b_to_a) {
+        (true, true) => String::new(),
+        (false, false) => "✕ cut".to_string(),
+        (false, true) => format!("✕ {} → {} cut", l.a, l.b),
+        (true, false) => format!("✕ {} → {} cut", l.b, l.a),
+    };
+    let run = {
+        let on_run = props.on_run.clone();
+        let (a, b) = (l.a.clone(), l.b.clone());
+        let up = state == "up";
+        move |one_way: bool| on_run.emit(actions::link(&a, &b, up, one_way))
+    };
+    let onclick = {
+        let run = run.clone();
+        Callback::from(move |e: MouseEvent| run(e.shift_key()))
+    };
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            run(e.shift_key());
+        }
+    });
+    let hover = {
+        let f = props.on_forecast.clone();
+        let (a, b) = (l.a.clone(), l.b.clone());
+        let up = state == "up";
+        Callback::from(move |_: MouseEvent| {
+            f.emit(up.then(|| Change::Cut {
+                a: a.clone(),
+                b: b.clone(),
+            }))
+        })
+    };
+    let focus = {
+        let f = props.on_forecast.clone();
+        let (a, b) = (l.a.clone(), l.b.clone());
+        let up = state == "up";
+        Callback::from(move |_: FocusEvent| {
+            f.emit(up.then(|| Change::Cut {
+                a: a.clone(),
+                b: b.clone(),
+            }))
+        })
+    };
+    let leave = {
+        let f = props.on_forecast.clone();
+        Callback::from(move |_: MouseEvent| f.emit(None))
+    };
+    let aria = if state == "up" {
+        format!(
+            "link {} – {}: up. Press to cut it (shift: {} → {} only)",
+            l.a, l.b, l.a, l.b
+        )
+    } else {
+        format!(
+            "link {} – {}: {}. Press to heal it",
+            l.a,
+            l.b,
+            label.trim_start_matches("✕ ")
+        )
+    };
+    html! {
+        <g key={format!("{}-{}", l.a, l.b)} class={classes!("link", state)} data-testid={format!("link-{}-{}", l.a, l.b)}
+            data-state={state} role="button" tabindex="0" aria-label={aria} {onclick} {onkeydown}
+            onmouseenter={hover} onmouseleave={leave} onfocus={focus}>
+            <title>{ if state == "up" { format!("net cut {} {} (shift: one way)", l.a, l.b) } else { format!("net heal {} {}", l.a, l.b) } }</title>
+            <line class="hit" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} />
+            <line class="wire" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} />
+            if !label.is_empty() {
+                <text class="link-label" x={format!("{mx:.1}")} y={format!("{:.1}", my - 6.0)} text-anchor="middle">{ label }</text>
+            }
+        </g>
+    }
+}
+
+fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &MapProps) -> Html {
+    let Some(&(x, y)) = pos.get(&m.name) else {
+        return Html::default();
+    };
+    let state = machine_state(m);
+    let (l1, l2, l3) = match (&m.process, &m.last_exit) {
+        (Some(p), _) => (
+            format!("{} {:x}", p.name, p.id),
+            format!(
+                "term {} · {}",
+                p.term,
+                if p.ready { "ready" } else { "starting" }
+            ),
+            format!("commit {} · applied {}", p.commit, p.applied),
+        ),
+        (None, Some(e)) if e.was_stopped() => (format!("etcd {}", e.reason), String::new(), String::new()),
+        (None, Some(e)) => (
+            format!("exited ({})", e.status),
+            short(&e.reason, 26),
+            String::new(),
+        ),
+        (None, None) if !m.up => ("powered off".to_string(), String::new(), String::new()),
+        (None, None) => ("no etcd running".to_string(), String::new(), String::new()),
+    };
+    let selected = props.selected.as_deref() == Some(m.name.as_str());
+    let select = {
+        let on = props.on_select.clone();
+        let name = m.name.clone();
+        move || on.emit(if selected { None } else { Some(name.clone()) })
+    };
+    let onclick = {
+        let select = select.clone();
+        Callback::from(move |_: MouseEvent| select())
+    };
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            select();
+        }
+    });
+    let addr = actions::address(m).to_string();
+    let aria = format!(
+        "{}: {state}. {l1}. {l2}. {l3}. Press for its actions",
+        m.name
+    );
+    let (bx, by) = (x - BOX_W / 2.0, y - BOX_H / 2.0);
+    let line = |dy: f64, class: &'static str, text: String| {
+        html! { <text class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}>{ text }</text> }
+    };
+    html! {
+        <g key={m.name.clone()} class={classes!("node", state, selected.then_some("selected"), (!m.up).then_some("off"))}
+            data-testid={format!("machine-{}", m.name)} data-state={state} role="button" tabindex="0"
+            aria-pressed={selected.to_string()} aria-label={aria} {onclick} {onkeydown}>
+            <rect x={format!("{bx:.1}")} y={format!("{by:.1}")} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="8" />
+            { line(18.0, "name", format!("{} {} {state}", m.name, symbol(state))) }
+            { line(36.0, "sub", l1) }
+            { line(52.0, "sub", l2) }
+            { line(68.0, "sub", if l3.is_empty() { addr } else { l3 }) }
+        </g>
+    }
+}
+
+fn short(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(n).collect::<String>())
+    }
+}

@@ -1,0 +1,67 @@
+//! `member list` and `endpoint status`, kept live: the columns and cells etcdctl
+//! prints with `-w table` (`shell::etcdctl::member_rows`, `status_row`), read from
+//! the world's view without sending a request (so watching never changes the run).
+
+use yew::prelude::*;
+
+use crate::shell::actions;
+use crate::shell::etcdctl::{member_rows, status_row, MEMBER_HEADER, STATUS_HEADER};
+use crate::sim::etcd::request::Header;
+use crate::sim::view::WorldView;
+
+#[derive(Properties, PartialEq)]
+pub struct TablesProps {
+    pub view: WorldView,
+}
+
+fn table(testid: &str, caption: &str, header: &[&str], rows: &[Vec<String>]) -> Html {
+    html! {
+        <table class="etcd-table" data-testid={testid.to_string()}>
+            <caption>{ caption.to_string() }</caption>
+            <thead><tr>{ for header.iter().map(|h| html! { <th scope="col">{ h.to_uppercase() }</th> }) }</tr></thead>
+            <tbody>
+                { for rows.iter().map(|r| html! { <tr>{ for r.iter().map(|c| html! { <td>{ c }</td> }) }</tr> }) }
+                if rows.is_empty() {
+                    <tr><td colspan={header.len().to_string()} class="muted">{ "no rows" }</td></tr>
+                }
+            </tbody>
+        </table>
+    }
+}
+
+#[function_component(Tables)]
+pub fn tables(props: &TablesProps) -> Html {
+    let view = &props.view;
+    let members = actions::members(view)
+        .map(|p| member_rows(&p.members))
+        .unwrap_or_default();
+    let source = actions::members(view)
+        .map(|p| format!("member list (as {} sees it)", p.name))
+        .unwrap_or_else(|| "member list (no etcd running)".to_string());
+    let status: Vec<Vec<String>> = view
+        .machines
+        .iter()
+        .filter_map(|m| {
+            let p = m.process.as_ref()?;
+            let ep = p
+                .members
+                .iter()
+                .find(|x| x.id == p.id)
+                .and_then(|x| x.client_urls.first().cloned())
+                .unwrap_or_else(|| format!("http://{}:2379", actions::address(m)));
+            let h = Header {
+                cluster_id: p.cluster_id,
+                member_id: p.id,
+                revision: p.revision,
+                raft_term: p.term,
+            };
+            Some(status_row(&ep, &h, &p.status))
+        })
+        .collect();
+    html! {
+        <div class="tables">
+            { table("member-table", &source, &MEMBER_HEADER, &members) }
+            { table("status-table", "endpoint status (every running etcd)", &STATUS_HEADER, &status) }
+        </div>
+    }
+}

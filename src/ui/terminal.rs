@@ -1,0 +1,210 @@
+//! The terminal: output (standard error set apart), a prompt that names the
+//! current machine, history on up/down, tab completion of commands, flags,
+//! machine names and member IDs (`shell::complete`), `\` continuation lines, the
+//! pending command and the lines waiting behind it, and a button that copies the
+//! whole terminal as text.
+
+use std::rc::Rc;
+
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::state::{Model, TermKind, TermLine};
+use crate::shell::{actions, complete};
+use crate::sim::quorum::Change;
+
+#[derive(Properties, PartialEq)]
+pub struct TerminalProps {
+    pub model: Model,
+    pub on_run: Callback<String>,
+    /// The change the line being typed would make, for the quorum panel's forecast.
+    pub on_forecast: Callback<Option<Change>>,
+}
+
+/// Completes the input's text in place; returns the candidates to show when
+/// there are several.
+fn tab(el: &HtmlInputElement, model: &Model) -> Vec<String> {
+    let line = el.value();
+    let view = &model.view;
+    let machines: Vec<String> = view.machines.iter().map(|m| m.name.clone()).collect();
+    let members = actions::members(view)
+        .map(|p| p.members.clone())
+        .unwrap_or_default();
+    let member_ids: Vec<u64> = members.iter().map(|m| m.id).collect();
+    let member_names: Vec<String> = members
+        .iter()
+        .map(|m| m.name.clone())
+        .filter(|n| !n.is_empty())
+        .collect();
+    let ctx = complete::Context {
+        machines: &machines,
+        member_ids: &member_ids,
+        member_names: &member_names,
+    };
+    let c = complete::complete(&line, &ctx);
+    if let Some(head) = line.get(..c.start) {
+        el.set_value(&format!("{head}{}", c.common));
+    }
+    if c.candidates.len() > 1 {
+        c.candidates
+    } else {
+        Vec::new()
+    }
+}
+
+#[function_component(Terminal)]
+pub fn terminal(props: &TerminalProps) -> Html {
+    let input = use_node_ref();
+    let cursor = use_state(|| None::<usize>);
+    let choices = use_state(Vec::<String>::new);
+    let copied = use_state(String::new);
+    let output = use_node_ref();
+    {
+        let output = output.clone();
+        let len = props.model.lines.len();
+        let pending = props.model.pending.is_some();
+        use_effect_with((len, pending), move |_| {
+            if let Some(el) = output.cast::<web_sys::HtmlElement>() {
+                el.set_scroll_top(el.scroll_height());
+            }
+        });
+    }
+    let onkeydown = {
+        let input = input.clone();
+        let cursor = cursor.clone();
+        let choices = choices.clone();
+        let model = props.model.clone();
+        let on_run = props.on_run.clone();
+        let on_forecast = props.on_forecast.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(el) = input.cast::<HtmlInputElement>() else {
+                return;
+            };
+            let history = &model.history;
+            match e.key().as_str() {
+                "Enter" => {
+                    on_run.emit(el.value());
+                    on_forecast.emit(None);
+                    el.set_value("");
+                    cursor.set(None);
+                    choices.set(Vec::new());
+                }
+                "Tab" => {
+                    e.prevent_default();
+                    choices.set(tab(&el, &model));
+                }
+                "ArrowUp" | "ArrowDown" if !history.is_empty() => {
+                    e.prevent_default();
+                    let last = history.len() - 1;
+                    let next = match (e.key().as_str(), *cursor) {
+                        ("ArrowUp", None) => Some(last),
+                        ("ArrowUp", Some(i)) => Some(i.saturating_sub(1)),
+                        ("ArrowDown", Some(i)) if i < last => Some(i + 1),
+                        _ => None,
+                    };
+                    el.set_value(
+                        next.and_then(|i| history.get(i))
+                            .map(|s| s.as_str())
+                            .unwrap_or(""),
+                    );
+                    cursor.set(next);
+                }
+                _ => {}
+            }
+        })
+    };
+    let oninput = {
+        let model = props.model.clone();
+        let f = props.on_forecast.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(el) = e.target_dyn_into::<HtmlInputElement>() {
+                let current = model.prompt.trim_end_matches('$');
+                let current = (!current.is_empty()).then_some(current);
+                f.emit(actions::change_of(&model.view, current, &el.value()));
+            }
+        })
+    };
+    let on_copy = {
+        let text = props.model.terminal_text();
+        let copied = copied.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(w) = web_sys::window() else {
+                return;
+            };
+            let promise = w.navigator().clipboard().write_text(&text);
+            let copied = copied.clone();
+            let lines = text.lines().count();
+            spawn_local(async move {
+                match JsFuture::from(promise).await {
+                    Ok(_) => copied.set(format!("copied {lines} lines")),
+                    Err(_) => copied.set(
+                        "the browser refused the clipboard: select the text instead".to_string(),
+                    ),
+                }
+            });
+        })
+    };
+    let m = &props.model;
+    let prompt = if m.partial.is_empty() {
+        m.prompt.clone()
+    } else {
+        ">".to_string()
+    };
+    html! {
+        <section class="panel terminal" aria-label="Terminal">
+            <h2>
+                { format!("Terminal — {}", m.prompt.trim_end_matches('$')) }
+                <button class="small-button" data-testid="copy-terminal" onclick={on_copy} title="copy the whole terminal as text">{ "Copy" }</button>
+                <span class="small muted" role="status">{ (*copied).clone() }</span>
+            </h2>
+            <div class="term-output" data-testid="terminal-output" ref={output} role="log" aria-live="polite" tabindex="0">
+                <Lines lines={Shared(m.lines.clone())} />
+                { for m.pending.iter().map(|p| html! {
+                    <div class="pending" data-testid="terminal-pending">
+                        { format!("… running (simulated {:.1} s so far)", (m.shown_ms.saturating_sub(p.start_ms)) as f64 / 1000.0) }
+                    </div>
+                }) }
+                { for m.queue.iter().map(|q| html! { <div class="queued">{ format!("(waiting) {q}") }</div> }) }
+            </div>
+            if !choices.is_empty() {
+                <div class="completions small" data-testid="completions">{ choices.join("  ") }</div>
+            }
+            <label class="term-input">
+                <span class="prompt">{ prompt }</span>
+                <input ref={input} data-testid="terminal-input" type="text" spellcheck="false"
+                    autocomplete="off" autocapitalize="off" aria-label="command" {onkeydown} {oninput} />
+            </label>
+        </section>
+    }
+}
+
+/// The terminal's lines, compared by pointer: they are re-rendered only when a
+/// command printed something, not on every frame of the clock.
+#[derive(Clone)]
+pub struct Shared(pub Rc<Vec<TermLine>>);
+
+impl PartialEq for Shared {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LinesProps {
+    lines: Shared,
+}
+
+#[function_component(Lines)]
+fn lines(props: &LinesProps) -> Html {
+    html! { <>{ for props.lines.0.iter().map(line) }</> }
+}
+
+fn line(l: &TermLine) -> Html {
+    let class = match l.kind {
+        TermKind::Echo => "echo",
+        TermKind::Stdout => "out",
+        TermKind::Stderr => "err",
+    };
+    html! { <div class={class}>{ &l.text }</div> }
+}

@@ -1,0 +1,116 @@
+//! The timeline: term over time as a step line, the leader named where it
+//! changes, a band that is solid where the cluster could commit and hatched
+//! where quorum was lost, and markers for faults (▲), membership changes (●),
+//! etcd starts (◆) and quorum lost/regained, each with its command as a tooltip.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::state::{MarkerKind, Timeline};
+
+const W: f64 = 1000.0;
+const H: f64 = 130.0;
+const LEFT: f64 = 40.0;
+const TOP: f64 = 22.0;
+const PLOT_H: f64 = 70.0;
+const BAND_Y: f64 = 100.0;
+const BAND_H: f64 = 12.0;
+
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    pub timeline: Rc<Timeline>,
+    pub now_ms: u64,
+}
+
+fn fmt_ms(ms: u64) -> String {
+    format!("{}:{:02}", ms / 60_000, ms / 1000 % 60)
+}
+
+#[function_component(TimelineChart)]
+pub fn timeline_chart(props: &TimelineProps) -> Html {
+    let tl = &props.timeline;
+    let start = tl.start_ms;
+    let end = props.now_ms.max(start + 10_000);
+    let span = (end - start) as f64;
+    let x = |ms: u64| LEFT + (ms.saturating_sub(start)) as f64 / span * (W - LEFT - 10.0);
+    let max_term = tl.samples.iter().map(|s| s.term).max().unwrap_or(1).max(1) as f64;
+    let y = |term: u64| TOP + PLOT_H - term as f64 / max_term * PLOT_H;
+    let mut path = String::new();
+    let mut band = Vec::new();
+    let mut labels = Vec::new();
+    let mut last_label_x = f64::NEG_INFINITY;
+    for (i, s) in tl.samples.iter().enumerate() {
+        let next_ms = tl.samples.get(i + 1).map(|n| n.ms).unwrap_or(props.now_ms);
+        let (x0, x1) = (x(s.ms), x(next_ms.max(s.ms)));
+        let cmd = if path.is_empty() { "M" } else { "L" };
+        path.push_str(&format!(
+            "{cmd}{x0:.1},{:.1} L{x1:.1},{:.1} ",
+            y(s.term),
+            y(s.term)
+        ));
+        let class = if s.quorum { "band ok" } else { "band lost" };
+        band.push(html! { <rect class={class} x={format!("{x0:.1}")} y={BAND_Y.to_string()} width={format!("{:.1}", (x1 - x0).max(0.5))} height={BAND_H.to_string()} /> });
+        let leader_changed = i == 0 || tl.samples[i - 1].leader != s.leader;
+        if leader_changed && x0 - last_label_x > 70.0 {
+            last_label_x = x0;
+            let text = match &s.leader {
+                Some(l) => format!("{l} · t{}", s.term),
+                None => "no leader".to_string(),
+            };
+            labels.push(html! { <text class="tl-label" x={format!("{x0:.1}")} y={format!("{:.1}", y(s.term) - 4.0)}>{ text }</text> });
+        }
+    }
+    let markers = tl.markers.iter().map(|m| {
+        let mx = x(m.ms);
+        let (sym, class) = match m.kind {
+            MarkerKind::Fault => ("▲", "mk fault"),
+            MarkerKind::Membership => ("●", "mk member"),
+            MarkerKind::Start => ("◆", "mk start"),
+            MarkerKind::QuorumLost => ("✖", "mk lost"),
+            MarkerKind::QuorumRegained => ("✔", "mk ok"),
+        };
+        html! {
+            <g class={class}>
+                <title>{ format!("{} at t+{}", m.label, fmt_ms(m.ms)) }</title>
+                <line x1={format!("{mx:.1}")} x2={format!("{mx:.1}")} y1="12" y2={format!("{}", BAND_Y + BAND_H)} />
+                <text x={format!("{mx:.1}")} y="11" text-anchor="middle">{ sym }</text>
+            </g>
+        }
+    });
+    let last = tl.samples.last();
+    let summary = match last {
+        Some(s) => format!(
+            "term {} now, leader {}, {}; {} markers since t+{}",
+            s.term,
+            s.leader.as_deref().unwrap_or("none"),
+            if s.quorum { "quorum ok" } else { "quorum lost" },
+            tl.markers.len(),
+            fmt_ms(start)
+        ),
+        None => "no samples yet".to_string(),
+    };
+    html! {
+        <div class="timeline">
+            <h2>{ "Timeline — term and leader" }</h2>
+            <svg viewBox={format!("0 0 {W} {H}")} class="timeline-svg" role="img" aria-label={summary.clone()} data-testid="timeline">
+                <defs>
+                    <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                        <rect width="6" height="6" class="hatch-bg" />
+                        <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" />
+                    </pattern>
+                </defs>
+                <text class="axis" x="2" y={format!("{}", TOP + 4.0)}>{ format!("t{}", max_term as u64) }</text>
+                <text class="axis" x="2" y={format!("{}", TOP + PLOT_H)}>{ "t0" }</text>
+                <text class="axis" x="2" y={format!("{}", BAND_Y + BAND_H - 2.0)}>{ "quorum" }</text>
+                { for band }
+                <path class="term-line" d={path} />
+                { for labels }
+                { for markers }
+                <text class="axis" x={LEFT.to_string()} y={format!("{}", H - 4.0)}>{ format!("t+{}", fmt_ms(start)) }</text>
+                <text class="axis" x={format!("{}", W - 10.0)} y={format!("{}", H - 4.0)} text-anchor="end">{ format!("t+{}", fmt_ms(end)) }</text>
+            </svg>
+            <p class="small muted">{ "▲ fault  ● membership change  ◆ etcd started  ✖ quorum lost  ✔ quorum regained; band: solid = can commit, hatched = quorum lost" }</p>
+        </div>
+    }
+}

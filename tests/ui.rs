@@ -1,0 +1,329 @@
+//! The page in headless Chromium (wasm-bindgen-test): the reducer (clock, pending
+//! commands and the lines typed behind them, speed and seed checks, continuation
+//! lines, timeline markers and announcements) and the mounted app (the automation
+//! contract's test IDs and states, a link clicked on the map, a learner's buttons).
+#![cfg(target_arch = "wasm32")]
+
+use std::rc::Rc;
+
+use gloo::timers::future::TimeoutFuture;
+use quorum_playground::shell::parse;
+use quorum_playground::shell::runner::{run_source, RunOptions};
+use quorum_playground::ui::{report, App, MarkerKind, Model, Msg, Start, TermKind};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use yew::Reducible;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn send(m: Model, msg: Msg) -> Model {
+    (*Rc::new(m).reduce(msg)).clone()
+}
+
+fn paused(m: Model) -> Model {
+    if m.playing {
+        send(m, Msg::TogglePlay)
+    } else {
+        m
+    }
+}
+
+/// Plays `ms` simulated milliseconds at 1x, one 16 ms frame at a time.
+fn play(mut m: Model, ms: u64) -> Model {
+    if !m.playing {
+        m = send(m, Msg::TogglePlay);
+    }
+    for _ in 0..ms.div_ceil(16) {
+        m = send(m, Msg::Frame(16.0));
+    }
+    m
+}
+
+#[wasm_bindgen_test]
+fn a_paused_page_runs_a_typed_script_as_the_runner_does() {
+    let script = include_str!("scripts/shell-md-example.sh");
+    let expected = run_source(
+        script,
+        RunOptions {
+            seed: 1,
+            logs: false,
+        },
+    )
+    .expect("parses");
+    let mut m = paused(Model::new(1, Start::Empty));
+    for line in script.lines() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        m = send(m, Msg::Run(line.to_string()));
+    }
+    assert!(m.pending.is_none());
+    assert_eq!(m.terminal_text(), expected);
+}
+
+#[wasm_bindgen_test]
+fn a_command_that_takes_time_is_pending_while_the_clock_plays() {
+    let m = play(Model::boot(1), 100);
+    let start = m.shown_ms;
+    let m = send(m, Msg::Run("sleep 2".into()));
+    let p = m.pending.clone().expect("pending");
+    assert_eq!(p.end_ms, start + 2000);
+    assert_eq!(m.shown_ms, start);
+    assert_eq!(m.lines.last().map(|l| l.kind), Some(TermKind::Echo));
+    // Typed meanwhile: waits behind it.
+    let m = send(m, Msg::Run("echo after".into()));
+    assert_eq!(m.queue.len(), 1);
+    let m = play(m, 1000);
+    assert!(m.pending.is_some(), "still running after 1 s");
+    assert!(m.shown_ms >= start + 1000 && m.shown_ms < start + 2000);
+    let m = play(m, 1100);
+    assert!(m.pending.is_none());
+    assert!(m.queue.is_empty());
+    assert!(m.terminal_text().ends_with("node01$ echo after\nafter\n"));
+    assert!(m.shown_ms >= start + 2000);
+}
+
+#[wasm_bindgen_test]
+fn a_pending_put_shows_the_world_moving_before_its_error() {
+    // Two members stopped: the put cannot commit and times out after 5 s,
+    // while the frames show the leader stepping down on the way.
+    let m = paused(Model::boot(1));
+    let m = send(m, Msg::Run("node02$ kill -9 etcd".into()));
+    let m = send(m, Msg::Run("node03$ kill -9 etcd".into()));
+    let m = play(m, 50);
+    let m = send(m, Msg::Run("node01$ etcdctl put foo bar".into()));
+    let p = m.pending.clone().expect("pending");
+    assert!(p.end_ms - p.start_ms >= 4500, "about the 5 s request timeout");
+    let m = play(m, 3000);
+    let node01 = m
+        .view
+        .machines
+        .iter()
+        .find(|x| x.name == "node01")
+        .expect("node01");
+    let role = node01.process.as_ref().map(|p| p.role.name());
+    assert_ne!(role, Some("leader"), "the frames show node01 stepping down");
+    let m = play(m, 2500);
+    assert!(m.pending.is_none());
+    let last = m.lines.last().expect("a line");
+    assert_eq!(last.kind, TermKind::Stderr);
+    assert!(last.text.starts_with("Error:"), "{}", last.text);
+}
+
+#[wasm_bindgen_test]
+fn one_tick_and_the_clock() {
+    let m = paused(Model::boot(1));
+    let t = m.shown_ms;
+    let m = send(m, Msg::Step);
+    assert_eq!(m.shown_ms, t + 100);
+    let m = send(m, Msg::Frame(1000.0));
+    assert_eq!(m.shown_ms, t + 100, "paused: frames do not move the clock");
+    let m = send(m, Msg::SetSpeed("10x".into()));
+    let m = play(m, 160);
+    assert!(m.shown_ms >= t + 100 + 1600);
+}
+
+#[wasm_bindgen_test]
+fn bad_speed_and_seed_change_nothing() {
+    let m = Model::boot(1);
+    let id = m.world_id;
+    for bad in ["fast", "0", "1000", "NaN", "-1", ""] {
+        let n = send(m.clone(), Msg::SetSpeed(bad.into()));
+        assert_eq!(n.speed, 1.0, "{bad}");
+        assert!(
+            n.notice.as_deref().is_some_and(|t| t.starts_with("speed:")),
+            "{bad}"
+        );
+    }
+    for bad in ["abc", "-3", "1.5", "18446744073709551616"] {
+        let n = send(
+            m.clone(),
+            Msg::Reset {
+                seed: bad.into(),
+                start: Start::Cluster,
+            },
+        );
+        assert_eq!(n.world_id, id, "{bad}");
+        assert!(
+            n.notice.as_deref().is_some_and(|t| t.starts_with("seed:")),
+            "{bad}"
+        );
+    }
+    let n = send(
+        m.clone(),
+        Msg::Reset {
+            seed: " 7 ".into(),
+            start: Start::Empty,
+        },
+    );
+    assert_eq!(n.seed, 7);
+    assert_ne!(n.world_id, id);
+    assert!(n.view.machines.is_empty());
+}
+
+#[wasm_bindgen_test]
+fn continuation_lines_join_as_in_scripts() {
+    let m = paused(Model::boot(1));
+    let m = send(m, Msg::Run("etcdctl put \\".into()));
+    assert_eq!(m.partial, "etcdctl put");
+    let m = send(m, Msg::Run("   key \\".into()));
+    let m = send(m, Msg::Run("  value".into()));
+    assert!(m.partial.is_empty());
+    assert!(m
+        .terminal_text()
+        .ends_with("node01$ etcdctl put key value\nOK\n"));
+}
+
+#[wasm_bindgen_test]
+fn the_timeline_marks_faults_and_quorum_and_the_live_region_says_so() {
+    let m = play(Model::boot(1), 500);
+    let m = send(m, Msg::Run("net cut node01 node02".into()));
+    let m = send(m, Msg::Run("net cut node01 node03".into()));
+    let m = send(m, Msg::Run("net cut node02 node03".into()));
+    let mut m = play(m, 200);
+    let mut heard = Vec::new();
+    for _ in 0..40 {
+        m = play(m, 250);
+        heard.push(m.announce.clone());
+    }
+    let kinds: Vec<MarkerKind> = m.timeline.markers.iter().map(|x| x.kind).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == MarkerKind::Fault).count(), 3);
+    assert!(kinds.contains(&MarkerKind::QuorumLost), "{kinds:?}");
+    assert!(heard.iter().any(|a| a.contains("quorum lost")), "{heard:?}");
+    let m = send(m, Msg::Run("net heal".into()));
+    let m = play(m, 5000);
+    assert!(m
+        .timeline
+        .markers
+        .iter()
+        .any(|x| x.kind == MarkerKind::QuorumRegained));
+    assert!(m.timeline.samples.len() >= 3);
+}
+
+#[wasm_bindgen_test]
+fn the_report_names_the_seed_and_the_commands() {
+    let m = paused(Model::new(42, Start::Cluster));
+    let _ = send(m, Msg::Run("etcdctl member list".into()));
+    let r = report::text("boom");
+    assert!(r.contains("seed: 42"), "{r}");
+    assert!(r.ends_with("etcdctl member list\n"), "{r}");
+    assert!(parse::parse_script(&r.lines().skip(4).collect::<Vec<_>>().join("\n")).is_ok());
+}
+
+// ---- the mounted app -------------------------------------------------------
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document")
+}
+
+fn by_testid(root: &web_sys::Element, id: &str) -> Option<web_sys::Element> {
+    root.query_selector(&format!("[data-testid=\"{id}\"]"))
+        .ok()
+        .flatten()
+}
+
+async fn until(root: &web_sys::Element, what: &str, f: impl Fn(&web_sys::Element) -> bool) {
+    for _ in 0..200 {
+        if f(root) {
+            return;
+        }
+        TimeoutFuture::new(25).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+fn click(el: &web_sys::Element) {
+    el.dyn_ref::<web_sys::HtmlElement>()
+        .map(|h| h.click())
+        .unwrap_or_else(|| {
+            let ev = web_sys::MouseEvent::new("click").expect("event");
+            let _ = el.dispatch_event(&ev);
+        });
+}
+
+fn mount() -> web_sys::Element {
+    let root = document().create_element("div").expect("div");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("append");
+    yew::Renderer::<App>::with_root(root.clone()).render();
+    root
+}
+
+#[wasm_bindgen_test]
+async fn the_app_honours_the_automation_contract() {
+    let root = mount();
+    until(&root, "machines", |r| {
+        by_testid(r, "machine-node03").is_some()
+    })
+    .await;
+    for id in [
+        "terminal-input",
+        "terminal-output",
+        "quorum-status",
+        "play-pause",
+        "clock-time",
+        "link-node01-node02",
+    ] {
+        assert!(by_testid(&root, id).is_some(), "{id}");
+    }
+    let state = |r: &web_sys::Element, id: &str| {
+        by_testid(r, id).and_then(|e| e.get_attribute("data-state"))
+    };
+    for n in ["node01", "node02", "node03"] {
+        let s = state(&root, &format!("machine-{n}")).unwrap_or_default();
+        assert!(
+            [
+                "leader",
+                "follower",
+                "candidate",
+                "learner",
+                "stopped",
+                "exited"
+            ]
+            .contains(&s.as_str()),
+            "{s}"
+        );
+    }
+    let q = by_testid(&root, "quorum-status")
+        .and_then(|e| e.text_content())
+        .unwrap_or_default();
+    assert!(q.contains("quorum ok") || q.contains("quorum lost"), "{q}");
+    assert_eq!(state(&root, "link-node01-node02").as_deref(), Some("up"));
+
+    // A click on the link cuts it and types the command.
+    let link = by_testid(&root, "link-node01-node02").expect("link");
+    let ev = web_sys::MouseEvent::new("click").expect("event");
+    link.dispatch_event(&ev).expect("dispatch");
+    until(&root, "the cut", |r| {
+        state(r, "link-node01-node02").as_deref() == Some("cut")
+    })
+    .await;
+    let out = by_testid(&root, "terminal-output")
+        .and_then(|e| e.text_content())
+        .unwrap_or_default();
+    assert!(out.contains("net cut node01 node02"), "{out}");
+
+    // Selecting node02 shows its actions; "Stop etcd" types `kill etcd` there.
+    let node = by_testid(&root, "machine-node02").expect("node02");
+    node.dispatch_event(&web_sys::MouseEvent::new("click").expect("event"))
+        .expect("dispatch");
+    until(&root, "the actions", |r| {
+        by_testid(r, "action-stop").is_some()
+    })
+    .await;
+    click(&by_testid(&root, "action-stop").expect("stop"));
+    until(&root, "node02 stopped", |r| {
+        state(r, "machine-node02").as_deref() == Some("stopped")
+    })
+    .await;
+    let out = by_testid(&root, "terminal-output")
+        .and_then(|e| e.text_content())
+        .unwrap_or_default();
+    assert!(out.contains("node02$ kill etcd"), "{out}");
+    root.remove();
+}
