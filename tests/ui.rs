@@ -93,7 +93,10 @@ fn a_pending_put_shows_the_world_moving_before_its_error() {
     let m = play(m, 50);
     let m = send(m, Msg::Run("node01$ etcdctl put foo bar".into()));
     let p = m.pending.clone().expect("pending");
-    assert!(p.end_ms - p.start_ms >= 4500, "about the 5 s request timeout");
+    assert!(
+        p.end_ms - p.start_ms >= 4500,
+        "about the 5 s request timeout"
+    );
     let m = play(m, 3000);
     let node01 = m
         .view
@@ -208,6 +211,26 @@ fn the_report_names_the_seed_and_the_commands() {
     assert!(r.contains("seed: 42"), "{r}");
     assert!(r.ends_with("etcdctl member list\n"), "{r}");
     assert!(parse::parse_script(&r.lines().skip(4).collect::<Vec<_>>().join("\n")).is_ok());
+}
+
+#[wasm_bindgen_test]
+fn the_panic_banner_shows_the_report_as_text() {
+    let _ = paused(Model::new(9, Start::Empty));
+    report::command("<b>not html</b>");
+    report::show_banner(&report::text("a test panic"));
+    let banner = by_testid(
+        &document().document_element().expect("root"),
+        "panic-banner",
+    )
+    .expect("a banner");
+    let text = banner.text_content().unwrap_or_default();
+    assert!(text.contains("seed: 9"), "{text}");
+    assert!(text.contains("<b>not html</b>"), "shown as text: {text}");
+    assert!(
+        banner.query_selector("b").ok().flatten().is_none(),
+        "never inserted as HTML"
+    );
+    banner.remove();
 }
 
 // ---- the mounted app -------------------------------------------------------

@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo::events::EventListener;
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -97,9 +97,9 @@ pub fn app() -> Html {
             <div class="sr-only" aria-live="assertive" data-testid="announce">{ &model.announce }</div>
             <main class="grid">
                 <section class="panel side" aria-label="Quorum">
-                    <QuorumPanel view={model.view.clone()} forecast={(*forecast).clone()} />
                     <MachinePanel view={model.view.clone()} selected={(*selected).clone()}
                         on_run={on_run.clone()} on_forecast={on_forecast.clone()} on_select={on_select.clone()} />
+                    <QuorumPanel view={model.view.clone()} forecast={(*forecast).clone()} />
                 </section>
                 <section class="panel map-panel" aria-label="Cluster map">
                     <h2>{ "Cluster" }</h2>
@@ -169,7 +169,8 @@ fn use_keys(model: &UseReducerHandle<Model>) {
     let d = model.dispatcher();
     use_effect_with((), move |_| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
-            EventListener::new(&doc, "keydown", move |e| {
+            let opts = EventListenerOptions::enable_prevent_default();
+            EventListener::new_with_options(&doc, "keydown", opts, move |e| {
                 let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
                     return;
                 };

@@ -19,39 +19,57 @@ pub struct ControlsProps {
 #[function_component(Controls)]
 pub fn controls(props: &ControlsProps) -> Html {
     let m = &props.model;
-    let speed_ref = use_node_ref();
-    let seed_ref = use_node_ref();
+    // Each field keeps the text being typed in its own state (the clock renders
+    // 60 times a second); the model's value replaces it only when the speed or
+    // the seed itself changes.
+    let speed_text = use_state(|| format!("{}x", m.speed));
+    let seed_text = use_state(|| m.seed.to_string());
+    {
+        let t = speed_text.clone();
+        use_effect_with(m.speed.to_bits(), move |bits| {
+            t.set(format!("{}x", f64::from_bits(*bits)));
+        });
+        let t = seed_text.clone();
+        use_effect_with((m.seed, m.world_id), move |(seed, _)| {
+            t.set(seed.to_string());
+        });
+    }
     let send = |msg: Msg| {
         let on = props.on_msg.clone();
         Callback::from(move |_: MouseEvent| on.emit(msg.clone()))
     };
-    let on_speed = {
-        let on = props.on_msg.clone();
-        let r = speed_ref.clone();
-        move || {
-            if let Some(el) = r.cast::<HtmlInputElement>() {
-                on.emit(Msg::SetSpeed(el.value()));
+    let typed = |t: &UseStateHandle<String>| {
+        let t = t.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(el) = e.target_dyn_into::<HtmlInputElement>() {
+                t.set(el.value());
             }
-        }
+        })
+    };
+    let on_speed_input = typed(&speed_text);
+    let on_seed_input = typed(&seed_text);
+    let apply_speed = {
+        let on = props.on_msg.clone();
+        let t = speed_text.clone();
+        move || on.emit(Msg::SetSpeed((*t).clone()))
     };
     let on_speed_key = {
-        let f = on_speed.clone();
+        let f = apply_speed.clone();
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Enter" {
                 f();
             }
         })
     };
-    let on_speed_change = Callback::from(move |_: Event| on_speed());
+    let on_speed_change = Callback::from(move |_: Event| apply_speed());
     let reset = |start: Start| {
         let on = props.on_msg.clone();
-        let r = seed_ref.clone();
+        let t = seed_text.clone();
         Callback::from(move |_: MouseEvent| {
-            let seed = r
-                .cast::<HtmlInputElement>()
-                .map(|el| el.value())
-                .unwrap_or_default();
-            on.emit(Msg::Reset { seed, start });
+            on.emit(Msg::Reset {
+                seed: (*t).clone(),
+                start,
+            })
         })
     };
     let on_animate = {
@@ -76,8 +94,8 @@ pub fn controls(props: &ControlsProps) -> Html {
                 <button data-testid="tick" onclick={send(Msg::Step)} title="advance one 100 ms tick (.)">{ "+1 tick" }</button>
                 <label class="field">
                     <span>{ "speed" }</span>
-                    <input ref={speed_ref} data-testid="speed" type="text" inputmode="decimal" size="5" list="speeds"
-                        value={format!("{}x", m.speed)} onkeydown={on_speed_key} onchange={on_speed_change}
+                    <input data-testid="speed" value={(*speed_text).clone()} oninput={on_speed_input} type="text" inputmode="decimal" size="5" list="speeds"
+                        onkeydown={on_speed_key} onchange={on_speed_change}
                         aria-label="speed, 0.1x to 100x" />
                     <datalist id="speeds">
                         { for SPEEDS.iter().map(|s| html! { <option value={format!("{s}x")} /> }) }
@@ -90,15 +108,15 @@ pub fn controls(props: &ControlsProps) -> Html {
             <div class="group" role="group" aria-label="World">
                 <label class="field">
                     <span>{ "seed" }</span>
-                    <input ref={seed_ref.clone()} data-testid="seed" type="text" inputmode="numeric" size="6"
-                        value={m.seed.to_string()} aria-label="seed" />
+                    <input data-testid="seed" value={(*seed_text).clone()} oninput={on_seed_input} type="text" inputmode="numeric" size="6"
+                        aria-label="seed" />
                 </label>
                 <button data-testid="reset" onclick={reset(Start::Cluster)} title="a new three-member cluster with this seed">{ "Reset" }</button>
                 <button data-testid="reset-empty" onclick={reset(Start::Empty)} title="an empty world with this seed, for pasting a document's steps">{ "Empty world" }</button>
             </div>
             <div class="group" role="group" aria-label="View">
                 <button data-testid="animate" onclick={on_animate} aria-pressed={props.animate.to_string()}
-                    title="show messages moving along the links">{ if props.animate { "messages: on" } else { "messages: off" } }</button>
+                    title="show messages moving along the links">{ if props.animate { "msgs: on" } else { "msgs: off" } }</button>
                 <ThemeSwitch />
             </div>
         </header>

@@ -169,9 +169,9 @@ pub fn logs(props: &LogsProps) -> Html {
                 </label>
                 <label>{ "level " }
                     <select data-testid="logs-level" onchange={on_level}>
-                        <option value="all">{ "all" }</option>
-                        <option value="warn">{ "warnings and errors" }</option>
-                        <option value="error">{ "errors" }</option>
+                        <option value="all" selected={filter.min.is_none()}>{ "all" }</option>
+                        <option value="warn" selected={filter.min == Some(Level::Warn)}>{ "warnings and errors" }</option>
+                        <option value="error" selected={filter.min == Some(Level::Error)}>{ "errors" }</option>
                     </select>
                 </label>
                 <label>{ "search " }

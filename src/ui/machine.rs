@@ -218,8 +218,8 @@ pub fn machine_panel(props: &MachineProps) -> Html {
                             { format!("{} ({})", m.name, machine_state(m)) }
                             <button class="link-button" onclick={close} aria-label="close the machine's actions">{ "×" }</button>
                         </h3>
-                        <p class="small muted">{ format!("addresses: {}; disk: {}", m.addrs.join(", "), if m.disk.is_empty() { "empty".to_string() } else { m.disk.join(" ") }) }</p>
                         <div class="buttons">{ for machine_actions(view, m).into_iter().map(|a| button(a, props)) }</div>
+                        <p class="small muted">{ format!("addresses: {}; disk: {}", m.addrs.join(", "), if m.disk.is_empty() { "empty".to_string() } else { m.disk.join(" ") }) }</p>
                     </div>
                 },
                 None => html! { <p class="small muted">{ "Click a machine on the map for its actions." }</p> },

@@ -12,9 +12,9 @@ use crate::shell::actions;
 use crate::sim::quorum::Change;
 use crate::sim::view::{LinkView, MachineView, Role, WorldView};
 
-const W: f64 = 640.0;
-const H: f64 = 430.0;
-const BOX_W: f64 = 170.0;
+const W: f64 = 700.0;
+const H: f64 = 440.0;
+const BOX_W: f64 = 200.0;
 const BOX_H: f64 = 84.0;
 
 #[derive(Properties, PartialEq)]
@@ -246,8 +246,12 @@ fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &MapProps) -> H
             <title>{ if state == "up" { format!("net cut {} {} (shift: one way)", l.a, l.b) } else { format!("net heal {} {}", l.a, l.b) } }</title>
             <line class="hit" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} />
             <line class="wire" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} />
+            <circle class="handle" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r="11" />
+            <text class="handle-mark" x={format!("{mx:.1}")} y={format!("{:.1}", my + 4.5)} text-anchor="middle" aria-hidden="true">
+                { match (l.a_to_b, l.b_to_a) { (true, true) => "↔", (false, false) => "✕", _ => "→" } }
+            </text>
             if !label.is_empty() {
-                <text class="link-label" x={format!("{mx:.1}")} y={format!("{:.1}", my - 6.0)} text-anchor="middle">{ label }</text>
+                <text class="link-label" x={format!("{mx:.1}")} y={format!("{:.1}", my - 16.0)} text-anchor="middle">{ label }</text>
             }
         </g>
     }
@@ -268,7 +272,9 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &MapProps) -
             ),
             format!("commit {} · applied {}", p.commit, p.applied),
         ),
-        (None, Some(e)) if e.was_stopped() => (format!("etcd {}", e.reason), String::new(), String::new()),
+        (None, Some(e)) if e.was_stopped() => {
+            (format!("etcd {}", e.reason), String::new(), String::new())
+        }
         (None, Some(e)) => (
             format!("exited ({})", e.status),
             short(&e.reason, 26),

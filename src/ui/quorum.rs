@@ -43,6 +43,12 @@ pub fn quorum_panel(props: &QuorumProps) -> Html {
     let row = |k: &str, v: String| html! { <><dt>{ k.to_string() }</dt><dd>{ v }</dd></> };
     html! {
         <div class="quorum-panel">
+            <div class="forecast" data-testid="forecast" aria-live="polite">
+                { match forecast {
+                    Some(f) => html! { <p class={classes!(if f.keeps_quorum { "ok" } else { "lost" })}><strong>{ "Forecast: " }</strong>{ f.text }</p> },
+                    None => html! { <p class="muted">{ "Point at or focus an action to see what it does to quorum." }</p> },
+                } }
+            </div>
             <h2>{ "Quorum" }</h2>
             <p class={classes!("quorum", status_class)} data-testid="quorum-status" role="status">
                 <span aria-hidden="true">{ if ok { "✔ " } else { "✖ " } }</span>{ q.summary() }
@@ -52,17 +58,11 @@ pub fn quorum_panel(props: &QuorumProps) -> Html {
                 { row("voters", format!("{}: {}", q.voters.len(), names(&q.voters))) }
                 { row("learners", format!("{}: {}", q.learners.len(), names(&q.learners))) }
                 { row("quorum", format!("{} of {}", q.quorum, q.voters.len())) }
-                { row("voters started", format!("{} of {}", q.voters_started, q.voters.len())) }
-                { row("reachable from the leader", format!("{} of {}", q.voters_reachable, q.voters.len())) }
-                { row("failures tolerated", format!("{} now ({} by size)", q.failures_tolerated, q.tolerance_by_size)) }
+                { row("started", format!("{} of {} voters", q.voters_started, q.voters.len())) }
+                { row("reachable", format!("{} of {} voters, from the leader", q.voters_reachable, q.voters.len())) }
+                { row("tolerates", format!("{} failure(s) now, {} by size", q.failures_tolerated, q.tolerance_by_size)) }
                 { row("can commit", if ok { "yes".to_string() } else { "no".to_string() }) }
             </dl>
-            <div class="forecast" data-testid="forecast" aria-live="polite">
-                { match forecast {
-                    Some(f) => html! { <p class={classes!(if f.keeps_quorum { "ok" } else { "lost" })}><strong>{ "Forecast: " }</strong>{ f.text }</p> },
-                    None => html! { <p class="muted">{ "Point at or focus an action to see what it does to quorum." }</p> },
-                } }
-            </div>
             { for quorum::learners(&props.view).iter().map(|l| {
                 let pct = (l.fraction * 100.0).clamp(0.0, 100.0);
                 let verdict = match &l.promote {

@@ -61,7 +61,7 @@ pub fn install() {
 }
 
 /// Puts the banner at the top of the body, built with DOM calls (text only, no HTML).
-fn show_banner(report: &str) {
+pub fn show_banner(report: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
