@@ -317,6 +317,31 @@ async fn the_app_honours_the_automation_contract() {
         .unwrap_or_default();
     assert!(q.contains("quorum ok") || q.contains("quorum lost"), "{q}");
     assert_eq!(state(&root, "link-node01-node02").as_deref(), Some("up"));
+    let rows = |r: &web_sys::Element, id: &str| {
+        by_testid(r, id)
+            .and_then(|t| t.query_selector_all("tbody tr").ok())
+            .map(|l| l.length())
+            .unwrap_or(0)
+    };
+    assert_eq!(rows(&root, "member-table"), 3);
+    assert_eq!(rows(&root, "status-table"), 3);
+    until(&root, "log rows", |r| by_testid(r, "log-row").is_some()).await;
+    until(&root, "quorum ok", |r| {
+        by_testid(r, "quorum-status")
+            .and_then(|e| e.text_content())
+            .is_some_and(|t| t.contains("quorum ok"))
+    })
+    .await;
+    // Focusing a link forecasts its cut.
+    let link = by_testid(&root, "link-node01-node02").expect("link");
+    let focus = web_sys::FocusEvent::new("focus").expect("event");
+    link.dispatch_event(&focus).expect("dispatch");
+    until(&root, "a forecast", |r| {
+        by_testid(r, "forecast")
+            .and_then(|e| e.text_content())
+            .is_some_and(|t| t.contains("cutting"))
+    })
+    .await;
 
     // A click on the link cuts it and types the command.
     let link = by_testid(&root, "link-node01-node02").expect("link");

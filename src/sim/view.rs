@@ -84,6 +84,25 @@ pub struct MachineView {
     pub last_exit: Option<ExitInfo>,
 }
 
+impl MachineView {
+    /// The state the page's automation contract and lesson checks name:
+    /// `leader|follower|candidate|learner|stopped|exited` (`stopped`: never
+    /// started, or stopped by `kill`, `kill -9` or power-off; `exited`: ended by
+    /// itself, such as a fatal start, a removal or a raft panic).
+    pub fn state(&self) -> &'static str {
+        match (&self.process, &self.last_exit) {
+            (Some(p), _) => match p.role {
+                Role::Leader => "leader",
+                Role::Follower => "follower",
+                Role::Candidate | Role::PreCandidate => "candidate",
+                Role::Learner => "learner",
+            },
+            (None, Some(e)) if !e.was_stopped() => "exited",
+            (None, _) => "stopped",
+        }
+    }
+}
+
 /// A pair of machines' two directed links.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkView {

@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use crate::shell::actions;
 use crate::sim::quorum::Change;
-use crate::sim::view::{LinkView, MachineView, Role, WorldView};
+use crate::sim::view::{LinkView, MachineView, WorldView};
 
 const W: f64 = 700.0;
 const H: f64 = 440.0;
@@ -27,19 +27,9 @@ pub struct MapProps {
     pub on_forecast: Callback<Option<Change>>,
 }
 
-/// The automation contract's machine state: leader|follower|candidate|learner|stopped|exited.
+/// The automation contract's machine state (see `MachineView::state`).
 pub fn machine_state(m: &MachineView) -> &'static str {
-    match (&m.process, &m.last_exit) {
-        (Some(p), _) => match p.role {
-            Role::Leader => "leader",
-            Role::Follower => "follower",
-            Role::Candidate | Role::PreCandidate => "candidate",
-            Role::Learner => "learner",
-        },
-        (None, Some(e)) if !e.was_stopped() => "exited",
-        (None, Some(_)) => "stopped",
-        (None, None) => "stopped",
-    }
+    m.state()
 }
 
 /// A shape for each state, so state never rests on colour alone.
