@@ -197,13 +197,24 @@ describe('the teaching UI', () => {
       await type(page, 'etcdctl member remove zzz');
       await type(page, 'net cut node01');
       await type(page, 'echo "unclosed');
-      const err = await page.locator(`${OUTPUT} .err`).allTextContents();
-      assert.ok(err.length >= 3, `three errors on standard error: ${err.join(' | ')}`);
+      const text = await terminalText(page);
+      for (const cmd of ['etcdctl member remove zzz', 'net cut node01', 'echo "unclosed']) {
+        const after = text.slice(text.lastIndexOf(`$ ${cmd}`) + cmd.length + 2).split('\n')[1] ?? '';
+        assert.ok(after.length > 0, `${cmd} printed an error`);
+      }
+      assert.ok((await page.locator(`${OUTPUT} .err`).count()) >= 3, 'errors are marked as standard error');
       for (const n of ['node01', 'node02', 'node03']) {
         assert.notEqual(await machine(page, n).getAttribute('data-state'), 'stopped');
       }
-      assert.equal(await page.locator('[data-testid$="-node02"][data-state="cut"]').count(), 0);
+      assert.equal(await page.locator('[data-testid^="link-"][data-state="cut"]').count(), 0, 'no link was cut');
       assert.equal(await elapsedSeconds(page), before, 'paused: no time passed');
+      // The speed stayed 1x: one real second of play moves the clock about one simulated second.
+      assert.equal(await page.locator('[data-testid="speed"]').inputValue(), '1x');
+      await page.locator('[data-testid="play-pause"]').click();
+      await page.waitForTimeout(1000);
+      await pause(page);
+      const ran = (await elapsedSeconds(page)) - before;
+      assert.ok(ran > 0.5 && ran < 2, `1x kept: ${ran} simulated s in 1 real s`);
     });
   });
 

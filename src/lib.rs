@@ -1,4 +1,7 @@
 //! Quorum Playground: a simulated etcd 3.4 world on raft-rs, its shell, and its UI.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+pub mod lessons;
 pub mod shell;
 pub mod sim;
 #[cfg(target_arch = "wasm32")]

@@ -1,4 +1,5 @@
-//! The binary: on wasm32 it mounts the page; natively it is the headless runner.
+//! The binary: on wasm32 it mounts the page; natively it is the headless runner
+//! and the lesson checker (`quorum_playground::cli`).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -8,5 +9,5 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    std::process::exit(quorum_playground::shell::runner::cli(&args));
+    std::process::exit(quorum_playground::cli::main(&args));
 }

@@ -98,6 +98,10 @@ fn a_pending_put_shows_the_world_moving_before_its_error() {
         "about the 5 s request timeout"
     );
     let m = play(m, 3000);
+    assert!(
+        m.pending.is_some(),
+        "still pending after 3 s: the page shows frames, not the end"
+    );
     let node01 = m
         .view
         .machines
@@ -111,6 +115,26 @@ fn a_pending_put_shows_the_world_moving_before_its_error() {
     let last = m.lines.last().expect("a line");
     assert_eq!(last.kind, TermKind::Stderr);
     assert!(last.text.starts_with("Error:"), "{}", last.text);
+}
+
+#[wasm_bindgen_test]
+fn pausing_finishes_a_pending_command_and_runs_what_waits() {
+    let m = play(Model::boot(1), 100);
+    let m = send(m, Msg::Run("sleep 5".into()));
+    let m = send(m, Msg::Run("echo next".into()));
+    assert!(m.pending.is_some());
+    let m = send(m, Msg::TogglePlay);
+    assert!(m.pending.is_none() && m.queue.is_empty());
+    assert!(m.terminal_text().ends_with("node01$ echo next\nnext\n"));
+}
+
+#[wasm_bindgen_test]
+fn the_report_replays_the_time_the_clock_ran() {
+    let m = play(Model::boot(1), 1000);
+    let m = send(m, Msg::TogglePlay);
+    let _ = send(m, Msg::Run("etcdctl member list".into()));
+    let r = report::text("x");
+    assert!(r.contains("sleep 10"), "{r}");
 }
 
 #[wasm_bindgen_test]
@@ -168,13 +192,27 @@ fn bad_speed_and_seed_change_nothing() {
 fn continuation_lines_join_as_in_scripts() {
     let m = paused(Model::boot(1));
     let m = send(m, Msg::Run("etcdctl put \\".into()));
-    assert_eq!(m.partial, "etcdctl put");
+    assert!(!m.partial.is_empty(), "waits for the rest");
+    // A button's command is a whole line of its own, whatever is being typed.
+    let m = send(m, Msg::Button("echo button".into()));
+    assert!(m.terminal_text().ends_with("node01$ echo button\nbutton\n"));
     let m = send(m, Msg::Run("   key \\".into()));
     let m = send(m, Msg::Run("  value".into()));
     assert!(m.partial.is_empty());
     assert!(m
         .terminal_text()
         .ends_with("node01$ etcdctl put key value\nOK\n"));
+    // As in scripts: `foo\` + `bar` is one word, and comments run nothing.
+    let m = send(m, Msg::Run("echo foo\\".into()));
+    let m = send(m, Msg::Run("bar".into()));
+    assert!(
+        m.terminal_text().ends_with("node01$ echo foobar\nfoobar\n"),
+        "{}",
+        m.terminal_text()
+    );
+    let before = m.lines.len();
+    let m = send(m, Msg::Run("# a comment".into()));
+    assert_eq!(m.lines.len(), before);
 }
 
 #[wasm_bindgen_test]
@@ -216,7 +254,7 @@ fn the_report_names_the_seed_and_the_commands() {
 #[wasm_bindgen_test]
 fn the_panic_banner_shows_the_report_as_text() {
     let _ = paused(Model::new(9, Start::Empty));
-    report::command("<b>not html</b>");
+    report::command(0, 0, "<b>not html</b>");
     report::show_banner(&report::text("a test panic"));
     let banner = by_testid(
         &document().document_element().expect("root"),
@@ -266,20 +304,20 @@ fn click(el: &web_sys::Element) {
         });
 }
 
-fn mount() -> web_sys::Element {
+fn mount() -> (web_sys::Element, yew::AppHandle<App>) {
     let root = document().create_element("div").expect("div");
     document()
         .body()
         .expect("body")
         .append_child(&root)
         .expect("append");
-    yew::Renderer::<App>::with_root(root.clone()).render();
-    root
+    let handle = yew::Renderer::<App>::with_root(root.clone()).render();
+    (root, handle)
 }
 
 #[wasm_bindgen_test]
 async fn the_app_honours_the_automation_contract() {
-    let root = mount();
+    let (root, handle) = mount();
     until(&root, "machines", |r| {
         by_testid(r, "machine-node03").is_some()
     })
@@ -373,5 +411,6 @@ async fn the_app_honours_the_automation_contract() {
         .and_then(|e| e.text_content())
         .unwrap_or_default();
     assert!(out.contains("node02$ kill etcd"), "{out}");
+    handle.destroy();
     root.remove();
 }

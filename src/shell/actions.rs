@@ -13,14 +13,42 @@ const PEER_PORT: u16 = 2380;
 const CLIENT_PORT: u16 = 2379;
 
 /// The machine an `etcdctl` button runs on: the leader's, else the first with a
-/// running, ready member, else the first with any etcd running.
+/// running, ready voter, else the first with any voter running (a learner
+/// answers only `endpoint status` and serializable reads, so never a learner).
 pub fn via(view: &WorldView) -> Option<&str> {
-    let running = || view.machines.iter().filter(|m| m.process.is_some());
-    let leader = running().find(|m| m.process.as_ref().is_some_and(|p| p.role == Role::Leader));
+    let voters = || {
+        view.machines
+            .iter()
+            .filter(|m| m.process.as_ref().is_some_and(|p| p.role != Role::Learner))
+    };
+    let leader = voters().find(|m| m.process.as_ref().is_some_and(|p| p.role == Role::Leader));
     leader
-        .or_else(|| running().find(|m| m.process.as_ref().is_some_and(|p| p.ready)))
-        .or_else(|| running().next())
+        .or_else(|| voters().find(|m| m.process.as_ref().is_some_and(|p| p.ready)))
+        .or_else(|| voters().next())
         .map(|m| m.name.as_str())
+}
+
+/// `VIA$ etcdctl` with `--endpoints=` when the machine's etcd does not listen on
+/// the loopback address etcdctl uses by default (`127.0.0.1:2379`).
+fn etcdctl(view: &WorldView) -> Option<String> {
+    let name = via(view)?;
+    let m = machine(view, name)?;
+    let p = m.process.as_ref()?;
+    let local = p.listen_client_urls.iter().any(|u| {
+        ["//0.0.0.0:", "//127.0.0.1:", "//localhost:", "//[::]:"]
+            .iter()
+            .any(|h| u.contains(h))
+    });
+    if local {
+        return Some(format!("{name}$ etcdctl"));
+    }
+    let ep = p
+        .members
+        .iter()
+        .find(|x| x.id == p.id)
+        .and_then(|x| x.client_urls.first().cloned())
+        .or_else(|| p.listen_client_urls.first().cloned())?;
+    Some(format!("{name}$ etcdctl --endpoints={ep}"))
 }
 
 /// `machine add nodeNN 192.168.0.(60+NN)` with the first free number.
@@ -76,23 +104,33 @@ pub fn start_etcd(view: &WorldView, name: &str) -> Option<String> {
     let has_dir = m.disk.iter().any(|d| *d == format!("{name}.etcd/"));
     let cluster = members(view).map(|p| p.members.clone()).unwrap_or_default();
     let (initial, state) = if cluster.is_empty() {
+        // No etcd runs anywhere: a new one-member cluster, unless some machine
+        // keeps a data dir (then that cluster's members must be restarted, not
+        // replaced by a new cluster).
+        let dirs_elsewhere = view
+            .machines
+            .iter()
+            .any(|x| x.name != name && x.disk.iter().any(|d| d.ends_with(".etcd/")));
+        if dirs_elsewhere && !has_dir {
+            return None;
+        }
         (format!("{name}={url}"), "new")
     } else {
         let me = cluster.iter().find(|mem| mem.peer_urls.contains(&url));
         if me.is_none() && !has_dir {
             return None;
         }
+        // As `member add` prints ETCD_INITIAL_CLUSTER: every peer URL of every
+        // member, unstarted ones with an empty name.
         let parts: Vec<String> = cluster
             .iter()
-            .filter_map(|mem| {
+            .flat_map(|mem| {
                 let n = if mem.peer_urls.contains(&url) {
                     name
-                } else if mem.name.is_empty() {
-                    return None;
                 } else {
                     mem.name.as_str()
                 };
-                Some(format!("{n}={}", mem.peer_urls.first()?))
+                mem.peer_urls.iter().map(move |u| format!("{n}={u}"))
             })
             .collect();
         (parts.join(","), if has_dir { "new" } else { "existing" })
@@ -133,37 +171,33 @@ pub fn wipe(name: &str) -> String {
 /// `VIA$ etcdctl member add NAME --peer-urls=URL [--learner]` for a machine.
 pub fn member_add(view: &WorldView, name: &str, learner: bool) -> Option<String> {
     let m = machine(view, name)?;
-    let via = via(view)?;
     let flag = if learner { " --learner" } else { "" };
     Some(format!(
-        "{via}$ etcdctl member add {name} --peer-urls={}{flag}",
+        "{} member add {name} --peer-urls={}{flag}",
+        etcdctl(view)?,
         peer_url(m)
     ))
 }
 
 /// `VIA$ etcdctl member remove ID`.
 pub fn member_remove(view: &WorldView, id: u64) -> Option<String> {
-    Some(format!("{}$ etcdctl member remove {id:x}", via(view)?))
+    Some(format!("{} member remove {id:x}", etcdctl(view)?))
 }
 
 /// `VIA$ etcdctl member promote ID`.
 pub fn promote(view: &WorldView, id: u64) -> Option<String> {
-    Some(format!("{}$ etcdctl member promote {id:x}", via(view)?))
+    Some(format!("{} member promote {id:x}", etcdctl(view)?))
 }
 
-/// `VIA$ etcdctl move-leader ID` (etcdctl sends it to the leader it finds).
+/// `VIA$ etcdctl move-leader ID` (VIA is the leader's machine when there is one:
+/// etcdctl sends move-leader to the endpoint it is given, which must lead).
 pub fn move_leader(view: &WorldView, id: u64) -> Option<String> {
-    let via = via(view)?;
-    let leader = machine(view, via)?;
-    let ep = format!("http://{}:{CLIENT_PORT}", address(leader));
-    Some(format!(
-        "{via}$ etcdctl --endpoints={ep} move-leader {id:x}"
-    ))
+    Some(format!("{} move-leader {id:x}", etcdctl(view)?))
 }
 
 /// `VIA$ etcdctl put KEY VALUE`.
 pub fn put(view: &WorldView, key: &str, value: &str) -> Option<String> {
-    Some(format!("{}$ etcdctl put {key} {value}", via(view)?))
+    Some(format!("{} put {key} {value}", etcdctl(view)?))
 }
 
 /// `net cut A B`, `net cut A->B` (one way) or `net heal A B`.

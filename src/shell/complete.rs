@@ -54,7 +54,7 @@ pub struct Completion {
 }
 
 /// Every command name the session's `command` match accepts.
-const COMMANDS: &[&str] = &[
+pub const COMMANDS: &[&str] = &[
     "/usr/local/bin/etcd",
     "cat",
     "clear",

@@ -58,22 +58,14 @@ pub fn run_source(src: &str, opts: RunOptions) -> Result<String, parse::ParseErr
 #[cfg(not(target_arch = "wasm32"))]
 const USAGE: &str = "usage: quorum-playground run FILE|- [--logs] [--seed N]";
 
-/// The native command line; returns the process exit status.
+/// `run FILE|- [--logs] [--seed N]`: the headless runner's command line (see
+/// `crate::cli` for the binary's whole usage).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn cli(args: &[String]) -> i32 {
+pub fn run_cli(args: &[String]) -> i32 {
     use std::io::{Read, Write};
     let mut opts = RunOptions::default();
     let mut file = None;
     let mut i = 0;
-    let Some(cmd) = args.first() else {
-        eprintln!("{USAGE}");
-        return 2;
-    };
-    if cmd != "run" {
-        eprintln!("{USAGE}");
-        return 2;
-    }
-    i += 1;
     while i < args.len() {
         match args[i].as_str() {
             "--logs" => opts.logs = true,

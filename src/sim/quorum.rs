@@ -1013,6 +1013,7 @@ mod tests {
             active_peers: peers,
             strict_reconfig_check: true,
             election_ms: 1000,
+            listen_client_urls: vec!["http://0.0.0.0:2379".to_string()],
             status: status(1),
         }
     }

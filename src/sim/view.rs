@@ -69,6 +69,8 @@ pub struct ProcessView {
     pub strict_reconfig_check: bool,
     /// `--election-timeout` in ms: how often a leader checks its quorum.
     pub election_ms: u64,
+    /// `--listen-client-urls`, as given.
+    pub listen_client_urls: Vec<String>,
     /// What `etcdctl endpoint status` reports for this server.
     pub status: StatusInfo,
 }
@@ -241,6 +243,7 @@ impl World {
             active_since,
             strict_reconfig_check: s.cfg.strict_reconfig_check,
             election_ms: s.cfg.election_ms,
+            listen_client_urls: s.cfg.listen_client_urls.clone(),
             status: s.status(),
         })
     }

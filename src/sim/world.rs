@@ -249,6 +249,9 @@ enum Event {
     },
 }
 
+/// At most this many frames are kept while recording (see `record_frames`).
+pub const MAX_FRAMES: usize = 2000;
+
 /// The world.
 pub struct World {
     now_ms: u64,
@@ -888,6 +891,16 @@ impl World {
         v.now_ms = b;
         v.wall_ms = self.wall_ms() + (b - self.now_ms) as i64;
         self.frames.push((b, v));
+        // A long command (`sleep 86400`) must not fill memory: past the cap,
+        // keep every other frame and space the next ones twice as far.
+        if self.frames.len() >= MAX_FRAMES {
+            let mut i = 0;
+            self.frames.retain(|_| {
+                i += 1;
+                i % 2 == 0
+            });
+            self.frame_every_ms = Some(every.saturating_mul(2));
+        }
     }
 
     // ----- end of frame recording -----

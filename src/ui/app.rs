@@ -12,6 +12,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::controls::Controls;
+use super::lesson::{self, LessonPanel};
 use super::logs::Logs;
 use super::machine::MachinePanel;
 use super::map::ClusterMap;
@@ -22,18 +23,35 @@ use super::terminal::Terminal;
 use super::timeline::TimelineChart;
 use crate::sim::quorum::Change;
 
-/// What the page opens on: `?start=empty` gives an empty world, `?seed=N` a seed.
-fn initial_model() -> Model {
-    let query = web_sys::window()
+/// The page's query string, decoded into (key, value) pairs.
+fn query() -> Vec<(String, String)> {
+    let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let decode = |s: &str| {
+                js_sys::decode_uri_component(&s.replace('+', " "))
+                    .ok()
+                    .and_then(|v| v.as_string())
+            };
+            Some((decode(k)?, decode(v)?))
+        })
+        .collect()
+}
+
+/// What the page opens on: `?start=empty` gives an empty world, `?seed=N` a seed.
+fn initial_model() -> Model {
     let mut seed = 1;
     let mut start = Start::Cluster;
     let mut notice = None;
-    for pair in query.trim_start_matches('?').split('&') {
-        match pair.split_once('=') {
-            Some(("start", "empty")) => start = Start::Empty,
-            Some(("seed", s)) => match super::state::parse_seed(s) {
+    for (k, v) in query() {
+        match (k.as_str(), v.as_str()) {
+            ("start", "empty") => start = Start::Empty,
+            ("seed", s) => match super::state::parse_seed(s) {
                 Ok(n) => seed = n,
                 Err(e) => notice = Some(e),
             },
@@ -54,8 +72,21 @@ pub fn app() -> Html {
     let animate = use_state(|| !prefers_reduced_motion());
     use_clock(&model);
     use_keys(&model);
+    {
+        // `?lesson=NAME` (or a path on this site) opens a lesson.
+        let d = model.dispatcher();
+        use_effect_with((), move |_| {
+            if let Some((_, spec)) = query().into_iter().find(|(k, _)| k == "lesson") {
+                lesson::open(spec, Callback::from(move |m: Msg| d.dispatch(m)));
+            }
+        });
+    }
 
     let on_run = {
+        let d = model.dispatcher();
+        Callback::from(move |line: String| d.dispatch(Msg::Button(line)))
+    };
+    let on_type = {
         let d = model.dispatcher();
         Callback::from(move |line: String| d.dispatch(Msg::Run(line)))
     };
@@ -94,9 +125,10 @@ pub fn app() -> Html {
                 <code>{ "node02$ kill etcd" }</code>{ " or " }
                 <code>{ "net isolate node01" }</code>{ ". Space plays or pauses; “.” runs one tick." }
             </p>
-            <div class="sr-only" aria-live="assertive" data-testid="announce">{ &model.announce }</div>
+            <div class="sr-only" aria-live="polite" data-testid="announce">{ &model.announce }</div>
             <main class="grid">
-                <section class="panel side" aria-label="Quorum">
+                <section class="panel side" aria-label="Lesson, actions and quorum">
+                    <LessonPanel model={(*model).clone()} on_msg={on_msg.clone()} />
                     <MachinePanel view={model.view.clone()} selected={(*selected).clone()}
                         on_run={on_run.clone()} on_forecast={on_forecast.clone()} on_select={on_select.clone()} />
                     <QuorumPanel view={model.view.clone()} forecast={(*forecast).clone()} />
@@ -106,7 +138,7 @@ pub fn app() -> Html {
                     <ClusterMap view={model.view.clone()} selected={(*selected).clone()} animate={*animate}
                         on_run={on_run.clone()} {on_select} on_forecast={on_forecast.clone()} />
                 </section>
-                <Terminal model={(*model).clone()} on_run={on_run.clone()} on_forecast={on_forecast.clone()} />
+                <Terminal model={(*model).clone()} on_run={on_type} on_forecast={on_forecast.clone()} />
                 <section class="panel wide" aria-label="Members and status">
                     <Tables view={model.view.clone()} />
                 </section>

@@ -25,8 +25,9 @@ pub fn controls(props: &ControlsProps) -> Html {
     let speed_text = use_state(|| format!("{}x", m.speed));
     let seed_text = use_state(|| m.seed.to_string());
     {
+        // A rejected value (a notice) puts the real speed back in the field.
         let t = speed_text.clone();
-        use_effect_with(m.speed.to_bits(), move |bits| {
+        use_effect_with((m.speed.to_bits(), m.notice.clone()), move |(bits, _)| {
             t.set(format!("{}x", f64::from_bits(*bits)));
         });
         let t = seed_text.clone();

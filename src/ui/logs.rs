@@ -75,7 +75,18 @@ pub fn logs(props: &LogsProps) -> Html {
     let session = m.session();
     let all = &session.world.logs;
     let upto = all.partition_point(|l| l.ms <= m.shown_ms);
-    update(&mut cache.borrow_mut(), &filter, m.world_id, all, upto);
+    // A machine that is gone (a reset, `machine rm`) no longer filters.
+    let gone =
+        !filter.machine.is_empty() && !m.view.machines.iter().any(|x| x.name == filter.machine);
+    let effective = if gone {
+        Filter {
+            machine: String::new(),
+            ..(*filter).clone()
+        }
+    } else {
+        (*filter).clone()
+    };
+    update(&mut cache.borrow_mut(), &effective, m.world_id, all, upto);
     let total = cache.borrow().matches.len();
     {
         let body = body.clone();
@@ -163,8 +174,8 @@ pub fn logs(props: &LogsProps) -> Html {
             <div class="log-filters">
                 <label>{ "machine " }
                     <select data-testid="logs-machine" onchange={on_machine}>
-                        <option value="" selected={filter.machine.is_empty()}>{ "all machines" }</option>
-                        { for machines.iter().map(|n| html! { <option value={n.clone()} selected={filter.machine == *n}>{ n }</option> }) }
+                        <option value="" selected={effective.machine.is_empty()}>{ "all machines" }</option>
+                        { for machines.iter().map(|n| html! { <option value={n.clone()} selected={effective.machine == *n}>{ n }</option> }) }
                     </select>
                 </label>
                 <label>{ "level " }

@@ -57,7 +57,7 @@ fn button(a: Action, props: &MachineProps) -> Html {
         Callback::from(move |_: FocusEvent| f.emit(None))
     };
     html! {
-        <button data-testid={format!("action-{}", a.id)} title={a.command.clone()} {onclick}
+        <button key={a.id} data-testid={format!("action-{}", a.id)} title={a.command.clone()} {onclick}
             onmouseenter={enter} onmouseleave={hide} onfocus={focus} onblur={blur}>{ a.label }</button>
     }
 }

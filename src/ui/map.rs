@@ -216,6 +216,10 @@ fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &MapProps) -> H
         let f = props.on_forecast.clone();
         Callback::from(move |_: MouseEvent| f.emit(None))
     };
+    let blur = {
+        let f = props.on_forecast.clone();
+        Callback::from(move |_: FocusEvent| f.emit(None))
+    };
     let aria = if state == "up" {
         format!(
             "link {} – {}: up. Press to cut it (shift: {} → {} only)",
@@ -232,7 +236,7 @@ fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &MapProps) -> H
     html! {
         <g key={format!("{}-{}", l.a, l.b)} class={classes!("link", state)} data-testid={format!("link-{}-{}", l.a, l.b)}
             data-state={state} role="button" tabindex="0" aria-label={aria} {onclick} {onkeydown}
-            onmouseenter={hover} onmouseleave={leave} onfocus={focus}>
+            onmouseenter={hover} onmouseleave={leave} onfocus={focus} onblur={blur}>
             <title>{ if state == "up" { format!("net cut {} {} (shift: one way)", l.a, l.b) } else { format!("net heal {} {}", l.a, l.b) } }</title>
             <line class="hit" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} />
             <line class="wire" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} />
@@ -290,10 +294,14 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &MapProps) -
         }
     });
     let addr = actions::address(m).to_string();
-    let aria = format!(
-        "{}: {state}. {l1}. {l2}. {l3}. Press for its actions",
-        m.name
-    );
+    let full = match &m.last_exit {
+        Some(e) if m.process.is_none() => format!(
+            "{}: {state}, exit status {}: {}",
+            m.name, e.status, e.reason
+        ),
+        _ => format!("{}: {state}. {l1}. {l2}. {l3}", m.name),
+    };
+    let aria = format!("{full}. Press for its actions");
     let (bx, by) = (x - BOX_W / 2.0, y - BOX_H / 2.0);
     let line = |dy: f64, class: &'static str, text: String| {
         html! { <text class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}>{ text }</text> }
@@ -302,6 +310,7 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &MapProps) -
         <g key={m.name.clone()} class={classes!("node", state, selected.then_some("selected"), (!m.up).then_some("off"))}
             data-testid={format!("machine-{}", m.name)} data-state={state} role="button" tabindex="0"
             aria-pressed={selected.to_string()} aria-label={aria} {onclick} {onkeydown}>
+            <title>{ full }</title>
             <rect x={format!("{bx:.1}")} y={format!("{by:.1}")} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="8" />
             { line(18.0, "name", format!("{} {} {state}", m.name, symbol(state))) }
             { line(36.0, "sub", l1) }

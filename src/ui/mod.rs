@@ -5,6 +5,7 @@
 
 mod app;
 mod controls;
+mod lesson;
 mod logs;
 mod machine;
 mod map;
@@ -16,10 +17,11 @@ mod terminal;
 mod timeline;
 
 pub use app::App;
+pub use lesson::{lesson_url, CATALOGUE};
 pub use map::{link_state, machine_state};
 pub use state::{
-    parse_seed, parse_speed, Marker, MarkerKind, Model, Msg, Start, TermKind, TermLine, FRAME_MS,
-    TICK_MS,
+    command_line, parse_seed, parse_speed, LessonState, Marker, MarkerKind, Model, Msg, Start,
+    TermKind, TermLine, FRAME_MS, TICK_MS,
 };
 
 /// Installs the panic banner, then mounts the app on the page's body.

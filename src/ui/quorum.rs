@@ -50,7 +50,7 @@ pub fn quorum_panel(props: &QuorumProps) -> Html {
                 } }
             </div>
             <h2>{ "Quorum" }</h2>
-            <p class={classes!("quorum", status_class)} data-testid="quorum-status" role="status">
+            <p class={classes!("quorum", status_class)} data-testid="quorum-status">
                 <span aria-hidden="true">{ if ok { "✔ " } else { "✖ " } }</span>{ q.summary() }
             </p>
             <dl class="facts">

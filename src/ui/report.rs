@@ -5,28 +5,41 @@
 use std::cell::RefCell;
 
 thread_local! {
-    static RUN: RefCell<Run> = const { RefCell::new(Run { seed: 1, empty: false, commands: Vec::new() }) };
+    static RUN: RefCell<Run> = const { RefCell::new(Run { seed: 1, empty: false, commands: Vec::new(), last_ms: 0 }) };
 }
 
 struct Run {
     seed: u64,
     empty: bool,
     commands: Vec<String>,
+    /// The world's clock when the last command ended.
+    last_ms: u64,
 }
 
-/// A new world began.
-pub fn reset(seed: u64, empty: bool) {
+/// A new world began; its clock reads `now_ms` (after the boot script).
+pub fn reset(seed: u64, empty: bool, now_ms: u64) {
     RUN.with(|r| {
         let mut r = r.borrow_mut();
         r.seed = seed;
         r.empty = empty;
         r.commands.clear();
+        r.last_ms = now_ms;
     });
 }
 
-/// A command ran.
-pub fn command(line: &str) {
-    RUN.with(|r| r.borrow_mut().commands.push(line.to_string()));
+/// A command ran from `start_ms` to `end_ms` of the world's clock. Time the
+/// page's clock ran in between becomes a `sleep`, so the runner replays the
+/// same run.
+pub fn command(start_ms: u64, end_ms: u64, line: &str) {
+    RUN.with(|r| {
+        let mut r = r.borrow_mut();
+        if start_ms > r.last_ms {
+            let gap = start_ms - r.last_ms;
+            r.commands.push(format!("sleep {gap}ms"));
+        }
+        r.commands.push(line.to_string());
+        r.last_ms = end_ms;
+    });
 }
 
 /// The report: what to paste into a bug report, and a script the runner replays.
@@ -65,6 +78,10 @@ pub fn show_banner(report: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
+    if doc.query_selector(".panic-banner").ok().flatten().is_some() {
+        // One banner: a dead app may panic again on every later event.
+        return;
+    }
     let Some(body) = doc.body() else {
         return;
     };

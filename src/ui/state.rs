@@ -21,6 +21,7 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use super::report;
+use crate::lessons::{self, Lesson};
 use crate::shell::parse::{self, Prompt};
 use crate::shell::runner;
 use crate::shell::session::Session;
@@ -76,8 +77,11 @@ pub enum Start {
 /// Changes to the page's state.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
-    /// Run a line typed in the terminal or a button's command (a `HOST$` prompt is optional).
+    /// Run a line typed in the terminal (a `HOST$` prompt is optional; a `\`
+    /// at the end waits for the next line).
     Run(String),
+    /// A button's command: always one whole line, whatever is being typed.
+    Button(String),
     /// The page's clock: this many real milliseconds passed (scaled by the speed while playing).
     Frame(f64),
     /// One tick of simulated time, playing or not.
@@ -90,6 +94,30 @@ pub enum Msg {
     Reset { seed: String, start: Start },
     /// Close the notice.
     Dismiss,
+    /// A lesson was loaded (or could not be): open it at its first step.
+    OpenLesson(Result<Rc<Lesson>, String>),
+    /// Type the current step's commands into the terminal.
+    LessonRun,
+    /// Go to the next step (the world stays as it is).
+    LessonNext,
+    /// Go back one step: replay the lesson to the end of the previous step.
+    LessonBack,
+    /// Put the world back where the lesson expects it at the current step.
+    LessonRestore,
+    /// Close the lesson.
+    LessonClose,
+}
+
+/// The lesson being played: which step shows, and whether its commands were typed.
+#[derive(Debug, Clone)]
+pub struct LessonState {
+    pub lesson: Rc<Lesson>,
+    /// The step shown (index into `lesson.steps`).
+    pub step: usize,
+    /// Whether the shown step's commands were typed.
+    pub done: bool,
+    /// Why the lesson could not be opened, if it could not.
+    pub error: Option<String>,
 }
 
 /// A kind of timeline marker.
@@ -172,6 +200,10 @@ pub struct Model {
     pub version: u64,
     /// Tells worlds apart: a reset makes a new one.
     pub world_id: u64,
+    /// The lesson being played, if any.
+    pub lesson: Option<Rc<LessonState>>,
+    /// Why a lesson could not be opened.
+    pub lesson_error: Option<String>,
 }
 
 thread_local! {
@@ -203,7 +235,7 @@ impl Model {
                 }
             }
         }
-        report::reset(seed, start == Start::Empty);
+        report::reset(seed, start == Start::Empty, session.world.now_ms());
         let view = session.world.view();
         let prompt = prompt_of(&session);
         let shown_ms = view.now_ms;
@@ -233,6 +265,8 @@ impl Model {
                 w.set(w.get() + 1);
                 w.get()
             }),
+            lesson: None,
+            lesson_error: None,
         };
         m.observe();
         m.announce.clear();
@@ -269,30 +303,58 @@ impl Model {
         next
     }
 
+    /// A line typed in the terminal. Lines are read as the runner reads a
+    /// script (`parse::parse_script`): a `\` continuation waits for the next
+    /// line, comments and blank lines run nothing, and a continued command is
+    /// joined exactly as the runner joins it.
     fn type_line(&mut self, line: &str) {
-        // Continuation lines join with single spaces, each trimmed, as scripts do.
-        let piece = if self.partial.is_empty() {
-            line.trim_end()
+        let buffer = if self.partial.is_empty() {
+            line.to_string()
         } else {
-            line.trim()
+            format!("{}\n{line}", self.partial)
         };
-        if let Some(head) = piece.strip_suffix('\\') {
-            if !self.partial.is_empty() {
-                self.partial.push(' ');
+        match parse::parse_script(&buffer) {
+            Ok(commands) => {
+                self.partial.clear();
+                if commands.is_empty() && line.trim().is_empty() {
+                    // Enter on an empty line shows the prompt again, as a terminal does.
+                    self.submit("");
+                }
+                for c in &commands {
+                    self.submit(&command_line(c));
+                }
             }
-            self.partial.push_str(head.trim_end());
-            return;
+            Err(e) if e.message.contains("line continuation") => self.partial = buffer,
+            // Anything else (an unclosed quote, say): the shell answers with its error.
+            Err(_) => {
+                self.partial.clear();
+                self.submit(&buffer);
+            }
         }
-        let full = match std::mem::take(&mut self.partial) {
-            p if p.is_empty() => line.to_string(),
-            p if piece.is_empty() => p,
-            p => format!("{p} {piece}"),
-        };
+    }
+
+    /// A complete command line (typed, or a button's): runs now, or waits behind
+    /// the pending command.
+    fn submit(&mut self, line: &str) {
         if self.pending.is_some() {
-            Rc::make_mut(&mut self.queue).push_back(full);
+            Rc::make_mut(&mut self.queue).push_back(line.to_string());
             return;
         }
-        self.execute(&full);
+        self.execute(line);
+    }
+
+    /// Pausing: a pending command finishes at once and the lines waiting behind
+    /// it run, as paused commands do.
+    fn settle(&mut self) {
+        while let Some(p) = self.pending.clone() {
+            self.finish_pending(&p);
+            while self.pending.is_none() {
+                let Some(next) = Rc::make_mut(&mut self.queue).pop_front() else {
+                    break;
+                };
+                self.execute(&next);
+            }
+        }
     }
 
     /// Runs a complete line in the world now.
@@ -329,9 +391,12 @@ impl Model {
             let echo = format!("{host} {text}").trim_end().to_string();
             (echo, output, start_ms, session.world.now_ms(), frames)
         };
+        let status = self.session.borrow().last_status();
         if !trimmed.is_empty() {
-            report::command(trimmed);
-            self.mark_command(start_ms, trimmed);
+            report::command(start_ms, end_ms, trimmed);
+            if status == 0 {
+                self.mark_command(start_ms, trimmed);
+            }
             let history = Rc::make_mut(&mut self.history);
             if history.last().map(|s| s.as_str()) != Some(trimmed) {
                 history.push(trimmed.to_string());
@@ -499,6 +564,102 @@ impl Model {
     }
 }
 
+/// Lessons: every move is a replay of the lesson's own commands in a new
+/// world (paused, so outputs are the lesson's golden ones), except Run, which
+/// types the step's commands into the terminal like a person would.
+impl Model {
+    fn open_lesson(&mut self, lesson: Rc<Lesson>) {
+        self.lesson_error = None;
+        self.replay(&lesson, 0, false);
+    }
+
+    /// A new world with the lesson's seed and start, the steps before `step` run
+    /// (and `step` itself if `done`), paused.
+    fn replay(&mut self, lesson: &Rc<Lesson>, step: usize, done: bool) {
+        let start = match lesson.start {
+            lessons::Start::Cluster => Start::Cluster,
+            lessons::Start::Empty => Start::Empty,
+        };
+        let mut next = Model::new(lesson.seed, start);
+        next.playing = false;
+        next.speed = self.speed;
+        next.version = self.version;
+        let upto = if done { step + 1 } else { step };
+        for s in lesson.steps.iter().take(upto) {
+            for c in &s.commands {
+                next.submit(&command_line(&c.command));
+            }
+        }
+        next.lesson = Some(Rc::new(LessonState {
+            lesson: lesson.clone(),
+            step,
+            done,
+            error: None,
+        }));
+        *self = next;
+    }
+
+    fn lesson_run(&mut self) {
+        let Some(l) = self.lesson.clone() else {
+            return;
+        };
+        if l.done {
+            return;
+        }
+        if let Some(step) = l.lesson.steps.get(l.step) {
+            for c in &step.commands {
+                self.submit(&command_line(&c.command));
+            }
+        }
+        self.lesson = Some(Rc::new(LessonState {
+            done: true,
+            ..(*l).clone()
+        }));
+    }
+
+    fn lesson_move(&mut self, by: i64) {
+        let Some(l) = self.lesson.clone() else {
+            return;
+        };
+        let last = l.lesson.steps.len().saturating_sub(1);
+        if by > 0 {
+            if l.step < last {
+                self.lesson = Some(Rc::new(LessonState {
+                    step: l.step + 1,
+                    done: false,
+                    ..(*l).clone()
+                }));
+            }
+        } else if l.step > 0 {
+            let lesson = l.lesson.clone();
+            self.replay(&lesson, l.step - 1, true);
+        } else {
+            let lesson = l.lesson.clone();
+            self.replay(&lesson, 0, false);
+        }
+    }
+
+    fn lesson_restore(&mut self) {
+        if let Some(l) = self.lesson.clone() {
+            let lesson = l.lesson.clone();
+            self.replay(&lesson, l.step, l.done);
+        }
+    }
+
+    /// Whether the terminal is idle: nothing pending, nothing waiting.
+    pub fn idle(&self) -> bool {
+        self.pending.is_none() && self.queue.is_empty() && self.partial.is_empty()
+    }
+}
+
+/// A lesson command as a person types it: `HOST$ text`, or the text alone.
+pub fn command_line(c: &crate::shell::parse::ScriptCommand) -> String {
+    match &c.prompt {
+        Prompt::Host(h) => format!("{h}$ {}", c.text),
+        Prompt::Current => c.text.clone(),
+    }
+}
+
 impl Reducible for Model {
     type Action = Msg;
 
@@ -506,6 +667,7 @@ impl Reducible for Model {
         let mut next = (*self).clone();
         match action {
             Msg::Run(line) => next.type_line(&line),
+            Msg::Button(line) => next.submit(&line),
             Msg::Frame(real_ms) => {
                 if !(next.playing && real_ms.is_finite() && real_ms > 0.0) {
                     return self;
@@ -517,10 +679,25 @@ impl Reducible for Model {
                 next.advance(whole as u64);
             }
             Msg::Step => next.advance(TICK_MS),
-            Msg::TogglePlay => next.playing = !next.playing,
+            Msg::TogglePlay => {
+                next.playing = !next.playing;
+                if !next.playing {
+                    next.settle();
+                }
+            }
             Msg::SetSpeed(text) => next.set_speed(&text),
             Msg::Reset { seed, start } => next.reset(&seed, start),
             Msg::Dismiss => next.notice = None,
+            Msg::OpenLesson(Ok(lesson)) => next.open_lesson(lesson),
+            Msg::OpenLesson(Err(e)) => next.lesson_error = Some(e),
+            Msg::LessonRun => next.lesson_run(),
+            Msg::LessonNext => next.lesson_move(1),
+            Msg::LessonBack => next.lesson_move(-1),
+            Msg::LessonRestore => next.lesson_restore(),
+            Msg::LessonClose => {
+                next.lesson = None;
+                next.lesson_error = None;
+            }
         }
         next.version += 1;
         Rc::new(next)
@@ -556,13 +733,11 @@ fn marker_kind(line: &str) -> Option<MarkerKind> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let etcdctl_at = words.iter().position(|w| *w == "etcdctl");
     if let Some(i) = etcdctl_at {
-        let rest: Vec<&str> = words[i + 1..]
-            .iter()
-            .copied()
-            .filter(|w| !w.starts_with('-'))
-            .collect();
-        return match rest.as_slice() {
-            ["member", "add" | "remove" | "promote" | "update", ..] => Some(MarkerKind::Membership),
+        // Flags may come first, with their values (`--endpoints http://…`).
+        let rest = &words[i + 1..];
+        let member = rest.iter().position(|w| *w == "member");
+        return match member.and_then(|m| rest.get(m + 1)) {
+            Some(&("add" | "remove" | "promote" | "update")) => Some(MarkerKind::Membership),
             _ => None,
         };
     }

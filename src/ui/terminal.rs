@@ -6,6 +6,7 @@
 
 use std::rc::Rc;
 
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -125,6 +126,41 @@ pub fn terminal(props: &TerminalProps) -> Html {
             }
         })
     };
+    // Pasting several lines runs them one by one, as a terminal does.
+    let onpaste = {
+        let input = input.clone();
+        let on_run = props.on_run.clone();
+        Callback::from(move |e: Event| {
+            let Some(text) = e
+                .dyn_ref::<web_sys::ClipboardEvent>()
+                .and_then(|c| c.clipboard_data())
+                .and_then(|d| d.get_data("text").ok())
+            else {
+                return;
+            };
+            if !text.contains('\n') {
+                return;
+            }
+            e.prevent_default();
+            let Some(el) = input.cast::<HtmlInputElement>() else {
+                return;
+            };
+            let mut lines: Vec<String> = text
+                .replace("\r\n", "\n")
+                .split('\n')
+                .map(str::to_string)
+                .collect();
+            // The last line stays in the field, unless the paste ended with a newline.
+            let rest = lines.pop().unwrap_or_default();
+            if let Some(first) = lines.first_mut() {
+                *first = format!("{}{first}", el.value());
+            }
+            for l in lines {
+                on_run.emit(l);
+            }
+            el.set_value(&rest);
+        })
+    };
     let on_copy = {
         let text = props.model.terminal_text();
         let copied = copied.clone();
@@ -132,6 +168,12 @@ pub fn terminal(props: &TerminalProps) -> Html {
             let Some(w) = web_sys::window() else {
                 return;
             };
+            // Plain http on a non-local address has no clipboard at all.
+            let has = js_sys::Reflect::has(&w.navigator(), &"clipboard".into()).unwrap_or(false);
+            if !has {
+                copied.set("this page has no clipboard here (it needs https or localhost): select the text instead".to_string());
+                return;
+            }
             let promise = w.navigator().clipboard().write_text(&text);
             let copied = copied.clone();
             let lines = text.lines().count();
@@ -166,6 +208,7 @@ pub fn terminal(props: &TerminalProps) -> Html {
                     </div>
                 }) }
                 { for m.queue.iter().map(|q| html! { <div class="queued">{ format!("(waiting) {q}") }</div> }) }
+                { for m.partial.lines().map(|q| html! { <div class="queued">{ format!("(continued) {q}") }</div> }) }
             </div>
             if !choices.is_empty() {
                 <div class="completions small" data-testid="completions">{ choices.join("  ") }</div>
@@ -173,7 +216,7 @@ pub fn terminal(props: &TerminalProps) -> Html {
             <label class="term-input">
                 <span class="prompt">{ prompt }</span>
                 <input ref={input} data-testid="terminal-input" type="text" spellcheck="false"
-                    autocomplete="off" autocapitalize="off" aria-label="command" {onkeydown} {oninput} />
+                    autocomplete="off" autocapitalize="off" aria-label="command" {onkeydown} {oninput} {onpaste} />
             </label>
         </section>
     }
