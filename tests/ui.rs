@@ -370,6 +370,31 @@ async fn the_app_honours_the_automation_contract() {
             .is_some_and(|t| t.contains("quorum ok"))
     })
     .await;
+    // The timeline says the term and leader; the logs filter by level.
+    let tl = by_testid(&root, "timeline")
+        .and_then(|e| e.get_attribute("aria-label"))
+        .unwrap_or_default();
+    assert!(tl.contains("term") && tl.contains("quorum ok"), "{tl}");
+    let count = |r: &web_sys::Element| {
+        by_testid(r, "logs-count")
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    };
+    let all = count(&root);
+    let level = by_testid(&root, "logs-level").expect("level select");
+    let select = level
+        .dyn_ref::<web_sys::HtmlSelectElement>()
+        .expect("a select");
+    select.set_value("error");
+    select
+        .dispatch_event(&web_sys::Event::new("change").expect("event"))
+        .expect("dispatch");
+    until(&root, "the level filter", |r| count(r) != all).await;
+    assert!(
+        count(&root).starts_with("0 of"),
+        "no errors in a healthy start: {}",
+        count(&root)
+    );
     // Focusing a link forecasts its cut.
     let link = by_testid(&root, "link-node01-node02").expect("link");
     let focus = web_sys::FocusEvent::new("focus").expect("event");
