@@ -722,7 +722,9 @@ fn check_command_name(text: &str) -> Result<(), String> {
     let Ok(words) = parse::words(text, &lookup, 0) else {
         return Ok(());
     };
-    let first = words.iter().find(|w| !is_assignment(w));
+    let first = words
+        .iter()
+        .find(|w| !crate::shell::parse::is_assignment(w));
     match first {
         Some(w) if !w.contains(VARIABLE) && !COMMANDS.contains(&w.as_str()) => Err(format!(
             "unknown command `{w}`: the playground shell runs {}",
@@ -730,18 +732,6 @@ fn check_command_name(text: &str) -> Result<(), String> {
         )),
         _ => Ok(()),
     }
-}
-
-/// `NAME=VALUE` with a valid sh variable name.
-fn is_assignment(word: &str) -> bool {
-    let Some((name, _)) = word.split_once('=') else {
-        return false;
-    };
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 const CHECK_FORMS: &str = "`? quorum ok`, `? quorum lost`, `? leader NAME`, `? no leader`, \

@@ -29,6 +29,7 @@
 //!   word as typed when that prefix would be shorter than it), or the word as typed
 //!   when nothing matches.
 
+use super::etcd_flags;
 use super::parse;
 
 /// What the terminal knows for completion.
@@ -217,30 +218,20 @@ const ETCDCTL_COMMAND_FLAGS: &[CommandFlags] = &[
     },
 ];
 
-/// etcd's boolean flags (`etcd_flags.rs`: those that matter, the ignored ones, and
-/// `version`).
-const ETCD_BOOL_FLAGS: &[&str] = &[
-    "strict-reconfig-check",
-    "pre-vote",
-    "force-new-cluster",
-    "version",
-    "enable-v2",
-    "enable-pprof",
-    "debug",
-    "client-cert-auth",
-    "auto-tls",
-    "peer-client-cert-auth",
-    "peer-auto-tls",
-    "initial-election-tick-advance",
-    "unsafe-no-fsync",
-    "experimental-initial-corrupt-check",
-    "experimental-enable-v2v3",
-    "experimental-enable-lease-checkpoint",
-];
+/// etcd's boolean flags: those that matter and the ignored ones
+/// (`etcd_flags.rs`), and `version`.
+fn etcd_bool_flags() -> Vec<&'static str> {
+    etcd_flags::BOOL_FLAGS
+        .iter()
+        .chain(&["version"])
+        .chain(etcd_flags::IGNORED_BOOL_FLAGS)
+        .copied()
+        .collect()
+}
 
-/// etcd's flags that take a value (`etcd_flags.rs`: those that matter, then the
-/// ignored ones).
-const ETCD_VALUE_FLAGS: &[&str] = &[
+/// etcd's flags that take a value and change something here (`etcd_flags.rs`
+/// reads them one by one).
+const ETCD_USED_VALUE_FLAGS: &[&str] = &[
     "name",
     "data-dir",
     "listen-client-urls",
@@ -254,61 +245,16 @@ const ETCD_VALUE_FLAGS: &[&str] = &[
     "election-timeout",
     "snapshot-count",
     "logger",
-    "wal-dir",
-    "listen-metrics-urls",
-    "max-snapshots",
-    "max-wals",
-    "quota-backend-bytes",
-    "backend-batch-limit",
-    "backend-batch-interval",
-    "max-txn-ops",
-    "max-request-bytes",
-    "grpc-keepalive-min-time",
-    "grpc-keepalive-interval",
-    "grpc-keepalive-timeout",
-    "discovery",
-    "discovery-fallback",
-    "discovery-proxy",
-    "discovery-srv",
-    "discovery-srv-name",
-    "auto-compaction-retention",
-    "auto-compaction-mode",
-    "cors",
-    "host-whitelist",
-    "log-outputs",
-    "log-level",
-    "log-package-levels",
-    "proxy",
-    "proxy-failure-wait",
-    "proxy-refresh-interval",
-    "proxy-dial-timeout",
-    "proxy-write-timeout",
-    "proxy-read-timeout",
-    "ca-file",
-    "cert-file",
-    "key-file",
-    "client-crl-file",
-    "client-cert-allowed-hostname",
-    "trusted-ca-file",
-    "peer-ca-file",
-    "peer-cert-file",
-    "peer-key-file",
-    "peer-trusted-ca-file",
-    "peer-crl-file",
-    "peer-cert-allowed-cn",
-    "peer-cert-allowed-hostname",
-    "cipher-suites",
-    "auth-token",
-    "bcrypt-cost",
-    "config-file",
-    "metrics",
-    "experimental-backend-bbolt-freelist-type",
-    "experimental-corrupt-check-time",
-    "experimental-compaction-batch-limit",
-    "experimental-peer-skip-client-san-verification",
-    "experimental-watch-progress-notify-interval",
-    "experimental-warning-apply-duration",
 ];
+
+/// etcd's flags that take a value: those that matter, then the ignored ones.
+fn etcd_value_flags() -> Vec<&'static str> {
+    ETCD_USED_VALUE_FLAGS
+        .iter()
+        .chain(etcd_flags::IGNORED_VALUE_FLAGS)
+        .copied()
+        .collect()
+}
 
 /// Completes `line` with the cursor at its end.
 #[must_use]
@@ -318,7 +264,7 @@ pub fn complete(line: &str, ctx: &Context) -> Completion {
     let (words, cur_offset) = split_words(rest);
     let start = cmd_start + cur_offset;
     let cur = line.get(start..).unwrap_or("");
-    let assignments = words.iter().take_while(|w| is_assignment(w)).count();
+    let assignments = words.iter().take_while(|w| parse::is_assignment(w)).count();
     let args = words.get(assignments..).unwrap_or(&[]);
     let mut picked = Picked::new(cur);
     if args.is_empty() {
@@ -399,18 +345,6 @@ fn split_words(text: &str) -> (Vec<String>, usize) {
     }
     let start = word.map_or(text.len(), |(start, _)| start);
     (words, start)
-}
-
-/// `NAME=VALUE` with a shell variable name, as the session reads assignments.
-fn is_assignment(word: &str) -> bool {
-    let Some((name, _)) = word.split_once('=') else {
-        return false;
-    };
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// `a` starts with `prefix`, ignoring ASCII case.
@@ -677,9 +611,9 @@ fn etcd(p: &mut Picked, flags: &[&str], ctx: &Context) {
     } else if p.word.contains('=') {
         inline_value(p, |inner, name| etcd_values(inner, name, ctx));
     } else if p.word == "-" || p.word.starts_with("--") {
-        p.flags("--", ETCD_BOOL_FLAGS, ETCD_VALUE_FLAGS);
+        p.flags("--", &etcd_bool_flags(), &etcd_value_flags());
     } else if p.word.starts_with('-') {
-        p.flags("-", ETCD_BOOL_FLAGS, ETCD_VALUE_FLAGS);
+        p.flags("-", &etcd_bool_flags(), &etcd_value_flags());
     }
 }
 
@@ -689,7 +623,7 @@ fn etcd_waiting(flags: &[&str]) -> bool {
     let mut waiting = false;
     for w in flags {
         waiting = match (waiting, flag_parts(w)) {
-            (false, Some((name, None))) => ETCD_VALUE_FLAGS.contains(&name),
+            (false, Some((name, None))) => etcd_value_flags().contains(&name),
             _ => false,
         };
     }
@@ -1223,7 +1157,10 @@ mod tests {
     #[test]
     fn etcd_flags_complete() {
         let all = cands("etcd --");
-        assert_eq!(all.len(), ETCD_BOOL_FLAGS.len() + ETCD_VALUE_FLAGS.len());
+        assert_eq!(
+            all.len(),
+            etcd_bool_flags().len() + etcd_value_flags().len()
+        );
         assert!(all.contains(&"--name=".to_string()));
         assert!(all.contains(&"--force-new-cluster".to_string()));
         assert_eq!(cands("etcd -"), all);
@@ -1470,17 +1407,16 @@ mod tests {
         let parse = |arg: &str| etcd_flags::parse(&[arg.to_string()], &none);
         let err = |arg: &str| parse(arg).err().map(|e| e.message).unwrap_or_default();
         assert!(err("--bogus").contains("not defined"));
-        for flag in ETCD_BOOL_FLAGS {
+        for flag in etcd_bool_flags() {
             assert!(parse(&format!("--{flag}")).is_ok(), "--{flag}");
         }
-        for flag in ETCD_VALUE_FLAGS {
+        for flag in etcd_value_flags() {
             let e = err(&format!("--{flag}"));
             assert!(e.contains("needs an argument"), "--{flag}: {e}");
         }
-        let mut all: Vec<&str> = ETCD_BOOL_FLAGS
-            .iter()
-            .chain(ETCD_VALUE_FLAGS)
-            .copied()
+        let mut all: Vec<&str> = etcd_bool_flags()
+            .into_iter()
+            .chain(etcd_value_flags())
             .collect();
         let n = all.len();
         all.sort_unstable();

@@ -5,7 +5,7 @@
 use crate::sim::etcd::config::{ClusterState, EtcdConfig, Logger};
 
 /// Flags etcd 3.4 accepts that take a value and change nothing here.
-const IGNORED_VALUE_FLAGS: &[&str] = &[
+pub const IGNORED_VALUE_FLAGS: &[&str] = &[
     "wal-dir",
     "listen-metrics-urls",
     "max-snapshots",
@@ -63,7 +63,7 @@ const IGNORED_VALUE_FLAGS: &[&str] = &[
 ];
 
 /// Boolean flags etcd 3.4 accepts that change nothing here.
-const IGNORED_BOOL_FLAGS: &[&str] = &[
+pub const IGNORED_BOOL_FLAGS: &[&str] = &[
     "enable-v2",
     "enable-pprof",
     "debug",
@@ -78,7 +78,8 @@ const IGNORED_BOOL_FLAGS: &[&str] = &[
     "experimental-enable-lease-checkpoint",
 ];
 
-const BOOL_FLAGS: &[&str] = &["strict-reconfig-check", "pre-vote", "force-new-cluster"];
+/// Boolean flags that change something here.
+pub const BOOL_FLAGS: &[&str] = &["strict-reconfig-check", "pre-vote", "force-new-cluster"];
 
 /// Why `etcd` refused its command line: the message and exit status (Go's flag
 /// package exits 2).

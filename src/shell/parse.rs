@@ -697,12 +697,18 @@ fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
-fn is_name(text: &str) -> bool {
+/// Whether `text` is a sh variable name (`[A-Za-z_][A-Za-z0-9_]*`).
+pub fn is_name(text: &str) -> bool {
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => is_name_start(first) && chars.all(is_name_char),
         None => false,
     }
+}
+
+/// Whether a word is a sh assignment, `NAME=VALUE`.
+pub fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| is_name(name))
 }
 
 /// sh's default IFS, which also separates words.

@@ -309,11 +309,11 @@ impl Session {
     fn export(&mut self, rest: &[&str]) -> Output {
         for a in rest {
             match a.split_once('=') {
-                Some((k, v)) if valid_var(k) => self.set_var(k, v),
+                Some((k, v)) if parse::is_name(k) => self.set_var(k, v),
                 Some((k, _)) => {
                     return Output::failure(&format!("sh: export: {k}: bad variable name"), 1)
                 }
-                None if valid_var(a) => {}
+                None if parse::is_name(a) => {}
                 None => return Output::failure(&format!("sh: export: {a}: bad variable name"), 1),
             }
         }
@@ -660,20 +660,12 @@ fn split_assignments(words: &[String]) -> (Vec<(String, String)>, Vec<String>) {
     let mut i = 0;
     while let Some(w) = words.get(i) {
         match w.split_once('=') {
-            Some((k, v)) if valid_var(k) => assigns.push((k.to_string(), v.to_string())),
+            Some((k, v)) if parse::is_name(k) => assigns.push((k.to_string(), v.to_string())),
             _ => break,
         }
         i += 1;
     }
     (assigns, words[i..].to_vec())
-}
-
-fn valid_var(k: &str) -> bool {
-    let mut chars = k.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn valid_name(n: &str) -> bool {
