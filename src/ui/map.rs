@@ -12,9 +12,13 @@ use crate::shell::actions;
 use crate::sim::quorum::Change;
 use crate::sim::view::{LinkView, MachineView, WorldView};
 
-const W: f64 = 700.0;
-const H: f64 = 440.0;
-const BOX_W: f64 = 200.0;
+/// The map's size for `n` machines: more machines, a larger ring, so boxes
+/// never overlap (the SVG scales to its panel).
+fn size(n: usize) -> (f64, f64) {
+    let extra = n.saturating_sub(4) as f64;
+    (600.0 + 90.0 * extra, 400.0 + 50.0 * extra)
+}
+const BOX_W: f64 = 196.0;
 const BOX_H: f64 = 84.0;
 
 #[derive(Properties, PartialEq)]
@@ -55,8 +59,9 @@ pub fn link_state(l: &LinkView) -> &'static str {
 
 fn positions(view: &WorldView) -> BTreeMap<String, (f64, f64)> {
     let n = view.machines.len().max(1) as f64;
-    let (cx, cy) = (W / 2.0, H / 2.0 + 4.0);
-    let (rx, ry) = (W / 2.0 - BOX_W / 2.0 - 8.0, H / 2.0 - BOX_H / 2.0 - 8.0);
+    let (w, h) = size(view.machines.len());
+    let (cx, cy) = (w / 2.0, h / 2.0 + 4.0);
+    let (rx, ry) = (w / 2.0 - BOX_W / 2.0 - 8.0, h / 2.0 - BOX_H / 2.0 - 8.0);
     view.machines
         .iter()
         .enumerate()
@@ -129,6 +134,7 @@ fn flights(view: &WorldView, f: &mut Flights) -> Vec<Dot> {
 pub fn cluster_map(props: &MapProps) -> Html {
     let flights_ref = use_mut_ref(Flights::default);
     let pos = positions(&props.view);
+    let (w, h) = size(props.view.machines.len());
     if props.view.machines.is_empty() {
         return html! {
             <p class="muted empty-map">{ "No machines yet. Type " }<code>{ "machine add node01 192.168.0.61" }</code>{ " or use “Add machine”." }</p>
@@ -140,7 +146,7 @@ pub fn cluster_map(props: &MapProps) -> Html {
         Vec::new()
     };
     html! {
-        <svg class="map" viewBox={format!("0 0 {W} {H}")} role="group" aria-label="machines and the links between them">
+        <svg class="map" viewBox={format!("0 0 {w} {h}")} role="group" aria-label="machines and the links between them">
             <g class="links">{ for props.view.links.iter().map(|l| link(l, &pos, props)) }</g>
             <g class="flights" aria-hidden="true">{ for dots.iter().map(|d| dot(d, &pos)) }</g>
             <g class="nodes">{ for props.view.machines.iter().map(|m| node(m, &pos, props)) }</g>
