@@ -243,7 +243,7 @@ pub fn change_of(view: &WorldView, current: Option<&str>, line: &str) -> Option<
     }
     match words.as_slice() {
         ["kill", .., "etcd"] | ["docker", "stop", ..] => Some(Change::Stop { machine: host? }),
-        ["machine", "down", name] => Some(Change::PowerOff {
+        ["machine", "down" | "rm", name] => Some(Change::PowerOff {
             machine: (*name).to_string(),
         }),
         ["net", "cut", a, b] => Some(Change::Cut {
