@@ -134,6 +134,17 @@ struct Pending {
     text: String,
 }
 
+/// The error for text that ends inside a `\` continuation: more lines would
+/// complete it (the page's terminal waits for them).
+pub const OPEN_CONTINUATION: &str = "the script ends after a line continuation (\\)";
+
+impl ParseError {
+    /// Whether the text only ended too early, inside a `\` continuation.
+    pub fn is_open_continuation(&self) -> bool {
+        self.message == OPEN_CONTINUATION
+    }
+}
+
 /// Split a whole script into commands. Comments (`#` first non-blank char) and blank
 /// lines are skipped. A line ending in `\` continues on the next line. Errors: an
 /// unterminated quote (reported at the line where the command started), a script that
@@ -159,7 +170,7 @@ pub fn parse_script(src: &str) -> Result<Vec<ScriptCommand>, ParseError> {
     match pending {
         Some(_) => Err(ParseError {
             line: last_line,
-            message: "the script ends after a line continuation (\\)".into(),
+            message: OPEN_CONTINUATION.into(),
         }),
         None => Ok(commands),
     }

@@ -324,7 +324,7 @@ impl Model {
                     self.submit(&command_line(c));
                 }
             }
-            Err(e) if e.message.contains("line continuation") => self.partial = buffer,
+            Err(e) if e.is_open_continuation() => self.partial = buffer,
             // Anything else (an unclosed quote, say): the shell answers with its error.
             Err(_) => {
                 self.partial.clear();
