@@ -8,7 +8,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDir } from './helpers/server.mjs';
 import { DIST, launchBrowser, requireDist, screenshot } from './helpers/browser.mjs';
-import { open, terminalText } from './helpers/page.mjs';
+import { terminalText, withPage } from './helpers/page.mjs';
 
 const LESSONS = [
   '000-server-addition-deletion',
@@ -32,15 +32,9 @@ after(async () => {
   await server?.close();
 });
 
-async function withLesson(query, fn) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-  try {
-    const { page, errors } = await open(context, `${server.url}${query}`);
-    await fn(page);
-    assert.deepEqual(errors.filter((e) => !e.includes('404')), [], 'the page reported errors');
-  } finally {
-    await context.close();
-  }
+// A missing lesson's 404 is what one test asks for.
+function withLesson(query, fn) {
+  return withPage(browser, `${server.url}${query}`, fn, { name: 'lesson-failure', ignore: (e) => e.includes('404') });
 }
 
 const stepText = (page) => page.locator('[data-testid="lesson-step"]').textContent();

@@ -4,15 +4,14 @@
 // 100x, bad input in every field, the keys. Screenshots go to e2e/out/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDir } from './helpers/server.mjs';
-import { DIST, OUT, ROOT, launchBrowser, requireDist, screenshot } from './helpers/browser.mjs';
+import { DIST, ROOT, launchBrowser, requireDist, screenshot } from './helpers/browser.mjs';
 import {
   OUTPUT,
   elapsedSeconds,
   firstDifference,
-  open,
   pause,
   runnerTranscript,
   setSpeed,
@@ -20,6 +19,7 @@ import {
   type,
   typedLines,
   waitForOutput,
+  withPage as withPageAt,
 } from './helpers/page.mjs';
 
 let browser;
@@ -37,26 +37,8 @@ after(async () => {
   await server?.close();
 });
 
-async function withPage(fn, { query = '', viewport = { width: 1440, height: 1000 }, name = `failure-${++failures}` } = {}) {
-  const context = await browser.newContext({ viewport });
-  let page;
-  try {
-    const opened = await open(context, `${server.url}${query}`);
-    page = opened.page;
-    await fn(page, opened.errors);
-    assert.deepEqual(opened.errors, [], 'the page reported errors');
-  } catch (err) {
-    // Leave evidence: a screenshot and the terminal's text.
-    if (page) {
-      await screenshot(page, `${name}.png`).catch(() => {});
-      const text = await terminalText(page).catch(() => '(no terminal)');
-      await mkdir(OUT, { recursive: true });
-      await writeFile(join(OUT, `${name}.txt`), text);
-    }
-    throw err;
-  } finally {
-    await context.close();
-  }
+function withPage(fn, { query = '', name = `ui-failure-${++failures}` } = {}) {
+  return withPageAt(browser, `${server.url}${query}`, fn, { name });
 }
 
 const quorum = (page) => page.locator('[data-testid="quorum-status"]');

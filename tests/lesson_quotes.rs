@@ -50,25 +50,15 @@
 //! `cargo test --profile release-test --test lesson_quotes -- --nocapture`
 //! prints what was checked. Without `../shared/seeds/` the document's line
 //! numbers are not verified against the files (the checks still run).
+mod common;
+use common::{added_ids, re};
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::{LazyLock, Mutex};
 
 use quorum_playground::lessons::{self, Check, CommandResult, Lesson, MachineState, MemberState};
 use quorum_playground::sim::quorum::{self, QuorumInfo};
 use quorum_playground::sim::view::WorldView;
 use quorum_playground::sim::world::LogLine;
-use regex::Regex;
-
-/// A pattern compiled once per test binary.
-fn re(pat: &'static str) -> &'static Regex {
-    static CACHE: LazyLock<Mutex<HashMap<&'static str, &'static Regex>>> =
-        LazyLock::new(|| Mutex::new(HashMap::new()));
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    cache
-        .entry(pat)
-        .or_insert_with(|| Box::leak(Box::new(Regex::new(pat).expect("a valid pattern"))))
-}
 
 // =================================================================================
 // Running a lesson
@@ -120,19 +110,6 @@ fn play(doc: &'static str, lesson_name: &str) -> Played {
         steps,
         logs: session.world.logs.clone(),
     }
-}
-
-/// Runtime member IDs, in the order of the `Member X added to cluster` lines.
-fn added_ids(text: &str) -> Vec<u64> {
-    let mut ids = Vec::new();
-    for c in re(r"Member +([0-9a-f]{1,16}) added to cluster").captures_iter(text) {
-        if let Ok(id) = u64::from_str_radix(&c[1], 16) {
-            if !ids.contains(&id) {
-                ids.push(id);
-            }
-        }
-    }
-    ids
 }
 
 impl Played {

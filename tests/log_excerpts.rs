@@ -24,6 +24,8 @@
 //! with its reason and the evidence (`tests/reference-run-b/`, second real runs).
 //! `cargo test --release --test log_excerpts -- --nocapture` prints every
 //! excerpt's score and each missing line.
+mod common;
+use common::{added_ids, re};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -31,18 +33,6 @@ use quorum_playground::shell::parse::parse_script;
 use quorum_playground::shell::runner::run_one;
 use quorum_playground::shell::session::Session;
 use regex::Regex;
-use std::collections::HashMap;
-use std::sync::{LazyLock, Mutex};
-
-/// A pattern compiled once per test binary (the checks run it on every log line).
-fn re(pat: &'static str) -> &'static Regex {
-    static CACHE: LazyLock<Mutex<HashMap<&'static str, &'static Regex>>> =
-        LazyLock::new(|| Mutex::new(HashMap::new()));
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    cache
-        .entry(pat)
-        .or_insert_with(|| Box::leak(Box::new(Regex::new(pat).expect("a valid pattern"))))
-}
 
 /// Lines real etcd does not print the same way twice, as (scope, pattern of the
 /// normalised line, why). A missing line that matches one is excused only if
@@ -262,20 +252,6 @@ fn run_named(name: &str, seed: u64) -> Run {
         }
     }
     Run { logs, output }
-}
-
-/// Runtime member IDs, in order of `Member X added to cluster` lines.
-fn added_ids(text: &str) -> Vec<u64> {
-    let re = re(r"Member +([0-9a-f]{1,16}) added to cluster");
-    let mut ids = Vec::new();
-    for c in re.captures_iter(text) {
-        if let Ok(id) = u64::from_str_radix(&c[1], 16) {
-            if !ids.contains(&id) {
-                ids.push(id);
-            }
-        }
-    }
-    ids
 }
 
 /// Normalises one log line: time stamps and runtime IDs (`ids`: real → placeholder).

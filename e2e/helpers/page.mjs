@@ -3,7 +3,9 @@
 // comparison.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { ROOT, watchErrors } from './browser.mjs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { OUT, ROOT, screenshot, watchErrors } from './browser.mjs';
 
 export const INPUT = '[data-testid="terminal-input"]';
 export const OUTPUT = '[data-testid="terminal-output"]';
@@ -15,6 +17,32 @@ export async function open(context, url) {
   await page.goto(url, { waitUntil: 'load' });
   await page.locator(INPUT).waitFor({ state: 'visible', timeout: 30_000 });
   return { page, errors };
+}
+
+/**
+ * Opens `url` in a fresh context, runs `fn(page)`, then checks the page reported
+ * no errors (those `ignore` accepts aside). On a failure it leaves a screenshot
+ * and the terminal's text as e2e/out/NAME.png and NAME.txt.
+ */
+export async function withPage(browser, url, fn, { viewport = { width: 1440, height: 1000 }, name = 'failure', ignore = () => false } = {}) {
+  const context = await browser.newContext({ viewport });
+  let page;
+  try {
+    const opened = await open(context, url);
+    page = opened.page;
+    await fn(page);
+    assert.deepEqual(opened.errors.filter((e) => !ignore(e)), [], 'the page reported errors');
+  } catch (err) {
+    if (page) {
+      await screenshot(page, `${name}.png`).catch(() => {});
+      const text = await terminalText(page).catch(() => '(no terminal)');
+      await mkdir(OUT, { recursive: true });
+      await writeFile(join(OUT, `${name}.txt`), text);
+    }
+    throw err;
+  } finally {
+    await context.close();
+  }
 }
 
 /** Pauses the page's clock (a no-op when it is already paused). */

@@ -229,28 +229,11 @@ fn etcd_bool_flags() -> Vec<&'static str> {
         .collect()
 }
 
-/// etcd's flags that take a value and change something here (`etcd_flags.rs`
-/// reads them one by one).
-const ETCD_USED_VALUE_FLAGS: &[&str] = &[
-    "name",
-    "data-dir",
-    "listen-client-urls",
-    "advertise-client-urls",
-    "listen-peer-urls",
-    "initial-advertise-peer-urls",
-    "initial-cluster",
-    "initial-cluster-state",
-    "initial-cluster-token",
-    "heartbeat-interval",
-    "election-timeout",
-    "snapshot-count",
-    "logger",
-];
-
 /// etcd's flags that take a value: those that matter, then the ignored ones.
 fn etcd_value_flags() -> Vec<&'static str> {
-    ETCD_USED_VALUE_FLAGS
+    etcd_flags::ENV_FLAGS
         .iter()
+        .filter(|f| !etcd_flags::BOOL_FLAGS.contains(f))
         .chain(etcd_flags::IGNORED_VALUE_FLAGS)
         .copied()
         .collect()

@@ -168,7 +168,9 @@ pub fn parse(
     Ok(cfg)
 }
 
-const ENV_FLAGS: &[&str] = &[
+/// The flags that change something here, in the order their `ETCD_*`
+/// variables are read: those with a value and the booleans of [`BOOL_FLAGS`].
+pub const ENV_FLAGS: &[&str] = &[
     "name",
     "data-dir",
     "listen-client-urls",

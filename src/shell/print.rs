@@ -221,14 +221,7 @@ fn row_lines(cells: &[Vec<String>], widths: &[usize]) -> String {
 mod tests {
     use super::*;
 
-    const MEMBER_LIST_HEADER: [&str; 6] = [
-        "ID",
-        "Status",
-        "Name",
-        "Peer Addrs",
-        "Client Addrs",
-        "Is Learner",
-    ];
+    use crate::shell::etcdctl::MEMBER_HEADER as MEMBER_LIST_HEADER;
     const ENDPOINT_STATUS_HEADER: [&str; 10] = [
         "Endpoint",
         "ID",
