@@ -916,7 +916,7 @@ fn find_member<'a>(view: &WorldView, members: &'a [Member], name: &str) -> Optio
     by_name.or_else(|| {
         members.iter().find(|m| {
             m.peer_urls.iter().any(|u| {
-                split_url(u).is_some_and(|(host, _)| host_names_machine(view, &host, name))
+                split_url(u).is_some_and(|(host, _)| host_names_machine(view, host, name))
             })
         })
     })

@@ -419,7 +419,7 @@ impl<'a> Cluster<'a> {
         self.members.iter().find(|mem| {
             mem.peer_urls
                 .iter()
-                .any(|u| split_url(u).is_some_and(|(host, _)| names_machine(self.view, &host, m)))
+                .any(|u| split_url(u).is_some_and(|(host, _)| names_machine(self.view, host, m)))
         })
     }
 

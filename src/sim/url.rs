@@ -1,7 +1,7 @@
 //! URLs as etcd's flags and peers give them: `http://host:port[/path]`.
 
 /// `http://host:port/...` → (host, port). Default port 80 for http.
-pub fn split_url(url: &str) -> Option<(String, u16)> {
+pub fn split_url(url: &str) -> Option<(&str, u16)> {
     let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
     let hostport = rest.split('/').next()?;
     let (host, port) = match hostport.rsplit_once(':') {
@@ -11,7 +11,7 @@ pub fn split_url(url: &str) -> Option<(String, u16)> {
     if host.is_empty() {
         return None;
     }
-    Some((host.to_string(), port))
+    Some((host, port))
 }
 
 /// The `host:port` of a URL.

@@ -2,7 +2,9 @@
 //! table, directed links, the clock and its event queue, client calls in flight,
 //! and every server's log. Every change goes through `World::apply(Action)`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::rc::Rc;
 
 use raft::eraftpb::Message;
 use rand::{Rng, SeedableRng};
@@ -231,13 +233,14 @@ enum Event {
     ClientArrive {
         machine: String,
         req: u64,
-        request: Request,
+        // boxed, as the raft message: the queue moves events, and most are ticks
+        request: Box<Request>,
         /// Handed over by another member (promote goes to the leader over peer HTTP).
         forwarded: bool,
     },
     ClientReply {
         req: u64,
-        result: Result<Response, ServerError>,
+        result: Box<Result<Response, ServerError>>,
     },
     StopCheck {
         machine: String,
@@ -247,6 +250,61 @@ enum Event {
         machine: String,
         pid: u64,
     },
+}
+
+impl Action {
+    /// Whether the action can change what a dial between machines finds
+    /// (machines, addresses, processes, links); time, disks and delays cannot.
+    fn changes_reach(&self) -> bool {
+        matches!(
+            self,
+            Action::AddMachine { .. }
+                | Action::RemoveMachine { .. }
+                | Action::PowerOff { .. }
+                | Action::PowerOn { .. }
+                | Action::SetHost { .. }
+                | Action::StartEtcd { .. }
+                | Action::Kill { .. }
+                | Action::Cut { .. }
+                | Action::Heal { .. }
+        )
+    }
+}
+
+/// What a machine's cached peer reaches were computed under (see `World::reach_key`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct ReachKey {
+    topo_gen: u64,
+    transport_epochs: u64,
+    removed: u64,
+}
+
+/// An event in the queue. The heap is a max-heap, so the order is reversed:
+/// the earliest (time, sequence number) comes out first.
+#[derive(Debug)]
+struct Scheduled {
+    at: (u64, u64),
+    ev: Event,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, other: &Self) -> bool {
+        self.at == other.at
+    }
+}
+
+impl Eq for Scheduled {}
+
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Scheduled {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        Reverse(self.at).cmp(&Reverse(other.at))
+    }
 }
 
 /// At most this many frames are kept while recording (see `record_frames`).
@@ -261,13 +319,21 @@ pub struct World {
     pub hosts: BTreeMap<String, String>,
     pub cut: BTreeSet<(String, String)>,
     delays: BTreeMap<(String, String), u64>,
-    queue: BTreeMap<(u64, u64), Event>,
+    /// Events by (time, then the order they were scheduled in).
+    queue: BinaryHeap<Scheduled>,
     seq: u64,
     next_pid: u64,
     next_req: u64,
     calls: BTreeMap<u64, Call>,
-    /// rafthttp streams: (machine, peer ID) to the (machine, pid) they reach.
-    streams: BTreeMap<(String, u64), (String, u64)>,
+    /// rafthttp streams: machine, then peer ID, to the (machine, pid) they reach.
+    streams: BTreeMap<String, BTreeMap<u64, (String, u64)>>,
+    /// Counts the world's changes that can change what a dial finds: every
+    /// action, every process start and end.
+    topo_gen: u64,
+    /// Each machine's last [`Self::peer_reach`], with the [`Self::reach_key`]
+    /// it was computed under: a pure function of that state, so it is reused
+    /// until the key changes.
+    reach_cache: BTreeMap<String, (ReachKey, Rc<Reaches>)>,
     pub logs: Vec<LogLine>,
     // ----- observations only: nothing in the simulation reads these -----
     /// Raft messages per directed pair of machines: from, then to.
@@ -287,12 +353,14 @@ impl World {
             hosts: BTreeMap::new(),
             cut: BTreeSet::new(),
             delays: BTreeMap::new(),
-            queue: BTreeMap::new(),
+            queue: BinaryHeap::new(),
             seq: 0,
             next_pid: 100,
             next_req: 1,
             calls: BTreeMap::new(),
             streams: BTreeMap::new(),
+            topo_gen: 0,
+            reach_cache: BTreeMap::new(),
             logs: Vec::new(),
             traffic: BTreeMap::new(),
             frame_every_ms: None,
@@ -321,6 +389,9 @@ impl World {
 
     /// Applies one action.
     pub fn apply(&mut self, action: Action) -> Result<(), WorldError> {
+        if action.changes_reach() {
+            self.topo_gen += 1;
+        }
         match action {
             Action::AddMachine { name, addrs } => self.add_machine(name, addrs),
             Action::RemoveMachine { name } => {
@@ -328,8 +399,10 @@ impl World {
                 self.machines.remove(&name);
                 self.cut.retain(|(a, b)| *a != name && *b != name);
                 self.delays.retain(|(a, b), _| *a != name && *b != name);
-                self.streams
-                    .retain(|(a, _), (b, _)| *a != name && *b != name);
+                self.streams.remove(&name);
+                for to in self.streams.values_mut() {
+                    to.retain(|_, (b, _)| *b != name);
+                }
                 Ok(())
             }
             Action::PowerOff { name } => self.power_off(&name),
@@ -453,13 +526,13 @@ impl World {
     }
 
     /// Which machine a host name or address reaches, seen from `from`.
-    pub fn resolve(&self, host: &str, from: &str) -> Option<String> {
+    pub fn resolve<'a>(&'a self, host: &str, from: &'a str) -> Option<&'a str> {
         let host = self.hosts.get(host).map(|s| s.as_str()).unwrap_or(host);
         if let Some(m) = self.owner_of(host) {
-            return Some(m.to_string());
+            return Some(m);
         }
         match host {
-            "localhost" | "127.0.0.1" | "0.0.0.0" | "::1" | "[::1]" => Some(from.to_string()),
+            "localhost" | "127.0.0.1" | "0.0.0.0" | "::1" | "[::1]" => Some(from),
             _ => None,
         }
     }
@@ -563,6 +636,7 @@ impl World {
                 let heartbeat = p.server.cfg.heartbeat_ms;
                 if let Some(m) = self.machines.get_mut(machine) {
                     m.process = Some(p);
+                    self.topo_gen += 1;
                     m.last_exit = None;
                 }
                 // the stream readers dial their peers as soon as they start
@@ -686,18 +760,18 @@ impl World {
     fn peer_server(&self, from: &str, url: &str) -> Option<&Server> {
         let (target, port) = self.target_of(from, url)?;
         let (host, _) = split_url(url)?;
-        if !self.links_up(from, &target) {
+        if !self.links_up(from, target) {
             return None;
         }
-        let m = self.machines.get(&target)?;
+        let m = self.machines.get(target)?;
         let p = m.process.as_ref()?;
-        self.listens(&target, &p.server.cfg.listen_peer_urls, from, &host, port)
+        self.listens(target, &p.server.cfg.listen_peer_urls, from, host, port)
             .then_some(&p.server)
     }
 
-    fn target_of(&self, from: &str, url: &str) -> Option<(String, u16)> {
+    fn target_of<'a>(&'a self, from: &'a str, url: &str) -> Option<(&'a str, u16)> {
         let (host, port) = split_url(url)?;
-        Some((self.resolve(&host, from)?, port))
+        Some((self.resolve(host, from)?, port))
     }
 
     /// Whether a process on `target` listening on `urls` accepts a connection from
@@ -716,10 +790,10 @@ impl World {
                 if h == "0.0.0.0" || h == "[::]" {
                     return true;
                 }
-                if self.is_local_alias(&h) {
+                if self.is_local_alias(h) {
                     return dialed_loopback && from == target;
                 }
-                !dialed_loopback && self.resolve(&h, target).as_deref() == Some(target)
+                !dialed_loopback && self.resolve(h, target) == Some(target)
             })
         })
     }
@@ -731,16 +805,18 @@ impl World {
     }
 
     fn links_up(&self, a: &str, b: &str) -> bool {
-        let up = |m: &str| self.machines.get(m).is_some_and(|m| m.up);
-        up(a)
-            && up(b)
-            && !self.cut.contains(&(a.into(), b.into()))
-            && !self.cut.contains(&(b.into(), a.into()))
+        self.link_up(a, b) && !self.is_cut(b, a)
     }
 
     fn link_up(&self, a: &str, b: &str) -> bool {
         let up = |m: &str| self.machines.get(m).is_some_and(|m| m.up);
-        up(a) && up(b) && !self.cut.contains(&(a.into(), b.into()))
+        up(a) && up(b) && !self.is_cut(a, b)
+    }
+
+    /// Whether the link from `a` to `b` is cut (a scan: the set is small, and
+    /// a lookup by `(String, String)` would allocate on every message).
+    fn is_cut(&self, a: &str, b: &str) -> bool {
+        self.cut.iter().any(|(x, y)| x == a && y == b)
     }
 
     fn latency(&self, a: &str, b: &str) -> u64 {
@@ -748,9 +824,9 @@ impl World {
             return 0;
         }
         self.delays
-            .get(&(a.to_string(), b.to_string()))
-            .copied()
-            .unwrap_or(DEFAULT_LATENCY_MS)
+            .iter()
+            .find(|((x, y), _)| x == a && y == b)
+            .map_or(DEFAULT_LATENCY_MS, |(_, ms)| *ms)
     }
 
     fn kill(&mut self, machine: &str, signal: Signal) -> Result<(), WorldError> {
@@ -775,10 +851,11 @@ impl World {
             self.with_server(machine, |s, ctx| s.shutdown(ctx));
         }
         // its streams end with it (the peers' streams to it notice by pid)
-        self.streams.retain(|(from, _), _| from != machine);
+        self.streams.remove(machine);
         let Some(m) = self.machines.get_mut(machine) else {
             return;
         };
+        self.topo_gen += 1;
         let Some(p) = m.process.take() else {
             return;
         };
@@ -834,7 +911,10 @@ impl World {
 
     fn schedule(&mut self, after_ms: u64, ev: Event) {
         self.seq += 1;
-        self.queue.insert((self.now_ms + after_ms, self.seq), ev);
+        self.queue.push(Scheduled {
+            at: (self.now_ms + after_ms, self.seq),
+            ev,
+        });
     }
 
     /// Runs events until `until_ms`, or until `done` says so after an event.
@@ -843,13 +923,13 @@ impl World {
             if done(self) {
                 return;
             }
-            let Some((&(t, seq), _)) = self.queue.first_key_value() else {
+            let Some(&Scheduled { at: (t, _), .. }) = self.queue.peek() else {
                 break;
             };
             if t > until_ms {
                 break;
             }
-            let Some(ev) = self.queue.remove(&(t, seq)) else {
+            let Some(Scheduled { ev, .. }) = self.queue.pop() else {
                 break;
             };
             self.record_frame_before(t);
@@ -920,9 +1000,9 @@ impl World {
                 if let Some(deadline) = deadline.filter(|d| *d > self.now_ms) {
                     self.with_server(&machine, |s, ctx| {
                         if forwarded {
-                            s.handle_from_peer(ctx, req, request, deadline);
+                            s.handle_from_peer(ctx, req, *request, deadline);
                         } else {
-                            s.handle(ctx, req, request, deadline);
+                            s.handle(ctx, req, *request, deadline);
                         }
                     });
                 }
@@ -930,7 +1010,7 @@ impl World {
             Event::ClientReply { req, result } => {
                 if let Some(c) = self.calls.get_mut(&req) {
                     if c.result.is_none() {
-                        c.result = Some(match result {
+                        c.result = Some(match *result {
                             Ok(r) => CallResult::Reply(r),
                             Err(e) => CallResult::Error(e),
                         });
@@ -987,7 +1067,37 @@ impl World {
     /// What a dial from `machine`'s server to each of its peers finds; keeps
     /// rafthttp's streams: one stays up while its process lives and the links
     /// hold, even if the peer's URLs change (`member update`).
-    fn peer_reach(&mut self, machine: &str) -> Reaches {
+    fn peer_reach(&mut self, machine: &str) -> Rc<Reaches> {
+        let key = self.reach_key();
+        if let Some((k, r)) = self.reach_cache.get(machine) {
+            if *k == key {
+                return r.clone();
+            }
+        }
+        let r = Rc::new(self.dial_peers_now(machine));
+        self.reach_cache
+            .insert(machine.to_string(), (key, r.clone()));
+        r
+    }
+
+    /// Everything [`Self::peer_reach`] reads that can change without an
+    /// action or a process starting or ending: the servers' peer lists and
+    /// URLs (each transport's epoch only grows) and their removed members
+    /// (a set that only grows while a server runs).
+    fn reach_key(&self) -> ReachKey {
+        let mut key = ReachKey {
+            topo_gen: self.topo_gen,
+            ..ReachKey::default()
+        };
+        for p in self.machines.values().filter_map(|m| m.process.as_ref()) {
+            key.transport_epochs += p.server.transport.epoch;
+            key.removed += p.server.backend.members.removed.len() as u64;
+        }
+        key
+    }
+
+    /// [`Self::peer_reach`] computed afresh.
+    fn dial_peers_now(&mut self, machine: &str) -> Reaches {
         let Some((ids, cid, local)) = self.server(machine).map(|s| {
             let ids: Vec<u64> = s.transport.peers.keys().copied().collect();
             (ids, s.cluster_id, s.id)
@@ -996,15 +1106,16 @@ impl World {
         };
         let mut out = Reaches::default();
         for id in ids {
-            let key = (machine.to_string(), id);
             match self.dial(machine, id) {
                 Ok(stream) => {
                     let pid = stream.1;
-                    self.streams.insert(key, stream);
+                    self.keep_stream(machine, id, stream);
                     out.stream.insert(id, Reach::Ok { pid });
                 }
                 Err(r) => {
-                    self.streams.remove(&key);
+                    if let Some(to) = self.streams.get_mut(machine) {
+                        to.remove(&id);
+                    }
                     out.stream.insert(id, r);
                 }
             }
@@ -1015,26 +1126,40 @@ impl World {
         out
     }
 
+    /// Keeps `machine`'s stream to member `id`.
+    fn keep_stream(&mut self, machine: &str, id: u64, stream: (String, u64)) {
+        match self.streams.get_mut(machine) {
+            Some(to) => {
+                to.insert(id, stream);
+            }
+            None => {
+                self.streams
+                    .insert(machine.to_string(), BTreeMap::from([(id, stream)]));
+            }
+        }
+    }
+
     /// What dialling `url` from `from`'s server (member `local` of `cluster_id`)
     /// finds, expecting member `id` there.
     fn reach(&self, from: &str, url: &str, cluster_id: u64, local: u64, id: u64) -> Reach {
+        let host = split_url(url).map(|(h, _)| h).unwrap_or_default();
         let Some((target, port)) = self.target_of(from, url) else {
-            let host = split_url(url).map(|(h, _)| h).unwrap_or_default();
             return Reach::Refused(format!("dial tcp: lookup {host}: no such host"));
         };
-        if !self.links_up(from, &target) {
+        if !self.links_up(from, target) {
             return Reach::Silent(host_port(url));
         }
-        let refused = Reach::Refused(format!(
-            "dial tcp {}: connect: connection refused",
-            host_port(url)
-        ));
-        let Some(p) = self.machines.get(&target).and_then(|m| m.process.as_ref()) else {
-            return refused;
+        let refused = || {
+            Reach::Refused(format!(
+                "dial tcp {}: connect: connection refused",
+                host_port(url)
+            ))
         };
-        let host = split_url(url).map(|(h, _)| h).unwrap_or_default();
-        if !self.listens(&target, &p.server.cfg.listen_peer_urls, from, &host, port) {
-            return refused;
+        let Some(p) = self.machines.get(target).and_then(|m| m.process.as_ref()) else {
+            return refused();
+        };
+        if !self.listens(target, &p.server.cfg.listen_peer_urls, from, host, port) {
+            return refused();
         }
         Self::handler_verdict(&p.server, cluster_id, local, id).unwrap_or(Reach::Ok { pid: p.pid })
     }
@@ -1068,7 +1193,7 @@ impl World {
         };
         for r in requests {
             let url = self.peer_url(machine, r.to).unwrap_or_default();
-            let Some((target, _)) = self.target_of(machine, &url) else {
+            let Some(target) = self.target_of(machine, &url).map(|(t, _)| t.to_string()) else {
                 continue;
             };
             self.with_server(&target, |s, ctx| {
@@ -1125,7 +1250,9 @@ impl World {
             zap: s.cfg.logger == Logger::Zap,
         };
         let r = f(s, &mut ctx);
-        self.push_logs(machine, log);
+        if !log.is_empty() {
+            self.push_logs(machine, log);
+        }
         self.route(machine, out);
         Some(r)
     }
@@ -1164,6 +1291,7 @@ impl World {
                     let client = call.from.clone();
                     if self.link_up(machine, &client) || machine == client {
                         let lat = self.latency(machine, &client);
+                        let result = Box::new(result);
                         self.schedule(lat, Event::ClientReply { req, result });
                     }
                 }
@@ -1233,7 +1361,7 @@ impl World {
             .server(from)
             .map(|s| (s.cluster_id, s.id))
             .unwrap_or((0, 0));
-        if let Some((target, pid)) = self.streams.get(&(from.to_string(), id)) {
+        if let Some((target, pid)) = self.streams.get(from).and_then(|to| to.get(&id)) {
             if self.pid_of(target) == Some(*pid) && self.links_up(from, target) {
                 // the connection stands; the handler still has its say
                 if let Some(r) = self
@@ -1251,7 +1379,7 @@ impl World {
                 let (target, _) = self
                     .target_of(from, &url)
                     .ok_or_else(|| Reach::Silent(host_port(&url)))?;
-                Ok((target, pid))
+                Ok((target.to_string(), pid))
             }
             other => Err(other),
         }
@@ -1264,10 +1392,7 @@ impl World {
             }
             return;
         };
-        if !self.link_up(from, &target) {
-            self.count_traffic(from, &target, None);
-            return;
-        }
+        // a dial only succeeds over links up both ways
         self.count_traffic(from, &target, Some(&m));
         let lat = self.latency(from, &target);
         self.schedule(
@@ -1286,7 +1411,7 @@ impl World {
     /// names (`None` when no machine answers to the host).
     fn raft_target(&self, from: &str, id: u64, url: Option<String>) -> Option<String> {
         let url = url.or_else(|| self.peer_url(from, id))?;
-        self.target_of(from, &url).map(|(target, _)| target)
+        self.target_of(from, &url).map(|(target, _)| target.to_string())
     }
 
     /// Counts a message `sent` (`None`: dropped) from one machine to another.
@@ -1338,7 +1463,7 @@ impl World {
                 Event::ClientArrive {
                     machine: target,
                     req,
-                    request,
+                    request: Box::new(request),
                     forwarded: true,
                 },
             );
@@ -1372,7 +1497,7 @@ impl World {
                         Event::ClientArrive {
                             machine: target,
                             req,
-                            request,
+                            request: Box::new(request),
                             forwarded: false,
                         },
                     );
@@ -1396,18 +1521,18 @@ impl World {
                 "dial tcp: address {endpoint}: missing port in address"
             ));
         };
-        let Some(target) = self.resolve(&host, from) else {
+        let Some(target) = self.resolve(host, from) else {
             return Err(format!("dial tcp: lookup {host}: no such host"));
         };
-        if !self.links_up(from, &target) {
-            return Ok(target);
+        if !self.links_up(from, target) {
+            return Ok(target.to_string());
         }
         let listening = self
             .machines
-            .get(&target)
+            .get(target)
             .and_then(|m| m.process.as_ref())
             .is_some_and(|p| {
-                self.listens(&target, &p.server.cfg.listen_client_urls, from, &host, port)
+                self.listens(target, &p.server.cfg.listen_client_urls, from, host, port)
             });
         if !listening {
             return Err(format!(
@@ -1415,7 +1540,7 @@ impl World {
                 host_port(&url)
             ));
         }
-        Ok(target)
+        Ok(target.to_string())
     }
 
     /// What `ls` shows: the disk's paths in order, data dirs with a trailing `/`,

@@ -190,6 +190,9 @@ pub struct Transport {
     /// The local address used as the source of reader connections.
     pub local_host: String,
     next_port: u16,
+    /// Counts changes to `peers`' membership and URLs, so the world knows when
+    /// what a dial finds may have changed.
+    pub epoch: u64,
 }
 
 impl Transport {
@@ -207,6 +210,7 @@ impl Transport {
             peers: BTreeMap::new(),
             local_host,
             next_port: first_port,
+            epoch: 0,
         }
     }
 
@@ -229,12 +233,14 @@ impl Transport {
             );
         }
         self.peers.insert(id, Peer::new(urls, ctx.now_ms));
+        self.epoch += 1;
     }
 
     /// `UpdatePeer`.
     pub fn update_peer(&mut self, ctx: &mut Ctx, id: u64, urls: Vec<String>) {
         if let Some(p) = self.peers.get_mut(&id) {
             p.urls = urls;
+            self.epoch += 1;
             ctx.server('I', "rafthttp", &format!("updated peer {id:x}"));
         }
     }
@@ -242,6 +248,7 @@ impl Transport {
     /// `RemovePeer`: the peer stops, then is forgotten.
     pub fn remove_peer(&mut self, ctx: &mut Ctx, id: u64) {
         if let Some(p) = self.peers.remove(&id) {
+            self.epoch += 1;
             stop_peer(ctx, id, p);
             ctx.server('I', "rafthttp", &format!("removed peer {id:x}"));
         }
@@ -250,6 +257,7 @@ impl Transport {
     /// `Stop`: every peer stops (the server is exiting).
     pub fn stop(&mut self, ctx: &mut Ctx) {
         let peers = std::mem::take(&mut self.peers);
+        self.epoch += 1;
         for (id, p) in peers {
             stop_peer(ctx, id, p);
         }

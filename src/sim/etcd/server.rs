@@ -370,7 +370,7 @@ impl Server {
             .initial_advertise_peer_urls
             .first()
             .and_then(|u| crate::sim::url::split_url(u))
-            .map(|(h, _)| h)
+            .map(|(h, _)| h.to_string())
             .unwrap_or_default();
         // ephemeral ports are the kernel's business: derived from the ID, so
         // they draw nothing from the election-timeout RNG
