@@ -1,4 +1,5 @@
 //! Quorum Playground: a simulated etcd 3.4 world on raft-rs, its shell, and its UI.
+pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod lessons;

@@ -1,0 +1,330 @@
+//! The workloads `make bench` times, shared by the native benchmark
+//! (`src/bin/bench.rs`) and the same figures in headless Chromium
+//! (`tests/bench_web.rs`): a five-member cluster with one put per simulated
+//! second, bare raft-rs in the same shape, a ten-minute run with faults and
+//! membership changes to replay, and a day of puts. Nothing here reads a clock:
+//! the callers time these functions with their own.
+//!
+//! The page never calls this module, so the release site does not carry it
+//! (wasm-bindgen exports nothing from here, and unused code is dropped).
+
+use crate::shell::parse;
+use crate::shell::runner::run_one;
+use crate::shell::session::Session;
+
+/// Machines of the five-member cluster: `node01`..`node05` on 192.168.0.61..65.
+const FIVE: [(&str, &str); 5] = [
+    ("node01", "192.168.0.61"),
+    ("node02", "192.168.0.62"),
+    ("node03", "192.168.0.63"),
+    ("node04", "192.168.0.64"),
+    ("node05", "192.168.0.65"),
+];
+
+/// The `etcd` command line that starts `name` on `ip` as a member of `cluster`.
+fn etcd_line(name: &str, ip: &str, cluster: &str, state: &str) -> String {
+    format!(
+        "{name}$ etcd --name {name} --initial-advertise-peer-urls http://{ip}:2380 \
+         --listen-peer-urls http://0.0.0.0:2380 --advertise-client-urls http://{ip}:2379 \
+         --listen-client-urls http://0.0.0.0:2379 --initial-cluster {cluster} \
+         --initial-cluster-state {state}"
+    )
+}
+
+/// The script that boots the five-member cluster and lets it elect a leader,
+/// as the page's boot script starts three.
+pub fn five_member_boot() -> String {
+    let cluster: Vec<String> = FIVE
+        .iter()
+        .map(|(n, ip)| format!("{n}=http://{ip}:2380"))
+        .collect();
+    let cluster = cluster.join(",");
+    let mut script = String::new();
+    for (n, ip) in FIVE {
+        script.push_str(&format!("machine add {n} {ip}\n"));
+    }
+    for (n, ip) in FIVE {
+        script.push_str(&etcd_line(n, ip, &cluster, "new"));
+        script.push('\n');
+    }
+    script.push_str("node01$ sleep 3\n");
+    script
+}
+
+/// A session that ran `script` (a runner script: prompts, `\` continuations).
+pub fn session_after(seed: u64, script: &str) -> Session {
+    let mut s = Session::new(seed);
+    let mut sink = String::new();
+    for c in parse::parse_script(script).unwrap_or_default() {
+        run_one(&mut s, &c, false, &mut sink);
+    }
+    s
+}
+
+/// `secs` simulated seconds of `s` with one `etcdctl put` per simulated second
+/// (from the session's current machine). Returns how many puts failed.
+pub fn puts_for(s: &mut Session, secs: u64) -> u64 {
+    let start_ms = s.world.now_ms();
+    let mut failed = 0;
+    let mut i = 0;
+    while s.world.now_ms() < start_ms + secs * 1000 {
+        let put = s.run_typed(&format!("etcdctl put key{i} value{i}"));
+        if put.output.status != 0 {
+            failed += 1;
+        }
+        let now = s.world.now_ms();
+        let next = start_ms + (i + 1) * 1000;
+        if next > now {
+            s.run_typed(&format!("sleep {}ms", next - now));
+        }
+        i += 1;
+    }
+    failed
+}
+
+/// Bare raft-rs in the same shape: five RawNodes on MemStorage, 100 ms ticks,
+/// one proposal per simulated second, every message delivered in order at
+/// once, the logger discarding: the plain Ready loop of raft-rs's examples.
+/// Returns the number of committed entries the nodes applied.
+pub fn bare_raft(secs: u64) -> u64 {
+    use raft::eraftpb::ConfState;
+    use raft::storage::MemStorage;
+    use raft::{Config, RawNode};
+
+    let logger = slog::Logger::root(slog::Discard, slog::o!());
+    let ids: Vec<u64> = (1..=5).collect();
+    let mut nodes: Vec<RawNode<MemStorage>> = ids
+        .iter()
+        .filter_map(|&id| {
+            let storage = MemStorage::new_with_conf_state(ConfState::from((ids.clone(), vec![])));
+            let cfg = Config {
+                id,
+                election_tick: 10,
+                heartbeat_tick: 1,
+                check_quorum: true,
+                ..Default::default()
+            };
+            RawNode::new(&cfg, storage, &logger).ok()
+        })
+        .collect();
+    if let Some(first) = nodes.first_mut() {
+        let _ = first.campaign();
+    }
+    let mut applied = 0u64;
+    for tick in 0..secs * 10 {
+        for n in nodes.iter_mut() {
+            n.tick();
+        }
+        if tick % 10 == 0 {
+            if let Some(leader) = nodes
+                .iter_mut()
+                .find(|n| n.raft.state == raft::StateRole::Leader)
+            {
+                let _ = leader.propose(vec![], format!("key{tick}=value").into_bytes());
+            }
+        }
+        applied += deliver_until_quiet(&mut nodes);
+    }
+    applied
+}
+
+/// The Ready loop of every node, delivering messages until none is left.
+fn deliver_until_quiet(nodes: &mut [raft::RawNode<raft::storage::MemStorage>]) -> u64 {
+    let mut applied = 0u64;
+    loop {
+        let mut msgs = Vec::new();
+        for n in nodes.iter_mut() {
+            if !n.has_ready() {
+                continue;
+            }
+            let store = n.raft.raft_log.store.clone();
+            let mut ready = n.ready();
+            msgs.extend(ready.take_messages());
+            if !ready.snapshot().is_empty() {
+                let _ = store.wl().apply_snapshot(ready.snapshot().clone());
+            }
+            applied += ready.take_committed_entries().len() as u64;
+            if !ready.entries().is_empty() {
+                let _ = store.wl().append(ready.entries());
+            }
+            if let Some(hs) = ready.hs() {
+                store.wl().set_hardstate(hs.clone());
+            }
+            msgs.extend(ready.take_persisted_messages());
+            let mut light = n.advance(ready);
+            if let Some(commit) = light.commit_index() {
+                store.wl().mut_hard_state().set_commit(commit);
+            }
+            msgs.extend(light.take_messages());
+            applied += light.take_committed_entries().len() as u64;
+            n.advance_apply();
+        }
+        if msgs.is_empty() {
+            return applied;
+        }
+        for m in msgs {
+            let to = m.to as usize;
+            if let Some(n) = to.checked_sub(1).and_then(|i| nodes.get_mut(i)) {
+                let _ = n.step(m);
+            }
+        }
+    }
+}
+
+/// The member ID `etcdctl member add` printed (`Member <hex> added to cluster ...`).
+fn added_id(stdout: &str) -> Option<String> {
+    let rest = stdout.split("Member ").nth(1)?;
+    rest.split_whitespace().next().map(str::to_string)
+}
+
+/// Ten simulated minutes of five members with faults and membership changes:
+/// a put every 10 s; the leader cut off and healed; a member killed, removed,
+/// its machine replaced by a new member; a learner added, started and promoted;
+/// a machine powered off and on. The lines are made by running them (member IDs
+/// added at runtime are read from `member add`), so [`replay`] of the result
+/// takes exactly this run again. Each line is a runner script line.
+pub fn ten_minute_run(seed: u64) -> Vec<String> {
+    let mut lines: Vec<String> = five_member_boot().lines().map(str::to_string).collect();
+    let mut s = session_after(seed, &five_member_boot());
+    let mut run = |s: &mut Session, line: String| -> String {
+        let out = s.run_typed(&line).output.stdout;
+        lines.push(line);
+        out
+    };
+    let ep = "--endpoints=http://192.168.0.61:2379";
+    let put = |s: &mut Session, run: &mut dyn FnMut(&mut Session, String) -> String| {
+        let n = s.world.now_ms();
+        run(s, format!("node01$ etcdctl {ep} put k{n} v{n}"));
+        run(s, "node01$ sleep 10".to_string());
+    };
+    for _ in 0..6 {
+        put(&mut s, &mut run);
+    }
+    // the leader (or whoever node01 is) cut off for 30 s, then healed
+    run(&mut s, "$ net isolate node01".to_string());
+    run(&mut s, "$ sleep 30".to_string());
+    run(&mut s, "$ net heal".to_string());
+    for _ in 0..6 {
+        put(&mut s, &mut run);
+    }
+    // node05 dies; it is removed and a new machine joins in its place
+    run(&mut s, "node05$ kill -9 etcd".to_string());
+    let list = run(&mut s, format!("node01$ etcdctl {ep} member list"));
+    if let Some(id) = list
+        .lines()
+        .find(|l| l.contains("node05"))
+        .and_then(|l| l.split(',').next())
+    {
+        run(&mut s, format!("node01$ etcdctl {ep} member remove {id}"));
+    }
+    run(&mut s, "$ machine add node06 192.168.0.66".to_string());
+    run(
+        &mut s,
+        format!("node01$ etcdctl {ep} member add node06 --peer-urls=http://192.168.0.66:2380"),
+    );
+    let mut cluster: Vec<String> = FIVE[..4]
+        .iter()
+        .map(|(n, ip)| format!("{n}=http://{ip}:2380"))
+        .collect();
+    cluster.push("node06=http://192.168.0.66:2380".to_string());
+    run(
+        &mut s,
+        etcd_line("node06", "192.168.0.66", &cluster.join(","), "existing"),
+    );
+    for _ in 0..6 {
+        put(&mut s, &mut run);
+    }
+    // a learner joins, catches up, and is promoted
+    run(&mut s, "$ machine add node07 192.168.0.67".to_string());
+    let learner = run(
+        &mut s,
+        format!(
+            "node01$ etcdctl {ep} member add node07 --learner --peer-urls=http://192.168.0.67:2380"
+        ),
+    );
+    cluster.push("node07=http://192.168.0.67:2380".to_string());
+    run(
+        &mut s,
+        etcd_line("node07", "192.168.0.67", &cluster.join(","), "existing"),
+    );
+    run(&mut s, "$ sleep 20".to_string());
+    if let Some(id) = added_id(&learner) {
+        run(&mut s, format!("node01$ etcdctl {ep} member promote {id}"));
+    }
+    // a machine loses power for a minute
+    run(&mut s, "$ machine down node03".to_string());
+    run(&mut s, "$ sleep 60".to_string());
+    run(&mut s, "$ machine up node03".to_string());
+    // restarted as it was first started: etcd reads its data dir, not the flags
+    let first: Vec<String> = FIVE
+        .iter()
+        .map(|(n, ip)| format!("{n}=http://{ip}:2380"))
+        .collect();
+    run(
+        &mut s,
+        etcd_line("node03", "192.168.0.63", &first.join(","), "new"),
+    );
+    while s.world.now_ms() < 600_000 {
+        put(&mut s, &mut run);
+    }
+    lines
+}
+
+/// A fresh session that ran `lines` (the page's replay of a run's commands).
+pub fn replay(seed: u64, lines: &[String]) -> Session {
+    session_after(seed, &lines.join("\n"))
+}
+
+/// Simulated ticks a run took: each running member ticks every 100 ms.
+pub fn member_ticks(members: u64, ms: u64) -> u64 {
+    members * ms / 100
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ten-minute run does what it says: every membership change and
+    /// fault took effect, and replaying its lines ends in the same state.
+    #[test]
+    fn ten_minute_run_changes_membership_and_replays() {
+        let lines = ten_minute_run(1);
+        let mut s = replay(1, &lines);
+        assert!(s.world.now_ms() >= 600_000);
+        let list = s
+            .run_typed("node01$ etcdctl --endpoints=http://192.168.0.61:2379 member list")
+            .output;
+        assert_eq!(list.status, 0, "{}", list.stderr);
+        let members: Vec<&str> = list.stdout.lines().collect();
+        assert_eq!(members.len(), 6, "{}", list.stdout);
+        assert!(!list.stdout.contains("node05"), "{}", list.stdout);
+        for name in ["node06", "node07"] {
+            let line = members.iter().find(|l| l.contains(name));
+            assert!(
+                line.is_some_and(|l| l.starts_with(|c: char| c.is_ascii_hexdigit())
+                    && l.contains("started")
+                    && l.ends_with("false")),
+                "{name} is a started voter: {}",
+                list.stdout
+            );
+        }
+        let joined = lines.join("\n");
+        for fault in ["net isolate node01", "kill -9 etcd", "machine down node03"] {
+            assert!(joined.contains(fault), "{fault}");
+        }
+    }
+
+    #[test]
+    fn bare_raft_commits_one_entry_per_second() {
+        // five nodes each apply the leader's empty entry and every proposal
+        assert!(bare_raft(10) >= 5 * 10);
+    }
+
+    #[test]
+    fn puts_for_puts_once_a_second() {
+        let mut s = session_after(1, &five_member_boot());
+        let t0 = s.world.now_ms();
+        assert_eq!(puts_for(&mut s, 5), 0);
+        assert!(s.world.now_ms() >= t0 + 5000);
+    }
+}
