@@ -62,13 +62,20 @@ pub fn session_after(seed: u64, script: &str) -> Session {
 }
 
 /// `secs` simulated seconds of `s` with one `etcdctl put` per simulated second
-/// (from the session's current machine). Returns how many puts failed.
+/// (from the session's current machine), each to a new key. Returns how many
+/// puts failed.
 pub fn puts_for(s: &mut Session, secs: u64) -> u64 {
+    puts_over(s, secs, u64::MAX)
+}
+
+/// [`puts_for`] cycling over `keys` keys (`key0`..): the store stops growing
+/// once each was written, and what grows is the raft log.
+pub fn puts_over(s: &mut Session, secs: u64, keys: u64) -> u64 {
     let start_ms = s.world.now_ms();
     let mut failed = 0;
     let mut i = 0;
     while s.world.now_ms() < start_ms + secs * 1000 {
-        let put = s.run_typed(&format!("etcdctl put key{i} value{i}"));
+        let put = s.run_typed(&format!("etcdctl put key{} value{i}", i % keys.max(1)));
         if put.output.status != 0 {
             failed += 1;
         }

@@ -95,7 +95,9 @@ mod native {
     /// process's peak resident memory (Linux `VmHWM`).
     pub fn day() {
         let mut s = work::session_after(1, &work::five_member_boot());
-        let (t, failed) = timed(|| work::puts_for(&mut s, 24 * 3600));
+        let keys: u64 = std::env::var("KEYS").ok().and_then(|k| k.parse().ok()).unwrap_or(u64::MAX);
+        let secs: u64 = std::env::var("SECS").ok().and_then(|k| k.parse().ok()).unwrap_or(24 * 3600);
+        let (t, failed) = timed(|| work::puts_over(&mut s, secs, keys));
         let peak_kb = std::fs::read_to_string("/proc/self/status")
             .ok()
             .and_then(|st| {

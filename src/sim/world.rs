@@ -1046,22 +1046,22 @@ impl World {
         let ticked = self.with_server(machine, |s, ctx| {
             let requests = s.tick(ctx, &reach);
             s.retry_reads(ctx);
-            (s.cfg.heartbeat_ms, requests)
+            (s.cfg.heartbeat_ms, requests, s.stop_at.is_some())
         });
-        let hb = ticked.map(|(hb, requests)| {
-            self.deliver_stream_requests(machine, requests);
-            hb
-        });
-        if let Some(hb) = hb {
-            self.schedule(
-                hb.max(1),
-                Event::Tick {
-                    machine: machine.to_string(),
-                    pid,
-                },
-            );
+        let Some((hb, requests, stopping)) = ticked else {
+            return;
+        };
+        self.deliver_stream_requests(machine, requests);
+        self.schedule(
+            hb.max(1),
+            Event::Tick {
+                machine: machine.to_string(),
+                pid,
+            },
+        );
+        if stopping {
+            self.check_stop(machine);
         }
-        self.check_stop(machine);
     }
 
     /// What a dial from `machine`'s server to each of its peers finds; keeps
@@ -1183,6 +1183,9 @@ impl World {
 
     /// Hands the stream requests `machine`'s server made to the servers they reached.
     fn deliver_stream_requests(&mut self, machine: &str, requests: Vec<StreamRequest>) {
+        if requests.is_empty() {
+            return;
+        }
         let Some((local, cluster, pid)) = self
             .machines
             .get(machine)
@@ -1203,19 +1206,23 @@ impl World {
     }
 
     fn on_raft(&mut self, machine: &str, pid: u64, msg: Message) {
-        if self.pid_of(machine) != Some(pid) {
-            return;
-        }
         // etcd answers a removed member's messages with 410 Gone; the sender
         // learns it was removed when its stream readers redial (rafthttp)
-        let removed = self
-            .server(machine)
-            .is_some_and(|s| s.backend.members.removed.contains(&msg.from));
-        if removed {
+        let accepted = self
+            .machines
+            .get(machine)
+            .and_then(|m| m.process.as_ref())
+            .is_some_and(|p| p.pid == pid && !p.server.backend.members.removed.contains(&msg.from));
+        if !accepted {
             return;
         }
-        self.with_server(machine, |s, ctx| s.step(ctx, msg));
-        self.check_stop(machine);
+        let stopping = self.with_server(machine, |s, ctx| {
+            s.step(ctx, msg);
+            s.stop_at.is_some()
+        });
+        if stopping == Some(true) {
+            self.check_stop(machine);
+        }
     }
 
     pub fn server(&self, machine: &str) -> Option<&Server> {
@@ -1357,17 +1364,21 @@ impl World {
 
     /// [`Self::dial`] with the peer's URL given (`None`: as the transport knows it now).
     fn dial_url(&self, from: &str, id: u64, url: Option<String>) -> Result<(String, u64), Reach> {
-        let (cid, local) = self
-            .server(from)
-            .map(|s| (s.cluster_id, s.id))
+        let sender = self.machines.get(from);
+        let (cid, local) = sender
+            .and_then(|m| m.process.as_ref())
+            .map(|p| (p.server.cluster_id, p.server.id))
             .unwrap_or((0, 0));
         if let Some((target, pid)) = self.streams.get(from).and_then(|to| to.get(&id)) {
-            if self.pid_of(target) == Some(*pid) && self.links_up(from, target) {
+            // one lookup of each end: this runs for every raft message
+            let peer = self.machines.get(target);
+            let live = peer
+                .and_then(|m| m.process.as_ref())
+                .filter(|p| p.pid == *pid);
+            let up = sender.is_some_and(|m| m.up) && peer.is_some_and(|m| m.up);
+            if let Some(p) = live.filter(|_| up && !self.is_cut(from, target) && !self.is_cut(target, from)) {
                 // the connection stands; the handler still has its say
-                if let Some(r) = self
-                    .server(target)
-                    .and_then(|s| Self::handler_verdict(s, cid, local, id))
-                {
+                if let Some(r) = Self::handler_verdict(&p.server, cid, local, id) {
                     return Err(r);
                 }
                 return Ok((target.clone(), *pid));
