@@ -1,0 +1,94 @@
+//! `make bench`, the figures measured in headless Chromium: the workloads of
+//! `quorum_playground::bench` built as wasm (release profile, as the site is)
+//! and timed with `performance.now()`. Each prints one line,
+//! `name: value unit (goal: ...)`, through the test runner's console capture.
+//!
+//! Not part of `make test`: it needs `--features bench-web` (see Cargo.toml)
+//! and `--nocapture` to show its lines. Every test also checks its workload
+//! did its work, so a broken workload fails here rather than printing a number.
+#![cfg(all(target_arch = "wasm32", feature = "bench-web"))]
+
+use quorum_playground::bench as work;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen]
+extern "C" {
+    /// `performance.now()`: milliseconds, sub-millisecond resolution.
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+/// Runs of each timed workload; the best counts (the least disturbed).
+const RUNS: usize = 5;
+/// Simulated seconds of the throughput figures.
+const SECS: u64 = 60;
+
+/// Milliseconds `f` took.
+fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
+    let t = performance_now();
+    let r = f();
+    (performance_now() - t, r)
+}
+
+/// The wasm module's linear memory now, in MB (it only ever grows, so this is
+/// also its peak).
+fn linear_memory_mb() -> f64 {
+    (core::arch::wasm32::memory_size(0) * 65536) as f64 / (1024.0 * 1024.0)
+}
+
+#[wasm_bindgen_test]
+fn sim_and_bare_raft_ticks_per_second() {
+    let boot = work::five_member_boot();
+    let (mut sim, mut bare) = (f64::MAX, f64::MAX);
+    for _ in 0..RUNS {
+        let mut s = work::session_after(1, &boot);
+        let (t, failed) = timed(|| work::puts_for(&mut s, SECS));
+        assert_eq!(failed, 0, "every put succeeds");
+        sim = sim.min(t);
+        let (t, applied) = timed(|| work::bare_raft(SECS));
+        assert!(applied >= 5 * SECS, "bare raft-rs commits its proposals");
+        bare = bare.min(t);
+    }
+    let ticks = work::member_ticks(5, SECS * 1000) as f64;
+    console_log!(
+        "sim_5_members_wasm: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {RUNS}) (goal: >= 0.5 of bare raft-rs)",
+        ticks / (sim / 1000.0)
+    );
+    console_log!(
+        "bare_raft_5_nodes_wasm: {:.0} ticks/s (same shape, raft-rs alone) (goal: reference)",
+        ticks / (bare / 1000.0)
+    );
+    console_log!("sim_over_bare_raft_wasm: {:.2} (goal: >= 0.5)", bare / sim);
+}
+
+#[wasm_bindgen_test]
+fn replay_of_ten_minutes() {
+    let lines = work::ten_minute_run(1);
+    let mut best = f64::MAX;
+    for _ in 0..RUNS {
+        let (t, s) = timed(|| work::replay(1, &lines));
+        assert!(s.world.now_ms() >= 600_000, "the replay reached ten minutes");
+        best = best.min(t);
+    }
+    console_log!(
+        "replay_10_min_wasm: {best:.1} ms ({} commands, 5 members, faults and membership changes, best of {RUNS}) (goal: < 100 ms)",
+        lines.len()
+    );
+}
+
+#[wasm_bindgen_test]
+fn memory_after_a_day_of_puts() {
+    let before = linear_memory_mb();
+    let mut s = work::session_after(1, &work::five_member_boot());
+    let (t, failed) = timed(|| work::puts_over(&mut s, 24 * 3600, work::DAY_KEYS));
+    assert!(s.world.now_ms() >= 24 * 3600 * 1000);
+    console_log!(
+        "day_5_members_memory_wasm: {:.1} MB linear memory ({before:.1} MB at start; 24 simulated h, one put per s over {} keys, {failed} failed, {:.1} s to run) (goal: < 64 MB)",
+        linear_memory_mb(),
+        work::DAY_KEYS,
+        t / 1000.0
+    );
+}
