@@ -989,7 +989,7 @@ impl Client<'_> {
             // etcd has already copied the db into DATA_DIR/member/snap when it
             // checks the hash, and leaves it there.
             let partial = DataDir {
-                storage: raft::storage::MemStorage::new(),
+                storage: crate::sim::etcd::raftlog::LogStorage::new(),
                 id: 0,
                 cluster_id: 0,
                 backend: Backend {

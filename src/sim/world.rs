@@ -1376,7 +1376,9 @@ impl World {
                 .and_then(|m| m.process.as_ref())
                 .filter(|p| p.pid == *pid);
             let up = sender.is_some_and(|m| m.up) && peer.is_some_and(|m| m.up);
-            if let Some(p) = live.filter(|_| up && !self.is_cut(from, target) && !self.is_cut(target, from)) {
+            if let Some(p) =
+                live.filter(|_| up && !self.is_cut(from, target) && !self.is_cut(target, from))
+            {
                 // the connection stands; the handler still has its say
                 if let Some(r) = Self::handler_verdict(&p.server, cid, local, id) {
                     return Err(r);
@@ -1422,7 +1424,8 @@ impl World {
     /// names (`None` when no machine answers to the host).
     fn raft_target(&self, from: &str, id: u64, url: Option<String>) -> Option<String> {
         let url = url.or_else(|| self.peer_url(from, id))?;
-        self.target_of(from, &url).map(|(target, _)| target.to_string())
+        self.target_of(from, &url)
+            .map(|(target, _)| target.to_string())
     }
 
     /// Counts a message `sent` (`None`: dropped) from one machine to another.

@@ -2,9 +2,9 @@
 //! a new cluster from `--initial-cluster`, joining an existing one, restarting
 //! from a WAL, or `--force-new-cluster`; with etcd's checks and fatal messages.
 
+use super::raftlog::LogStorage;
 use protobuf::Message as _;
 use raft::eraftpb::{ConfChange, ConfChangeType, ConfState, Entry, EntryType, HardState};
-use raft::storage::MemStorage;
 use raft::Storage;
 
 use super::config::{ClusterState, EtcdConfig};
@@ -215,7 +215,7 @@ fn new_cluster(
             &format!("{:x} switched to configuration {conf}", local.id),
         );
     }
-    let storage = MemStorage::new();
+    let storage = LogStorage::new();
     let entries: Vec<Entry> = members
         .iter()
         .enumerate()
@@ -265,7 +265,7 @@ pub fn restore(
     let n = members.len() as u64;
     let mut cs = ConfState::default();
     cs.set_voters(ids.clone());
-    let storage = MemStorage::new();
+    let storage = LogStorage::new();
     {
         let mut raft_snap = raft::eraftpb::Snapshot::default();
         let meta = raft_snap.mut_metadata();
@@ -382,7 +382,7 @@ fn join_existing(
     );
     log_new_raft(ctx, id, 0, 0, 0, 0, 0, &[]);
     let dir = DataDir {
-        storage: MemStorage::new(),
+        storage: LogStorage::new(),
         id,
         cluster_id,
         backend: Backend::default(),
@@ -510,7 +510,7 @@ fn start_raft_from_snapshot(
     }
 }
 
-fn raft_state(storage: &MemStorage) -> (HardState, u64, u64) {
+fn raft_state(storage: &LogStorage) -> (HardState, u64, u64) {
     let hs = storage.rl().hard_state().clone();
     let last = storage.last_index().unwrap_or(0);
     let last_term = storage.term(last).unwrap_or(0);

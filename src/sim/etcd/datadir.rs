@@ -2,8 +2,8 @@
 //! (the WAL), the member and cluster IDs (WAL metadata), and the backend (the
 //! applied key-value state and member table), which survive a process's end.
 
+use super::raftlog::LogStorage;
 use raft::eraftpb::ConfState;
-use raft::storage::MemStorage;
 use raft::{GetEntriesContext, Storage};
 
 use super::kv::Kv;
@@ -35,7 +35,7 @@ pub struct SavedSnapshot {
 /// A data dir. The raft storage is shared with a running server, as a file is.
 #[derive(Clone)]
 pub struct DataDir {
-    pub storage: MemStorage,
+    pub storage: LogStorage,
     pub id: u64,
     pub cluster_id: u64,
     pub backend: Backend,
@@ -48,9 +48,9 @@ pub struct DataDir {
 impl DataDir {
     /// A copy that shares nothing with this one (a copied directory).
     pub fn deep_copy(&self) -> DataDir {
-        // MemStorage::entries takes the write lock: read the hard state first.
+        // read the hard state before the entries (one lock at a time)
         let hard_state = self.storage.rl().hard_state().clone();
-        let storage = MemStorage::new();
+        let storage = LogStorage::new();
         {
             let mut new = storage.wl();
             let first = self.storage.first_index().unwrap_or(1);
@@ -97,7 +97,7 @@ impl std::fmt::Debug for DataDir {
 /// try finds it.
 #[derive(Clone, Default)]
 pub struct SimStorage {
-    pub mem: MemStorage,
+    pub mem: LogStorage,
     snapshot: std::sync::Arc<std::sync::Mutex<SnapState>>,
 }
 
@@ -108,7 +108,7 @@ struct SnapState {
 }
 
 impl SimStorage {
-    pub fn new(mem: MemStorage) -> SimStorage {
+    pub fn new(mem: LogStorage) -> SimStorage {
         SimStorage {
             mem,
             snapshot: Default::default(),

@@ -9,6 +9,7 @@ pub mod kv;
 pub mod logfmt;
 pub mod membership;
 pub mod rafthttp;
+pub mod raftlog;
 pub mod request;
 pub mod server;
 pub mod zapfmt;
