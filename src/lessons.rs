@@ -915,9 +915,9 @@ fn find_member<'a>(view: &WorldView, members: &'a [Member], name: &str) -> Optio
         .find(|m| m.is_started() && same(&m.name, name));
     by_name.or_else(|| {
         members.iter().find(|m| {
-            m.peer_urls.iter().any(|u| {
-                split_url(u).is_some_and(|(host, _)| host_names_machine(view, host, name))
-            })
+            m.peer_urls
+                .iter()
+                .any(|u| split_url(u).is_some_and(|(host, _)| host_names_machine(view, host, name)))
         })
     })
 }

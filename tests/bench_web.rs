@@ -70,7 +70,10 @@ fn replay_of_ten_minutes() {
     let mut best = f64::MAX;
     for _ in 0..RUNS {
         let (t, s) = timed(|| work::replay(1, &lines));
-        assert!(s.world.now_ms() >= 600_000, "the replay reached ten minutes");
+        assert!(
+            s.world.now_ms() >= 600_000,
+            "the replay reached ten minutes"
+        );
         best = best.min(t);
     }
     console_log!(

@@ -64,7 +64,10 @@ mod native {
             "bare_raft_5_nodes_native: {:.0} ticks/s (same shape, raft-rs alone) (goal: reference)",
             ticks / bare
         );
-        println!("sim_over_bare_raft_native: {:.2} (goal: >= 0.5)", bare / sim);
+        println!(
+            "sim_over_bare_raft_native: {:.2} (goal: >= 0.5)",
+            bare / sim
+        );
 
         let lines = work::ten_minute_run(1);
         let best = (0..RUNS)
