@@ -48,7 +48,7 @@ help:
 	@echo '                 native tests, wasm tests in headless Chromium, release build, e2e'
 	@echo 'make build       release site into $(DIST)/ (wasm-opt -Oz)'
 	@echo 'make e2e         release build, then the Playwright suite (e2e/) against $(DIST)/'
-	@echo 'make bench       cargo run --release --bin bench (when that binary exists)'
+	@echo 'make bench       every benchmark figure: native, wasm in Chromium, the built site'
 	@echo 'make clean       remove $(DIST)/, e2e/out/ and cargo build output'
 	@echo 'single steps:    tools test-tools fmt-check clippy clippy-wasm doc test-native test-wasm'
 	@echo 'pinned:          trunk $(TRUNK_VERSION), wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (from Cargo.lock)'
@@ -107,16 +107,15 @@ test-wasm: test-tools
 e2e: test-tools build
 	node --test --test-concurrency=1 e2e/
 
-# `bench` is a placeholder until src/bin/bench.rs (or a [[bin]] named bench) exists.
-HAS_BENCH_BIN = node -e 'const m = JSON.parse(require("fs").readFileSync(0, "utf8")); process.exit(m.packages.some((p) => p.targets.some((t) => t.kind.includes("bin") && t.name === "bench")) ? 0 : 1)'
-
-bench:
-	@if cargo metadata --no-deps --format-version 1 | $(HAS_BENCH_BIN); then \
-	  echo 'cargo run --release --bin bench'; \
-	  cargo run --release --bin bench; \
-	else \
-	  echo 'make bench: no `bench` binary yet (add src/bin/bench.rs); nothing to run.'; \
-	fi
+# One line per figure, `name: value unit (goal: ...)`: the native simulation
+# (src/bin/bench.rs), the same workloads as wasm in headless Chromium
+# (tests/bench_web.rs), then the built site in Chromium (e2e/bench.mjs: size,
+# time to interactive, frame times, CPU when hidden or paused).
+bench: test-tools build
+	cargo run --quiet --release --bin bench
+	$(WASM_TEST_ENV) cargo test --quiet --release --target $(WASM) --features bench-web --test bench_web -- --nocapture 2>&1 \
+	  | awk '/^[a-z0-9_]+: / { print; next } /FAILED|panicked|error/ { print; bad = 1 } END { exit bad }'
+	node e2e/bench.mjs
 
 clean:
 	rm -rf $(DIST) e2e/out

@@ -41,16 +41,15 @@ impl Slot {
     }
 
     fn entry(&self, index: u64) -> Entry {
-        let mut e = Entry::default();
-        e.entry_type = self.entry_type;
-        e.term = self.term;
-        e.index = index;
-        e.data = self.data.clone();
-        if let Some(c) = &self.context {
-            e.context = (**c).clone();
+        Entry {
+            entry_type: self.entry_type,
+            term: self.term,
+            index,
+            data: self.data.clone(),
+            context: self.context.as_deref().cloned().unwrap_or_default(),
+            sync_log: self.sync_log,
+            ..Default::default()
         }
-        e.sync_log = self.sync_log;
-        e
     }
 }
 
@@ -295,11 +294,12 @@ mod tests {
     use super::*;
 
     fn entry(index: u64, term: u64, data: &[u8]) -> Entry {
-        let mut e = Entry::default();
-        e.index = index;
-        e.term = term;
-        e.data = Bytes::copy_from_slice(data);
-        e
+        Entry {
+            index,
+            term,
+            data: Bytes::copy_from_slice(data),
+            ..Default::default()
+        }
     }
 
     /// Both storages after the same calls, compared through raft's trait.
@@ -346,15 +346,19 @@ mod tests {
         for b in &batches {
             ours.wl().append(b).ok();
             theirs.wl().append(b).ok();
-            let mut hs = HardState::default();
-            hs.term = b[0].term;
-            hs.commit = b[0].index;
+            let hs = HardState {
+                term: b[0].term,
+                commit: b[0].index,
+                ..Default::default()
+            };
             ours.wl().set_hardstate(hs.clone());
             theirs.wl().set_hardstate(hs);
         }
         assert_eq!(ours.last_index().ok(), Some(4098));
-        let mut hs = HardState::default();
-        hs.commit = 4000;
+        let hs = HardState {
+            commit: 4000,
+            ..Default::default()
+        };
         ours.wl().set_hardstate(hs.clone());
         theirs.wl().set_hardstate(hs);
         same(&ours, &theirs);
