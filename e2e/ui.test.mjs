@@ -1,7 +1,8 @@
 // The teaching UI against the built site (dist/): a typed walkthrough equals the
 // runner's transcript, links cut from the map move quorum and states, a learner
 // is added, started and promoted with buttons alone, ten simulated minutes at
-// 100x, bad input in every field, the keys. Screenshots go to e2e/out/.
+// 100x, a hidden page's clock standing still, bad input in every field, the
+// keys. Screenshots go to e2e/out/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -11,8 +12,11 @@ import { DIST, ROOT, launchBrowser, requireDist, screenshot } from './helpers/br
 import {
   OUTPUT,
   elapsedSeconds,
+  emulateHidden,
   firstDifference,
   pause,
+  recordElapsed,
+  recordedElapsed,
   runnerTranscript,
   setSpeed,
   terminalText,
@@ -160,6 +164,25 @@ describe('the teaching UI', () => {
       await waitForOutput(page, 'ten-minutes');
       await quorum(page).filter({ hasText: 'quorum ok' }).waitFor({ timeout: 5_000 });
       await screenshot(page, 'after-ten-minutes.png');
+    });
+  });
+
+  test('a hidden page stops its clock and goes on from there when shown', { timeout: 60_000 }, async () => {
+    await withPage(async (page) => {
+      await setSpeed(page, '100');
+      await emulateHidden(page, true);
+      await page.waitForTimeout(200); // a frame asked for before may still land
+      const before = await elapsedSeconds(page);
+      await page.waitForTimeout(1_000);
+      assert.equal(await elapsedSeconds(page), before, 'the clock stood still while hidden');
+      await recordElapsed(page);
+      await emulateHidden(page, false);
+      await page.waitForTimeout(500);
+      const changes = await recordedElapsed(page);
+      assert.ok(changes.length > 0, 'the clock runs again when shown');
+      // One frame at 100x plays about 1.7 s; the second hidden is not played.
+      const first = changes[0][1] - before;
+      assert.ok(first < 10, `the first frame shown played ${first.toFixed(1)} s`);
     });
   });
 

@@ -151,6 +151,21 @@ fn one_tick_and_the_clock() {
 }
 
 #[wasm_bindgen_test]
+fn a_late_frame_plays_no_time() {
+    // A page that was not drawn for a while (a background tab or window) goes on
+    // from where its clock stood instead of jumping.
+    let m = send(paused(Model::boot(1)), Msg::SetSpeed("100".into()));
+    let m = send(m, Msg::TogglePlay);
+    let t = m.shown_ms;
+    let m = send(m, Msg::Frame(5_000.0));
+    assert_eq!(m.shown_ms, t, "five seconds away play nothing");
+    let m = send(m, Msg::Frame(300.0));
+    assert_eq!(m.shown_ms, t, "nor does a frame later than 250 ms");
+    let m = send(m, Msg::Frame(16.0));
+    assert_eq!(m.shown_ms, t + 1600, "the next frame plays at 100x");
+}
+
+#[wasm_bindgen_test]
 fn bad_speed_and_seed_change_nothing() {
     let m = Model::boot(1);
     let id = m.world_id;

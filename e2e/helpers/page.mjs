@@ -1,6 +1,6 @@
 // Page-level helpers for the e2e suite: open the built site, drive the clock,
-// type into the terminal, read its text, and run the native headless runner for
-// comparison.
+// type into the terminal, read its text, run the native headless runner for
+// comparison, tell the page it is hidden, and record the clock's changes.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -84,7 +84,11 @@ export async function waitForOutput(page, text, timeout = 15_000) {
 
 /** The simulated seconds since the world began, from the `t+mm:ss.s` display. */
 export async function elapsedSeconds(page) {
-  const t = await page.locator('[data-testid="elapsed"]').textContent();
+  return parseElapsed(await page.locator('[data-testid="elapsed"]').textContent());
+}
+
+/** Simulated seconds from the `t+mm:ss.s` display's text. */
+export function parseElapsed(t) {
   const m = /t\+(\d+):(\d+)\.(\d)/.exec(t ?? '');
   assert.ok(m, `elapsed display unreadable: ${t}`);
   return Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) / 10;
@@ -114,4 +118,43 @@ export function firstDifference(a, b) {
     if (x[i] !== y[i]) return `line ${i + 1}:\n  page:   ${JSON.stringify(x[i])}\n  runner: ${JSON.stringify(y[i])}`;
   }
   return 'no difference';
+}
+
+/**
+ * Tells the page it is hidden (or shown again) as a browser tells a background
+ * tab: `document.hidden` and `visibilityState` change and `visibilitychange`
+ * fires. Headless Chromium keeps every page visible (no CDP call, window state
+ * or background tab changes that), so this is as hidden as it gets there; the
+ * page's animation frames go on, which a real hidden tab would stop as well.
+ */
+export async function emulateHidden(page, hidden) {
+  await page.evaluate((hidden) => {
+    if (hidden) {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    } else {
+      delete document.hidden;
+      delete document.visibilityState;
+    }
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+}
+
+/** Starts recording each change of the `t+mm:ss.s` display with the page's time of it. */
+export async function recordElapsed(page) {
+  await page.evaluate(() => {
+    const el = document.querySelector('[data-testid="elapsed"]');
+    window.__elapsedChanges = [];
+    window.__elapsedObserver?.disconnect();
+    window.__elapsedObserver = new MutationObserver(() =>
+      window.__elapsedChanges.push([performance.now(), el.textContent]),
+    );
+    window.__elapsedObserver.observe(el, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** The changes recorded since `recordElapsed`: [page ms, simulated seconds] pairs. */
+export async function recordedElapsed(page) {
+  const changes = await page.evaluate(() => window.__elapsedChanges ?? []);
+  return changes.map(([t, text]) => [t, parseElapsed(text)]);
 }

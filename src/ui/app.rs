@@ -162,22 +162,48 @@ fn prefers_reduced_motion() -> bool {
         .is_some_and(|q| q.matches())
 }
 
-/// While playing, one `Msg::Frame` per animation frame with the real time since
-/// the last one. Browsers stop animation frames in hidden tabs, so a hidden page
-/// uses no CPU.
+/// While playing and the page is visible, one `Msg::Frame` per animation frame
+/// with the real time since the last one. A hidden page (`visibilitychange`)
+/// stops the loop, so it uses no CPU and its clock stands still; when it shows
+/// again the loop starts afresh, so the time it was hidden is not played.
 #[hook]
 fn use_clock(model: &UseReducerHandle<Model>) {
     let playing = model.playing;
+    let visible = use_visible();
     let d = model.dispatcher();
-    use_effect_with(playing, move |playing| {
+    use_effect_with((playing, visible), move |&(playing, visible)| {
         let handle: Rc<RefCell<Option<AnimationFrame>>> = Rc::new(RefCell::new(None));
-        if *playing {
+        if playing && visible {
             schedule(handle.clone(), d, None);
         }
         move || {
             handle.borrow_mut().take();
         }
     });
+}
+
+/// Whether the page is visible, following `visibilitychange`.
+#[hook]
+fn use_visible() -> bool {
+    let visible = use_state(page_visible);
+    {
+        let visible = visible.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
+                EventListener::new(&doc, "visibilitychange", move |_| {
+                    visible.set(page_visible())
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    *visible
+}
+
+fn page_visible() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .is_none_or(|doc| !doc.hidden())
 }
 
 fn schedule(

@@ -39,6 +39,9 @@ pub const FRAME_MS: u64 = 100;
 /// What "one tick" advances: one etcd heartbeat tick (`--heartbeat-interval` 100 ms).
 pub const TICK_MS: u64 = 100;
 
+/// The longest real time one animation frame may play; a later frame plays nothing.
+pub const MAX_FRAME_MS: f64 = 250.0;
+
 /// The speed field's presets (the field accepts any value in between).
 pub const SPEEDS: [f64; 10] = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0, 100.0];
 
@@ -82,7 +85,8 @@ pub enum Msg {
     Run(String),
     /// A button's command: always one whole line, whatever is being typed.
     Button(String),
-    /// The page's clock: this many real milliseconds passed (scaled by the speed while playing).
+    /// The page's clock: this many real milliseconds passed (scaled by the speed
+    /// while playing; a frame later than `MAX_FRAME_MS` plays nothing).
     Frame(f64),
     /// One tick of simulated time, playing or not.
     Step,
@@ -672,8 +676,12 @@ impl Reducible for Model {
                 if !(next.playing && real_ms.is_finite() && real_ms > 0.0) {
                     return self;
                 }
-                // Long pauses (a background tab) are not caught up in one go.
-                let sim = real_ms.min(250.0) * next.speed + next.carry;
+                // A frame this late means the page was not drawn meanwhile (a
+                // background tab or window, a frozen page): that time is not played.
+                if real_ms > MAX_FRAME_MS {
+                    return self;
+                }
+                let sim = real_ms * next.speed + next.carry;
                 let whole = sim.floor();
                 next.carry = sim - whole;
                 next.advance(whole as u64);
