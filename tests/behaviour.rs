@@ -162,3 +162,61 @@ fn machine_names_ignore_case_and_rm_forgets_links() {
     assert!(out.contains("machine: Node01: already exists"), "{out}");
     assert!(out.ends_with("net\nb <-> node01: up\n"), "{out}");
 }
+
+/// `--snapshot-count`: a server saves a snapshot once more entries than that
+/// were applied since the last, and compacts its raft log keeping 5,000
+/// entries (etcd 3.4's `SnapshotCatchUpEntries`); a member that was down for
+/// longer than that catches up from a snapshot, and the logs say so.
+#[test]
+fn snapshots_compact_the_log_and_a_member_far_behind_catches_up_from_one() {
+    let cluster = "node01=http://10.0.0.1:2380,node02=http://10.0.0.2:2380,node03=http://10.0.0.3:2380";
+    let etcd = |n: u32| {
+        format!(
+            "node0{n}$ etcd --name node0{n} --snapshot-count 1000 \
+             --initial-advertise-peer-urls http://10.0.0.{n}:2380 --listen-peer-urls http://10.0.0.{n}:2380 \
+             --advertise-client-urls http://10.0.0.{n}:2379 --listen-client-urls http://10.0.0.{n}:2379 \
+             --initial-cluster {cluster}\n"
+        )
+    };
+    let mut s = Session::new(1);
+    let mut script = String::new();
+    for n in 1..=3 {
+        script.push_str(&format!("machine add node0{n} 10.0.0.{n}\n"));
+    }
+    for n in 1..=3 {
+        script.push_str(&etcd(n));
+    }
+    script.push_str("$ sleep 3\nnode03$ kill etcd\nnode03$ wait\n");
+    for i in 0..6100 {
+        script.push_str(&format!(
+            "node01$ etcdctl --endpoints=http://10.0.0.1:2379 put k{i} v{i}\n"
+        ));
+    }
+    run(&mut s, &script);
+    let leader = log_of(&s, "node01") + &log_of(&s, "node02");
+    for line in [
+        "I | etcdserver: start to snapshot (applied: 1001, lastsnap: 0)",
+        "I | etcdserver: saved snapshot at index 1001",
+        "I | etcdserver: compacted raft log at 1",
+        "I | etcdserver: saved snapshot at index 5005",
+        "I | etcdserver: compacted raft log at 5\n",
+        "I | etcdserver: saved snapshot at index 6006",
+        "I | etcdserver: compacted raft log at 1006\n",
+    ] {
+        assert!(leader.contains(line), "{line}\n{leader}");
+    }
+    let before = log_of(&s, "node03");
+    let out = run(
+        &mut s,
+        &format!("{}$ sleep 5\nnode03$ etcdctl --endpoints=http://10.0.0.3:2379 get k6099\n", etcd(3)),
+    );
+    assert!(out.ends_with("k6099\nv6099\n"), "{out}");
+    let after = log_of(&s, "node03")[before.len()..].to_string();
+    for line in [
+        "I | etcdserver: applying snapshot at index",
+        "I | etcdserver: raft applied incoming snapshot at index",
+        "I | etcdserver: finished applying incoming snapshot at index",
+    ] {
+        assert!(after.contains(line), "{line}\n{after}");
+    }
+}

@@ -236,7 +236,13 @@ pub struct Server {
     version_check_at: u64,
     started_ms: u64,
     ticks_fast_forwarded: bool,
+    /// The raft log's compaction point as etcd's MemoryStorage keeps it (its
+    /// dummy entry): a compaction at or below it changes nothing and logs nothing.
+    raft_compacted: u64,
 }
+
+/// etcd's `SnapshotCatchUpEntries`: entries kept behind a snapshot for slow followers.
+const SNAPSHOT_CATCH_UP_ENTRIES: u64 = 5000;
 
 /// etcd's `idutil.Generator`: the member ID's low 16 bits, then the low 40 bits
 /// of the Unix milliseconds at start and an 8-bit counter, incremented per ID.
@@ -329,6 +335,7 @@ impl Server {
             ..Default::default()
         };
         let storage = SimStorage::new(dir.storage.clone());
+        let raft_compacted = dir.storage.rl().first_index().saturating_sub(1);
         let node = RawNode::new(&rcfg, storage, &logger).map_err(|e| e.to_string())?;
         let mut s = Server {
             id: dir.id,
@@ -358,6 +365,7 @@ impl Server {
             req_ids: ReqIds::new(dir.id, ctx.wall_ms),
             read_loop: None,
             version_check_at: ctx.now_ms + VERSION_MONITOR_MS,
+            raft_compacted,
             started_ms: ctx.now_ms,
             ticks_fast_forwarded: false,
             cfg,
@@ -545,6 +553,7 @@ impl Server {
             self.send(ctx, light.take_messages());
             let more = light.take_committed_entries();
             self.apply_entries(ctx, more);
+            self.maybe_snapshot(ctx);
             self.node.advance_apply();
             // rafthttp reports a snapshot as sent once its stream finishes.
             for to in std::mem::take(&mut self.snapshots_sent) {
@@ -573,6 +582,37 @@ impl Server {
                     self.handle(ctx, req, request, deadline);
                 }
             }
+        }
+    }
+
+    /// etcd's `triggerSnapshot`: once more than `--snapshot-count` entries were
+    /// applied since the last snapshot, save one at the applied index, then
+    /// compact the raft log, keeping 5,000 entries for slow followers (a
+    /// follower further behind gets a snapshot).
+    fn maybe_snapshot(&mut self, ctx: &mut Ctx) {
+        let snapi = self.backend.snapshot.as_ref().map_or(0, |s| s.index);
+        let applied = self.backend.applied;
+        if applied.saturating_sub(snapi) <= self.cfg.snapshot_count {
+            return;
+        }
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!("start to snapshot (applied: {applied}, lastsnap: {snapi})"),
+        );
+        self.backend.snapshot = Some(super::datadir::SavedSnapshot {
+            index: applied,
+            conf: self.backend.conf.clone(),
+            members: self.backend.members.clone(),
+        });
+        ctx.server('I', "etcdserver", &format!("saved snapshot at index {applied}"));
+        let compacti = applied.saturating_sub(SNAPSHOT_CATCH_UP_ENTRIES).max(1);
+        if compacti <= self.raft_compacted {
+            return; // raft.ErrCompacted: etcd says nothing
+        }
+        if self.node.mut_store().mem.wl().compact(compacti).is_ok() {
+            self.raft_compacted = compacti;
+            ctx.server('I', "etcdserver", &format!("compacted raft log at {compacti}"));
         }
     }
 
@@ -620,6 +660,7 @@ impl Server {
             return;
         }
         image.restore_into(&mut self.backend);
+        self.raft_compacted = index;
         self.backend.applied = index;
         self.backend.conf = conf.clone();
         self.backend.snapshot = Some(super::datadir::SavedSnapshot {
@@ -862,6 +903,7 @@ impl Server {
             cluster: self.cluster_id,
             heartbeat_ms: self.cfg.heartbeat_ms,
             election_ms: self.cfg.election_ms,
+            snapshot_count: self.cfg.snapshot_count,
             peers: self
                 .transport
                 .peers

@@ -19,6 +19,8 @@ pub struct ZapCtx {
     pub cluster: u64,
     pub heartbeat_ms: u64,
     pub election_ms: u64,
+    /// `--snapshot-count`.
+    pub snapshot_count: u64,
     /// The transport's peers and their URLs.
     pub peers: Vec<(u64, Vec<String>)>,
 }
@@ -734,6 +736,37 @@ const RULES: &[Rule] = &[
     },
     Rule {
         pkg: "etcdserver",
+        pattern: "start to snapshot (applied: {}, lastsnap: {})",
+        caller: "etcdserver/server.go:1423",
+        msg: "triggering snapshot",
+        fields: |c, z| {
+            vec![
+                local(z),
+                ("local-member-applied-index", n(c, 1)),
+                ("local-member-snapshot-index", n(c, 2)),
+                ("local-member-snapshot-count", Val::Num(z.snapshot_count.to_string())),
+            ]
+        },
+        level: None,
+    },
+    Rule {
+        pkg: "etcdserver",
+        pattern: "saved snapshot at index {}",
+        caller: "etcdserver/server.go:2430",
+        msg: "saved snapshot",
+        fields: |c, _| vec![("snapshot-index", n(c, 1))],
+        level: None,
+    },
+    Rule {
+        pkg: "etcdserver",
+        pattern: "compacted raft log at {}",
+        caller: "etcdserver/server.go:2479",
+        msg: "compacted Raft logs",
+        fields: |c, _| vec![("compact-index", n(c, 1))],
+        level: None,
+    },
+    Rule {
+        pkg: "etcdserver",
         pattern: "raft applied incoming snapshot at index {}",
         caller: "etcdserver/raft.go:294",
         msg: "applied incoming Raft snapshot",
@@ -1305,6 +1338,7 @@ mod tests {
             cluster: 0x41d412a7add8b39a,
             heartbeat_ms: 100,
             election_ms: 1000,
+            snapshot_count: 5,
             peers: Vec::new(),
         }
     }
@@ -1328,6 +1362,29 @@ mod tests {
         assert_eq!(
             one("2026-11-22 06:05:19.499000 I | etcdserver/membership: added member 21cef95c9ccf688e [http://127.0.0.9:12380] to cluster 41d412a7add8b39a"),
             r#"{"level":"info","ts":"2026-11-22T06:05:19.493Z","caller":"membership/cluster.go:392","msg":"added member","cluster-id":"41d412a7add8b39a","local-member-id":"21cef95c9ccf688e","added-peer-id":"21cef95c9ccf688e","added-peer-peer-urls":["http://127.0.0.9:12380"]}"#
+        );
+    }
+
+    /// A real `etcd --logger=zap --snapshot-count 5` (3.4.23, recorded for
+    /// the snapshot lines): the capnslog text of the same events, in zap.
+    #[test]
+    fn snapshot_lines_take_etcds_zap_form() {
+        let z = ZapCtx {
+            local: 0x2e1259d415f2a040,
+            ..z()
+        };
+        let one = |line: &str| to_zap(vec![line.to_string()], "2026-11-23T22:41:00.412Z", &z).join("\n");
+        assert_eq!(
+            one("2026-11-23 22:41:00.412000 I | etcdserver: start to snapshot (applied: 6, lastsnap: 0)"),
+            r#"{"level":"info","ts":"2026-11-23T22:41:00.412Z","caller":"etcdserver/server.go:1423","msg":"triggering snapshot","local-member-id":"2e1259d415f2a040","local-member-applied-index":6,"local-member-snapshot-index":0,"local-member-snapshot-count":5}"#
+        );
+        assert_eq!(
+            one("2026-11-23 22:41:00.412000 I | etcdserver: saved snapshot at index 6"),
+            r#"{"level":"info","ts":"2026-11-23T22:41:00.412Z","caller":"etcdserver/server.go:2430","msg":"saved snapshot","snapshot-index":6}"#
+        );
+        assert_eq!(
+            one("2026-11-23 22:41:00.412000 I | etcdserver: compacted raft log at 1"),
+            r#"{"level":"info","ts":"2026-11-23T22:41:00.412Z","caller":"etcdserver/server.go:2479","msg":"compacted Raft logs","compact-index":1}"#
         );
     }
 }
