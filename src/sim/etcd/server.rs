@@ -605,14 +605,22 @@ impl Server {
             conf: self.backend.conf.clone(),
             members: self.backend.members.clone(),
         });
-        ctx.server('I', "etcdserver", &format!("saved snapshot at index {applied}"));
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!("saved snapshot at index {applied}"),
+        );
         let compacti = applied.saturating_sub(SNAPSHOT_CATCH_UP_ENTRIES).max(1);
         if compacti <= self.raft_compacted {
             return; // raft.ErrCompacted: etcd says nothing
         }
         if self.node.mut_store().mem.wl().compact(compacti).is_ok() {
             self.raft_compacted = compacti;
-            ctx.server('I', "etcdserver", &format!("compacted raft log at {compacti}"));
+            ctx.server(
+                'I',
+                "etcdserver",
+                &format!("compacted raft log at {compacti}"),
+            );
         }
     }
 
@@ -673,11 +681,16 @@ impl Server {
             "etcdserver",
             &format!("raft applied incoming snapshot at index {index}"),
         );
-        let members: Vec<Member> = self.backend.members.members.values().cloned().collect();
-        for m in members {
-            if m.id != self.id && !self.transport.peers.contains_key(&m.id) {
-                self.add_peer(ctx, m.id, m.peer_urls.clone());
+        if ctx.zap {
+            // zap's forms of the recovery steps are not recorded yet
+            let members: Vec<Member> = self.backend.members.members.values().cloned().collect();
+            for m in members {
+                if m.id != self.id && !self.transport.peers.contains_key(&m.id) {
+                    self.add_peer(ctx, m.id, m.peer_urls.clone());
+                }
             }
+        } else {
+            self.recover_from_snapshot(ctx);
         }
         if ctx.zap {
             let ts = ctx.stamp().zap();
@@ -689,6 +702,65 @@ impl Server {
                 &format!("finished applying incoming snapshot at index {index}"),
             );
         }
+    }
+
+    /// etcd 3.4's `applySnapshot` after raft took the snapshot: the stores
+    /// are recovered from it, then the transport drops every peer and adds the
+    /// snapshot's members (in ID order: etcd's maps have none).
+    fn recover_from_snapshot(&mut self, ctx: &mut Ctx) {
+        let say = |ctx: &mut Ctx, text: &str| ctx.server('I', "etcdserver", text);
+        for text in [
+            "recovering lessor...",
+            "finished recovering lessor",
+            "restoring mvcc store...",
+            "finished restoring mvcc store",
+            "recovering alarms...",
+            "closing old backend...",
+            "finished recovering alarms",
+            "recovering auth store...",
+            "finished recovering auth store",
+            "recovering store v2...",
+            "finished recovering store v2",
+            "recovering cluster configuration...",
+        ] {
+            say(ctx, text);
+        }
+        let members: Vec<Member> = self.backend.members.members.values().cloned().collect();
+        let cid = self.cluster_id;
+        for m in &members {
+            let text = format!(
+                "added member {:x} [{}] to cluster {cid:x} from store",
+                m.id,
+                m.peer_urls.join(" ")
+            );
+            ctx.server('I', "etcdserver/membership", &text);
+        }
+        if let Some(v) = self.backend.members.version.clone() {
+            let text = format!("set the cluster version to {v} from store");
+            ctx.server('I', "etcdserver/membership", &text);
+        }
+        say(ctx, "finished recovering cluster configuration");
+        say(ctx, "removing old peers from network...");
+        let old: Vec<u64> = self.transport.peers.keys().copied().collect();
+        for (i, id) in old.into_iter().enumerate() {
+            self.transport.remove_peer(ctx, id);
+            if i == 0 {
+                // the old backend closes in its own goroutine meanwhile
+                say(ctx, "finished closing old backend");
+            }
+        }
+        say(ctx, "finished removing old peers from network");
+        say(
+            ctx,
+            "adding peers from new cluster configuration into network...",
+        );
+        for m in members {
+            self.add_peer(ctx, m.id, m.peer_urls);
+        }
+        say(
+            ctx,
+            "finished adding peers from new cluster configuration into network...",
+        );
     }
 
     fn send(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {

@@ -1373,7 +1373,8 @@ mod tests {
             local: 0x2e1259d415f2a040,
             ..z()
         };
-        let one = |line: &str| to_zap(vec![line.to_string()], "2026-11-23T22:41:00.412Z", &z).join("\n");
+        let one =
+            |line: &str| to_zap(vec![line.to_string()], "2026-11-23T22:41:00.412Z", &z).join("\n");
         assert_eq!(
             one("2026-11-23 22:41:00.412000 I | etcdserver: start to snapshot (applied: 6, lastsnap: 0)"),
             r#"{"level":"info","ts":"2026-11-23T22:41:00.412Z","caller":"etcdserver/server.go:1423","msg":"triggering snapshot","local-member-id":"2e1259d415f2a040","local-member-applied-index":6,"local-member-snapshot-index":0,"local-member-snapshot-count":5}"#
