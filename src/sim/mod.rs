@@ -4,6 +4,7 @@
 //! bytes natively and in wasm.
 
 pub mod etcd;
+pub mod invariants;
 pub mod quorum;
 pub mod url;
 pub mod view;

@@ -11,8 +11,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::etcd::bootstrap::{self, RemoteMembers};
-use super::etcd::config::EtcdConfig;
 use super::etcd::config::Logger;
+use super::etcd::config::{ClusterState, EtcdConfig};
 use super::etcd::datadir::DataDir;
 use super::etcd::logfmt::{days_from_civil, Stamp};
 use super::etcd::rafthttp::{Reaches, StreamRequest};
@@ -341,6 +341,8 @@ pub struct World {
     /// While recording: the frame spacing, and the frames so far.
     frame_every_ms: Option<u64>,
     frames: Vec<(u64, super::view::WorldView)>,
+    /// When a test asks: Raft's and etcd's promises, checked after every event.
+    invariants: Option<super::invariants::Checker>,
 }
 
 impl World {
@@ -365,6 +367,7 @@ impl World {
             traffic: BTreeMap::new(),
             frame_every_ms: None,
             frames: Vec::new(),
+            invariants: None,
         }
     }
 
@@ -615,11 +618,18 @@ impl World {
             log: &mut log,
             zap: cfg.logger == Logger::Zap,
         };
-        let initialized = self
+        let dir = self
             .machines
             .get(machine)
-            .and_then(|m| m.disk.get(&cfg.data_dir()))
-            .is_some_and(|d| matches!(d, DiskItem::DataDir(d) if d.has_wal));
+            .and_then(|m| m.disk.get(&cfg.data_dir()));
+        let initialized = dir.is_some_and(|d| matches!(d, DiskItem::DataDir(d) if d.has_wal));
+        // a cluster begins anew: a fresh bootstrap, a forced new cluster, or
+        // a restored data dir that never ran (its term is still the restore's 1)
+        let new_history = cfg.force_new_cluster
+            || (!initialized && cfg.initial_cluster_state == ClusterState::New)
+            || dir.is_some_and(
+                |d| matches!(d, DiskItem::DataDir(d) if d.storage.rl().hard_state().term <= 1),
+            );
         server::log_start(&mut ctx, &cfg, initialized);
         let zap = cfg.logger == Logger::Zap;
         let started = self.boot(machine, cfg, &mut ctx);
@@ -634,6 +644,9 @@ impl World {
         match started {
             Ok(p) => {
                 let heartbeat = p.server.cfg.heartbeat_ms;
+                if let Some(c) = self.invariants.as_mut().filter(|_| new_history) {
+                    c.forget_cluster(p.server.cluster_id);
+                }
                 if let Some(m) = self.machines.get_mut(machine) {
                     m.process = Some(p);
                     self.topo_gen += 1;
@@ -935,9 +948,37 @@ impl World {
             self.record_frame_before(t);
             self.now_ms = t;
             self.handle(ev);
+            self.check_invariants_now();
         }
         self.record_frame_before(until_ms);
         self.now_ms = self.now_ms.max(until_ms);
+    }
+
+    // ----- invariants (observation only) -----
+
+    /// Checks Raft's and etcd's promises after every event from now on
+    /// (`sim::invariants`); [`Self::violations`] says what broke.
+    pub fn check_invariants(&mut self) {
+        self.invariants.get_or_insert_with(Default::default);
+        self.check_invariants_now();
+    }
+
+    /// What broke since [`Self::check_invariants`], in order.
+    pub fn violations(&self) -> &[super::invariants::Violation] {
+        self.invariants.as_ref().map_or(&[], |c| &c.violations)
+    }
+
+    fn check_invariants_now(&mut self) {
+        let Some(checker) = self.invariants.as_mut() else {
+            return;
+        };
+        let now: Vec<super::invariants::Observation> = self
+            .machines
+            .iter()
+            .filter_map(|(name, m)| m.process.as_ref().map(|p| (name, p)))
+            .map(|(name, p)| super::invariants::Observation::of(name, p.pid, &p.server))
+            .collect();
+        checker.observe(&now);
     }
 
     // ----- frame recording (observation only) -----

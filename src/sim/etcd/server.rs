@@ -1382,6 +1382,11 @@ impl Server {
         self.node.raft.raft_log.committed
     }
 
+    /// The term of the entry at `index`, while the log holds it.
+    pub fn log_term(&self, index: u64) -> Option<u64> {
+        self.node.raft.raft_log.term(index).ok()
+    }
+
     /// A request another member handed over on the peer port (`/members/promote`):
     /// etcd's peer HTTP handler logs a promotion it refuses.
     pub fn handle_from_peer(
