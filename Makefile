@@ -38,7 +38,7 @@ WASM_TEST_ENV := \
 	WASM_BINDGEN_USE_BROWSER=1 \
 	WASM_BINDGEN_TEST_TIMEOUT=$${WASM_BINDGEN_TEST_TIMEOUT:-300}
 
-.PHONY: help serve build test e2e bench clean distclean \
+.PHONY: help serve build test e2e bench soak clean distclean \
 	tools test-tools fetch \
 	fmt-check clippy clippy-wasm doc test-native test-wasm
 
@@ -49,6 +49,7 @@ help:
 	@echo 'make build       release site into $(DIST)/ (wasm-opt -Oz)'
 	@echo 'make e2e         release build, then the Playwright suite (e2e/) against $(DIST)/'
 	@echo 'make bench       every benchmark figure: native, wasm in Chromium, the built site'
+	@echo 'make soak        randomized runs: 10,000 seeds or 30 minutes (make test runs 200)'
 	@echo 'make clean       remove $(DIST)/, e2e/out/ and cargo build output'
 	@echo 'single steps:    tools test-tools fmt-check clippy clippy-wasm doc test-native test-wasm'
 	@echo 'pinned:          trunk $(TRUNK_VERSION), wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (from Cargo.lock)'
@@ -116,6 +117,10 @@ bench: test-tools build
 	$(WASM_TEST_ENV) cargo test --quiet --release --target $(WASM) --features bench-web --test bench_web -- --nocapture 2>&1 \
 	  | awk '/^[a-z0-9_]+: / { print; next } /FAILED|panicked|error/ { print; bad = 1 } END { exit bad }'
 	node e2e/bench.mjs
+
+# Randomized runs far beyond make test's 200 seeds: 10,000 seeds or 30 minutes.
+soak:
+	cargo run --quiet --release --bin soak
 
 clean:
 	rm -rf $(DIST) e2e/out

@@ -1,5 +1,6 @@
 //! Quorum Playground: a simulated etcd 3.4 world on raft-rs, its shell, and its UI.
 pub mod bench;
+pub mod chaos;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod lessons;

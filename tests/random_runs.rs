@@ -1,0 +1,67 @@
+//! Randomized runs (`quorum_playground::chaos`): 200 seeds of 200 random
+//! actions each (faults, restarts, wiped data dirs, partitions, membership and
+//! learner changes, puts, gets and deletes), with Raft's and etcd's promises
+//! checked after every event and no panic. A failing seed prints the shortest
+//! script found that still fails, for `quorum-playground run --seed N`.
+//! `make soak` runs many more (`src/bin/soak.rs`).
+#![cfg(not(target_arch = "wasm32"))]
+
+use quorum_playground::chaos;
+
+const SEEDS: u64 = 200;
+const ACTIONS: usize = 200;
+
+#[test]
+fn two_hundred_random_runs_keep_every_promise() {
+    let mut failures = String::new();
+    let mut lines = 0;
+    for seed in 1..=SEEDS {
+        let out = chaos::run(seed, ACTIONS);
+        lines += out.lines.len();
+        if !out.violations.is_empty() {
+            let short = chaos::shrink(seed, &out.lines);
+            let still = chaos::replay(seed, &short);
+            failures.push_str(&chaos::script(seed, &short, &still));
+        }
+    }
+    assert!(lines as u64 >= SEEDS * ACTIONS as u64, "ran {lines} lines");
+    assert_eq!(failures, "", "failing runs, shrunk");
+}
+
+/// The shrinker keeps a failing list failing and makes it shorter: the
+/// finding in `tests/findings/wiped-member-restarted-as-new.sh` (a run the
+/// checker flags), padded with harmless lines, shrinks back to no more lines
+/// than it had, and still fails.
+#[test]
+fn a_failing_run_shrinks_to_a_script_that_still_fails() {
+    let finding = include_str!("findings/wiped-member-restarted-as-new.sh");
+    let core: Vec<String> = finding
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    assert!(!chaos::replay(38, &core).is_empty(), "the finding fails");
+    let mut padded = Vec::new();
+    for (n, l) in core.iter().enumerate() {
+        padded.push(l.clone());
+        if n > 8 {
+            padded.push(
+                "node04$ etcdctl --endpoints=http://10.9.0.4:2379 --command-timeout=1s get k1"
+                    .into(),
+            );
+            padded.push("$ sleep 10ms".into());
+        }
+    }
+    let short = chaos::shrink(38, &padded);
+    assert!(
+        short.len() <= core.len(),
+        "{} lines from {}",
+        short.len(),
+        padded.len()
+    );
+    assert!(!chaos::replay(38, &short).is_empty());
+    // the script form names the seed and what broke
+    let text = chaos::script(38, &short, &chaos::replay(38, &short));
+    assert!(text.starts_with("# quorum-playground run --seed 38"));
+    assert!(text.contains("# broke: "));
+}
