@@ -2,7 +2,8 @@
 //! list of random shell lines (puts, gets and deletes from any machine,
 //! graceful stops, crashes, restarts, power cuts, wiped data dirs, cut and
 //! healed links, partitions, member add and remove, learner add and promote,
-//! time passing), with `sim::invariants` checked after every event. A run that
+//! time passing), with `sim::invariants` checked after every event and the
+//! clients' history checked for linearizability (`sim::history`). A run that
 //! breaks a promise is shrunk to a shorter list of lines that still breaks one,
 //! printed as a script the runner replays (`quorum-playground run`).
 //!
@@ -68,6 +69,7 @@ impl Run {
     fn new(seed: u64) -> Run {
         let mut s = Session::new(seed);
         s.world.check_invariants();
+        s.world.record_history();
         let boot = boot();
         let mut started = vec![None; MACHINES];
         for (i, slot) in started.iter_mut().enumerate().take(3) {
@@ -120,17 +122,18 @@ impl Run {
             ),
             25..=34 => format!("{n}$ etcdctl {ep} --command-timeout=2s get k{key}"),
             35..=37 => format!("{n}$ etcdctl {ep} --command-timeout=2s del k{key}"),
-            38..=52 => format!("$ sleep {}ms", rng.gen_range(50..3000)),
-            53..=56 => format!("{n}$ kill etcd"),
-            57..=59 => format!("{n}$ kill -9 etcd"),
-            60..=66 => match self.started.get(i).cloned().flatten() {
-                Some(l) => l,
+            38..=49 => format!("$ sleep {}ms", rng.gen_range(50..3000)),
+            50..=52 => format!("{n}$ kill etcd"),
+            53..=54 => format!("{n}$ kill -9 etcd"),
+            // faults heal more often than they strike, so the cluster keeps
+            // coming back and most runs spend most of their time serving
+            55..=69 => match self.started.get(i).cloned().flatten() {
+                Some(l) => format!("$ machine up {n}\n{l}"),
                 None => format!("$ sleep {}ms", rng.gen_range(50..500)),
             },
-            67..=68 => format!("$ machine down {n}"),
-            69..=71 => format!("$ machine up {n}"),
-            72..=74 => format!("$ net isolate {n}"),
-            75..=79 => "$ net heal".to_string(),
+            70 => format!("$ machine down {n}"),
+            71..=72 => format!("$ net isolate {n}"),
+            73..=79 => "$ net heal".to_string(),
             80..=81 => format!("$ net cut '{n}->{}'", name(j)),
             82 => {
                 // a wiped member comes back only as a new member (member
@@ -138,8 +141,8 @@ impl Run {
                 self.started[i] = None;
                 format!("{n}$ kill -9 etcd\n{n}$ rm -rf {n}.etcd")
             }
-            83..=88 => return self.add_member(rng, i),
-            89..=93 => return self.remove_member(rng, j),
+            83..=90 => return self.add_member(rng, i),
+            91..=93 => return self.remove_member(rng, j),
             _ => return self.promote(j),
         };
         self.run(line);
@@ -212,6 +215,9 @@ pub struct Outcome {
     pub lines: Vec<String>,
     /// The broken promises, in words (empty: none).
     pub violations: Vec<String>,
+    /// Key-value operations the history holds, and how many were answered.
+    pub ops: usize,
+    pub answered: usize,
 }
 
 /// `actions` random actions from `seed`.
@@ -224,13 +230,15 @@ pub fn run(seed: u64, actions: usize) -> Outcome {
             break;
         }
     }
-    let violations =
-        r.s.world
-            .violations()
-            .iter()
-            .map(|v| v.to_string())
-            .collect();
+    let violations = broken(&r.s);
+    let history = r.s.world.history();
+    let (ops, answered) = (
+        history.len(),
+        history.iter().filter(|o| o.complete.is_some()).count(),
+    );
     Outcome {
+        ops,
+        answered,
         seed,
         lines: r.lines,
         violations,
@@ -241,13 +249,24 @@ pub fn run(seed: u64, actions: usize) -> Outcome {
 pub fn replay(seed: u64, lines: &[String]) -> Vec<String> {
     let mut s = Session::new(seed);
     s.world.check_invariants();
+    s.world.record_history();
     let mut sink = String::new();
     if let Ok(cmds) = parse::parse_script(&lines.join("\n")) {
         for c in cmds {
             run_one(&mut s, &c, false, &mut sink);
         }
     }
-    s.world.violations().iter().map(|v| v.to_string()).collect()
+    broken(&s)
+}
+
+/// The invariants broken so far, then the clients' history if it is not
+/// linearizable.
+fn broken(s: &Session) -> Vec<String> {
+    let mut out: Vec<String> = s.world.violations().iter().map(|v| v.to_string()).collect();
+    if let Err(e) = crate::sim::history::check(s.world.history()) {
+        out.push(e.to_string());
+    }
+    out
 }
 
 /// The shortest list of `lines` found (removing chunks, then single lines,

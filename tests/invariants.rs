@@ -58,3 +58,35 @@ fn every_lesson_keeps_the_promises() {
     }
     assert_eq!(bad, "");
 }
+
+/// A person can lose acknowledged writes (forcing a new cluster from a member
+/// that missed them): the clients' history then has no linearization, and the
+/// checker names the key and the write that was lost.
+#[test]
+fn forcing_a_new_cluster_from_a_stale_member_loses_an_acknowledged_write() {
+    let mut s = Session::new(1);
+    s.world.record_history();
+    let boot = quorum_playground::chaos::boot();
+    let node03 = boot[7].clone();
+    let mut script = boot.join("\n");
+    script.push_str(
+        "\n$ net isolate node03\n$ sleep 2\n\
+         node01$ etcdctl --endpoints=http://10.9.0.1:2379 put a 1\n\
+         node01$ kill -9 etcd\nnode02$ kill -9 etcd\n$ net heal\n\
+         node03$ kill etcd\nnode03$ wait\n",
+    );
+    script.push_str(&format!("{node03} --force-new-cluster\n$ sleep 3\n"));
+    script.push_str("node03$ etcdctl --endpoints=http://10.9.0.3:2379 get a\n");
+    let mut out = String::new();
+    for c in parse::parse_script(&script).expect("parses") {
+        run_one(&mut s, &c, false, &mut out);
+    }
+    assert!(
+        out.contains("put a 1\nOK\n"),
+        "the write was acknowledged:\n{out}"
+    );
+    let e = quorum_playground::sim::history::check(s.world.history()).expect_err("lost");
+    assert_eq!(e.key, "a");
+    assert!(e.to_string().contains("put 1"), "{e}");
+    assert!(e.to_string().contains("get -> (none)"), "{e}");
+}

@@ -14,10 +14,12 @@ const ACTIONS: usize = 200;
 #[test]
 fn two_hundred_random_runs_keep_every_promise() {
     let mut failures = String::new();
-    let mut lines = 0;
+    let (mut lines, mut ops, mut answered) = (0, 0, 0);
     for seed in 1..=SEEDS {
         let out = chaos::run(seed, ACTIONS);
         lines += out.lines.len();
+        ops += out.ops;
+        answered += out.answered;
         if !out.violations.is_empty() {
             let short = chaos::shrink(seed, &out.lines);
             let still = chaos::replay(seed, &short);
@@ -25,6 +27,16 @@ fn two_hundred_random_runs_keep_every_promise() {
         }
     }
     assert!(lines as u64 >= SEEDS * ACTIONS as u64, "ran {lines} lines");
+    // the histories the checker judged are real: thousands of key-value
+    // operations were answered, and faults left others unanswered
+    assert!(
+        ops > 8_000 && answered > ops / 4 && answered < ops,
+        "{answered} of {ops} answered"
+    );
+    println!(
+        "{} lines, {ops} key-value operations, {answered} answered",
+        lines
+    );
     assert_eq!(failures, "", "failing runs, shrunk");
 }
 

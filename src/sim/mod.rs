@@ -4,8 +4,10 @@
 //! bytes natively and in wasm.
 
 pub mod etcd;
+pub mod history;
 pub mod invariants;
 pub mod quorum;
+pub mod sort;
 pub mod url;
 pub mod view;
 pub mod world;

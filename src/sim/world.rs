@@ -16,7 +16,7 @@ use super::etcd::config::{ClusterState, EtcdConfig};
 use super::etcd::datadir::DataDir;
 use super::etcd::logfmt::{days_from_civil, Stamp};
 use super::etcd::rafthttp::{Reaches, StreamRequest};
-use super::etcd::request::{Request, Response, ServerError, SnapshotData};
+use super::etcd::request::{Reply, Request, Response, ServerError, SnapshotData};
 use super::etcd::server::{self, Ctx, Exit, Out, Reach, Server};
 use super::etcd::zapfmt::{self, ZapCtx};
 
@@ -343,6 +343,9 @@ pub struct World {
     frames: Vec<(u64, super::view::WorldView)>,
     /// When a test asks: Raft's and etcd's promises, checked after every event.
     invariants: Option<super::invariants::Checker>,
+    /// When asked: the clients' key-value operations, and the call each
+    /// still waits for (`sim::history`).
+    history: Option<(Vec<super::history::Op>, BTreeMap<u64, usize>)>,
 }
 
 impl World {
@@ -368,6 +371,7 @@ impl World {
             frame_every_ms: None,
             frames: Vec::new(),
             invariants: None,
+            history: None,
         }
     }
 
@@ -1537,6 +1541,7 @@ impl World {
     ) -> u64 {
         let req = self.next_req;
         self.next_req += 1;
+        let request_kind = history_kind(&request);
         let mut call = Call {
             from: from.to_string(),
             deadline_ms: self.now_ms + timeout_ms,
@@ -1560,8 +1565,58 @@ impl World {
             }
             Err(e) => call.dial_error = Some(e),
         }
+        // a call that could not connect did nothing: it is not history
+        if call.dial_error.is_none() {
+            self.note_invoke(req, &request_kind);
+        }
         self.calls.insert(req, call);
         req
+    }
+
+    /// Records every client put, delete and linearizable get from now on.
+    pub fn record_history(&mut self) {
+        self.history.get_or_insert_with(Default::default);
+    }
+
+    /// The recorded operations, in the order they were sent.
+    pub fn history(&self) -> &[super::history::Op] {
+        self.history.as_ref().map_or(&[], |h| &h.0)
+    }
+
+    fn note_invoke(&mut self, req: u64, request: &Option<(String, super::history::Kind)>) {
+        let (Some((ops, waiting)), Some((key, kind))) = (self.history.as_mut(), request) else {
+            return;
+        };
+        waiting.insert(req, ops.len());
+        ops.push(super::history::Op {
+            key: key.clone(),
+            kind: kind.clone(),
+            invoke: self.now_ms,
+            complete: None,
+        });
+    }
+
+    fn note_complete(&mut self, req: u64, result: &CallResult) {
+        let now = self.now_ms;
+        let Some((ops, waiting)) = self.history.as_mut() else {
+            return;
+        };
+        let Some(op) = waiting.remove(&req).and_then(|i| ops.get_mut(i)) else {
+            return;
+        };
+        let CallResult::Reply(r) = result else {
+            return; // no answer: it may still take effect
+        };
+        match (&mut op.kind, &r.reply) {
+            (super::history::Kind::Read(v), Reply::Range(kvs)) => {
+                *v = kvs.first().map(|kv| kv.value.clone());
+                op.complete = Some(now);
+            }
+            (super::history::Kind::Write(_), Reply::Put | Reply::Delete(_)) => {
+                op.complete = Some(now)
+            }
+            _ => {}
+        }
     }
 
     /// The machine whose etcd listens on a client endpoint, or the dial error.
@@ -1646,13 +1701,15 @@ impl World {
             w.calls.get(&req).is_none_or(|c| c.result.is_some())
         });
         let call = self.calls.remove(&req);
-        match call {
+        let result = match call {
             Some(Call {
                 result: Some(r), ..
             }) => r,
             Some(c) => CallResult::Deadline { dial: c.dial_error },
             None => CallResult::Deadline { dial: None },
-        }
+        };
+        self.note_complete(req, &result);
+        result
     }
 
     /// A whole call: start it and run the clock until it ends.
@@ -1671,6 +1728,23 @@ impl World {
 pub use super::url::{host_port, split_url};
 
 /// `rm` path matching: exact, a path under it, or a trailing-`*` glob.
+/// The key and kind a history records for `request`: single-key puts,
+/// deletes and linearizable gets (a serializable get may read a stale value
+/// by design; prefix operations are not registers).
+fn history_kind(request: &Request) -> Option<(String, super::history::Kind)> {
+    use super::history::Kind;
+    match request {
+        Request::Put { key, value } => Some((key.clone(), Kind::Write(Some(value.clone())))),
+        Request::Delete { key, prefix: false } => Some((key.clone(), Kind::Write(None))),
+        Request::Range {
+            key,
+            prefix: false,
+            serializable: false,
+        } => Some((key.clone(), Kind::Read(None))),
+        _ => None,
+    }
+}
+
 fn path_matches(pattern: &str, path: &str) -> bool {
     let pattern = pattern.trim_end_matches('/');
     if let Some(prefix) = pattern.strip_suffix('*') {
