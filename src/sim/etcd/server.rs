@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::datadir::SimStorage;
 use protobuf::Message as _;
-use raft::eraftpb::{ConfChange, ConfChangeType, Entry, EntryType, Message};
+use raft::eraftpb::{ConfChange, ConfChangeType, Entry, EntryType, Message, MessageType};
 use raft::{Config, RawNode, StateRole, Storage};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -1336,8 +1336,21 @@ impl Server {
     pub fn step(&mut self, ctx: &mut Ctx, m: Message) {
         self.transport
             .received(ctx.now_ms, m.from, Kind::of(m.get_msg_type()));
+        if self.removed_leader() && m.get_msg_type() == MessageType::MsgAppendResponse {
+            // A leader that applied its own removal leads on until etcd stops
+            // it. etcd's raft then counts commits among the others; raft-rs
+            // 0.7 unwraps the leader's own progress and panics, so the
+            // replies are left unread (nothing new is proposed meanwhile).
+            self.drive(ctx);
+            return;
+        }
         let _ = self.node.step(m);
         self.drive(ctx);
+    }
+
+    /// A leader no longer in its own configuration (it applied its removal).
+    fn removed_leader(&self) -> bool {
+        self.node.raft.state == StateRole::Leader && self.node.raft.prs().get(self.id).is_none()
     }
 
     // ----- client requests -----
