@@ -23,7 +23,13 @@ fn main() {
         if start.elapsed() > limit {
             break;
         }
-        let out = chaos::run(seed, 200);
+        // a panic is a failure too: say which seed, and go on
+        let Ok(out) = std::panic::catch_unwind(|| chaos::run(seed, 200)) else {
+            failed += 1;
+            ran += 1;
+            println!("# seed {seed}: panicked (replay: chaos::run({seed}, 200))");
+            continue;
+        };
         ran += 1;
         lines += out.lines.len();
         if !out.violations.is_empty() {
