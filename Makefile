@@ -38,7 +38,7 @@ WASM_TEST_ENV := \
 	WASM_BINDGEN_USE_BROWSER=1 \
 	WASM_BINDGEN_TEST_TIMEOUT=$${WASM_BINDGEN_TEST_TIMEOUT:-300}
 
-.PHONY: help serve build test e2e bench soak clean distclean \
+.PHONY: help serve build test e2e bench soak fuzz clean distclean \
 	tools test-tools fetch \
 	fmt-check clippy clippy-wasm doc test-native test-wasm
 
@@ -50,6 +50,7 @@ help:
 	@echo 'make e2e         release build, then the Playwright suite (e2e/) against $(DIST)/'
 	@echo 'make bench       every benchmark figure: native, wasm in Chromium, the built site'
 	@echo 'make soak        randomized runs: 10,000 seeds or 30 minutes (make test runs 200)'
+	@echo 'make fuzz        mutation fuzzing: shell parser, lesson parser, runner (FUZZ_MINUTES=10 each)'
 	@echo 'make clean       remove $(DIST)/, e2e/out/ and cargo build output'
 	@echo 'single steps:    tools test-tools fmt-check clippy clippy-wasm doc test-native test-wasm'
 	@echo 'pinned:          trunk $(TRUNK_VERSION), wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (from Cargo.lock)'
@@ -121,6 +122,13 @@ bench: test-tools build
 # Randomized runs far beyond make test's 200 seeds: 10,000 seeds or 30 minutes.
 soak:
 	cargo run --quiet --release --bin soak
+
+# Mutation fuzzing of the shell parser, the lesson parser and the runner,
+# FUZZ_MINUTES each (default 10); a panicking input lands in tests/fuzz-found/.
+FUZZ_MINUTES ?= 10
+fuzz:
+	cargo build --quiet --release --bin fuzz
+	for t in parse lesson run; do ./target/release/fuzz $$t $(FUZZ_MINUTES); done
 
 clean:
 	rm -rf $(DIST) e2e/out

@@ -1,0 +1,68 @@
+//! Inputs that once broke something stay as regression tests: every file in
+//! `tests/fuzz-found/` (written by `make fuzz`, named after its target) goes
+//! through its target again and must give a result or an error, not a panic.
+//! A few hand-made nasty inputs go through every target too.
+#![cfg(not(target_arch = "wasm32"))]
+
+use quorum_playground::lessons;
+use quorum_playground::shell::parse;
+use quorum_playground::shell::runner::{run_source, RunOptions};
+
+fn through(target: &str, input: &str) {
+    match target {
+        "parse" => {
+            let _ = parse::parse_script(input);
+        }
+        "lesson" => {
+            let _ = lessons::parse("found", input);
+        }
+        _ => {
+            let kept: Vec<&str> = input
+                .lines()
+                .filter(|l| parse::parse_script(l).is_ok())
+                .collect();
+            for script in [input.to_string(), kept.join("\n")] {
+                let _ = run_source(
+                    &script,
+                    RunOptions {
+                        seed: 1,
+                        logs: true,
+                    },
+                );
+            }
+        }
+    }
+}
+
+const NASTY: &[&str] = &[
+    "",
+    "\\",
+    "node01$ \\\n",
+    "(x$ etcd",
+    "machine add a\na$ etcd --name a --initial-cluster a=http://\u{0}:2380",
+    "machine add a 10.0.0.1\na$ etcdctl --endpoints=http://10.0.0.1:99999 put k v",
+    "machine add a\na$ etcd --heartbeat-interval 18446744073709551616",
+    "title: x\n## \n$ \n| \n? leader \u{e9}",
+    "seed: -1\nstart: cluster\n## a\n$ net cut 'a->'",
+];
+
+#[test]
+fn kept_and_nasty_inputs_give_results_or_errors() {
+    let mut n = 0;
+    if let Ok(dir) = std::fs::read_dir("tests/fuzz-found") {
+        for e in dir.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            let target = name.split('-').next().unwrap_or("run").to_string();
+            let input = std::fs::read_to_string(e.path()).unwrap_or_default();
+            through(&target, &input);
+            n += 1;
+        }
+    }
+    for input in NASTY {
+        for target in ["parse", "lesson", "run"] {
+            through(target, input);
+            n += 1;
+        }
+    }
+    assert!(n >= NASTY.len() * 3);
+}
