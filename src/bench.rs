@@ -140,6 +140,32 @@ pub fn bare_raft(secs: u64) -> u64 {
     applied
 }
 
+/// Best times of the five-member simulation with a put per simulated second
+/// and of bare raft-rs, `runs` runs of `secs` simulated seconds each,
+/// interleaved so a busy moment of the machine hits both alike. `now` is the
+/// caller's clock (any unit; the times come back in it). An error says which
+/// workload did not do its work.
+pub fn sim_and_bare(runs: usize, secs: u64, now: impl Fn() -> f64) -> Result<(f64, f64), String> {
+    let boot = five_member_boot();
+    let (mut sim, mut bare) = (f64::MAX, f64::MAX);
+    for _ in 0..runs {
+        let mut s = session_after(1, &boot);
+        let t = now();
+        let failed = puts_for(&mut s, secs);
+        sim = sim.min(now() - t);
+        if failed > 0 {
+            return Err(format!("{failed} puts failed"));
+        }
+        let t = now();
+        let applied = bare_raft(secs);
+        bare = bare.min(now() - t);
+        if applied < 5 * secs {
+            return Err(format!("bare raft-rs applied only {applied} entries"));
+        }
+    }
+    Ok((sim, bare))
+}
+
 /// The Ready loop of every node, delivering messages until none is left.
 fn deliver_until_quiet(nodes: &mut [raft::RawNode<raft::storage::MemStorage>]) -> u64 {
     let mut applied = 0u64;

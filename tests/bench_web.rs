@@ -41,17 +41,8 @@ fn linear_memory_mb() -> f64 {
 
 #[wasm_bindgen_test]
 fn sim_and_bare_raft_ticks_per_second() {
-    let boot = work::five_member_boot();
-    let (mut sim, mut bare) = (f64::MAX, f64::MAX);
-    for _ in 0..RUNS {
-        let mut s = work::session_after(1, &boot);
-        let (t, failed) = timed(|| work::puts_for(&mut s, SECS));
-        assert_eq!(failed, 0, "every put succeeds");
-        sim = sim.min(t);
-        let (t, applied) = timed(|| work::bare_raft(SECS));
-        assert!(applied >= 5 * SECS, "bare raft-rs commits its proposals");
-        bare = bare.min(t);
-    }
+    let (sim, bare) =
+        work::sim_and_bare(RUNS, SECS, performance_now).expect("the workloads do their work");
     let ticks = work::member_ticks(5, SECS * 1000) as f64;
     console_log!(
         "sim_5_members_wasm: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {RUNS}) (goal: >= 0.5 of bare raft-rs)",

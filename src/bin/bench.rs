@@ -36,25 +36,10 @@ mod native {
         (t.elapsed().as_secs_f64(), r)
     }
 
-    /// Best times of the simulation and bare raft-rs, runs interleaved so a
-    /// busy moment of the machine hits both alike.
-    fn sim_and_bare() -> (f64, f64) {
-        let boot = work::five_member_boot();
-        let (mut sim, mut bare) = (f64::MAX, f64::MAX);
-        for _ in 0..RUNS {
-            let mut s = work::session_after(1, &boot);
-            let (t, failed) = timed(|| work::puts_for(&mut s, SECS));
-            assert_eq!(failed, 0, "every put succeeds");
-            sim = sim.min(t);
-            let (t, applied) = timed(|| work::bare_raft(SECS));
-            assert!(applied >= 5 * SECS, "bare raft-rs commits its proposals");
-            bare = bare.min(t);
-        }
-        (sim, bare)
-    }
-
     pub fn run() {
-        let (sim, bare) = sim_and_bare();
+        let t0 = Instant::now();
+        let (sim, bare) = work::sim_and_bare(RUNS, SECS, || t0.elapsed().as_secs_f64())
+            .expect("the workloads do their work");
         let ticks = work::member_ticks(5, SECS * 1000) as f64;
         println!(
             "sim_5_members_native: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {RUNS}) (goal: >= 0.5 of bare raft-rs)",
