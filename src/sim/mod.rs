@@ -7,7 +7,6 @@ pub mod etcd;
 pub mod history;
 pub mod invariants;
 pub mod quorum;
-pub mod sort;
 pub mod url;
 pub mod view;
 pub mod world;
