@@ -223,6 +223,53 @@ describe('the teaching UI', () => {
     });
   });
 
+  test('message dots fly along the links, playing and paused, never a compositor layer each while playing', { timeout: 60_000 }, async () => {
+    await withPage(async (page) => {
+      const button = page.locator('[data-testid="animate"]');
+      if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
+      // Each dot: its centre plus any translation, its opacity, its offset
+      // (--dx/--dy, on a still page) and what its animations move.
+      const dots = () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll('.flights .msg')].map((d) => {
+            const s = getComputedStyle(d);
+            const m = new DOMMatrixReadOnly(s.transform === 'none' ? undefined : s.transform);
+            return {
+              x: parseFloat(s.cx) + m.e,
+              y: parseFloat(s.cy) + m.f,
+              tx: m.e,
+              ty: m.f,
+              dx: parseFloat(s.getPropertyValue('--dx')),
+              dy: parseFloat(s.getPropertyValue('--dy')),
+              opacity: parseFloat(s.opacity) * parseFloat(s.fillOpacity),
+              dropped: d.classList.contains('dropped'),
+              animations: d.getAnimations().flatMap((a) => a.effect.getKeyframes().flatMap((k) => Object.keys(k))),
+            };
+          }),
+        );
+      // Playing: the page moves each dot itself (no CSS animation, so no
+      // compositor layer per dot), starting near its sender, not yet faded.
+      let playing = [];
+      for (let i = 0; i < 100 && playing.length === 0; i++) playing = await dots();
+      assert.ok(playing.length > 0, 'a playing healthy cluster sends messages');
+      for (const d of playing) {
+        assert.deepEqual(d.animations, [], JSON.stringify(d));
+        assert.ok(d.opacity > 0.5, JSON.stringify(d));
+      }
+      // Paused, one tick: the dots fly their whole offset and fade.
+      await pause(page);
+      await page.locator('[data-testid="tick"]').click();
+      await page.locator('.flights .msg.still').first().waitFor();
+      await page.waitForTimeout(800); // past the 0.45 s flight
+      const landed = await dots();
+      assert.ok(landed.length > 0, 'a tick of a healthy cluster sends messages');
+      for (const d of landed) {
+        assert.ok(Math.abs(d.tx - d.dx) < 0.5 && Math.abs(d.ty - d.dy) < 0.5, JSON.stringify(d));
+        assert.ok(Math.abs(d.opacity - (d.dropped ? 0 : 0.2)) < 0.01, JSON.stringify(d));
+      }
+    });
+  });
+
   test('space plays and pauses, "." runs one tick, tab completes', { timeout: 60_000 }, async () => {
     await withPage(async (page) => {
       await pause(page);

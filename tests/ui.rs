@@ -166,6 +166,49 @@ fn a_late_frame_plays_no_time() {
 }
 
 #[wasm_bindgen_test]
+fn a_frame_without_a_simulated_millisecond_shows_nothing_new() {
+    // At 0.1x a 6 ms frame is 0.6 simulated ms: no new view and no new version
+    // (the page does not render it); the time is carried to the next frame.
+    let m = send(paused(Model::boot(1)), Msg::SetSpeed("0.1".into()));
+    let m = send(m, Msg::TogglePlay);
+    let (t, v) = (m.shown_ms, m.version);
+    let next = send(m.clone(), Msg::Frame(6.0));
+    assert_eq!((next.shown_ms, next.version), (t, v));
+    assert!(Rc::ptr_eq(&m.view, &next.view));
+    let next = send(next, Msg::Frame(6.0));
+    assert_eq!(next.shown_ms, t + 1, "0.6 + 0.6 simulated ms: one whole");
+    assert!(next.version > v);
+}
+
+#[wasm_bindgen_test]
+fn a_frame_shares_what_it_did_not_change() {
+    // The panels skip a render when their part of the model is the same value,
+    // so a frame must not copy what it did not change; a paused frame is no
+    // change at all (the page does not re-render).
+    let m = play(Model::boot(1), 3000);
+    let next = send(m.clone(), Msg::Frame(16.0));
+    assert!(next.shown_ms > m.shown_ms);
+    assert!(!Rc::ptr_eq(&m.view, &next.view), "a new frame of the world");
+    assert!(Rc::ptr_eq(&m.lines, &next.lines));
+    assert!(Rc::ptr_eq(&m.history, &next.history));
+    assert!(Rc::ptr_eq(&m.queue, &next.queue));
+    assert!(Rc::ptr_eq(&m.timeline, &next.timeline));
+    assert!(
+        Rc::ptr_eq(&m.quorum, &next.quorum),
+        "a healthy cluster's quorum analysis says the same: {:?}",
+        next.quorum
+    );
+    let copy = next.clone();
+    assert!(
+        Rc::ptr_eq(&copy.view, &next.view),
+        "cloning the model copies no machines"
+    );
+    let still = Rc::new(paused(next));
+    let after = still.clone().reduce(Msg::Frame(16.0));
+    assert!(Rc::ptr_eq(&still, &after), "a paused frame changes nothing");
+}
+
+#[wasm_bindgen_test]
 fn bad_speed_and_seed_change_nothing() {
     let m = Model::boot(1);
     let id = m.world_id;

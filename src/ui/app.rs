@@ -14,11 +14,11 @@ use yew::prelude::*;
 use super::controls::Controls;
 use super::lesson::{self, LessonPanel};
 use super::logs::Logs;
-use super::machine::MachinePanel;
+use super::machine::{self, MachinePanel};
 use super::map::ClusterMap;
 use super::quorum::QuorumPanel;
-use super::state::{Model, Msg, Start};
-use super::tables::Tables;
+use super::state::{Model, Msg, Shared, Start};
+use super::tables::{MachinesOf, Tables};
 use super::terminal::Terminal;
 use super::timeline::TimelineChart;
 use crate::sim::quorum::Change;
@@ -63,13 +63,41 @@ fn initial_model() -> Model {
     m
 }
 
-/// The whole page.
+/// The latest model, for handlers that read it when they run (tab completion,
+/// history, Copy) and for panels that read the world's logs: panels that only
+/// re-render when what they show changed must not act on a model captured at
+/// their last render. Compared by pointer, so it never re-renders anything.
+#[derive(Clone)]
+pub struct Latest(Rc<RefCell<Model>>);
+
+impl PartialEq for Latest {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Latest {
+    /// A copy of the model (cheap: its parts are shared), so no borrow is held
+    /// while a handler sends messages.
+    pub fn get(&self) -> Model {
+        self.0.borrow().clone()
+    }
+}
+
+/// The whole page. It renders on every change of the model (every frame while
+/// the clock plays), but hands each panel only what that panel shows, with
+/// callbacks that stay the same from render to render, so a panel whose
+/// content did not change is skipped (Yew compares props).
 #[function_component(App)]
 pub fn app() -> Html {
-    let model = use_reducer(initial_model);
+    // Re-rendered when the model's version changes (see `Msg::Frame`).
+    let model = use_reducer_eq(initial_model);
     let selected = use_state(|| None::<String>);
     let forecast = use_state(|| None::<Change>);
     let animate = use_state(|| !prefers_reduced_motion());
+    let latest = use_mut_ref(|| (*model).clone());
+    *latest.borrow_mut() = (*model).clone();
+    let latest = Latest(latest);
     use_clock(&model);
     use_keys(&model);
     {
@@ -82,30 +110,13 @@ pub fn app() -> Html {
         });
     }
 
-    let on_run = {
-        let d = model.dispatcher();
-        Callback::from(move |line: String| d.dispatch(Msg::Button(line)))
-    };
-    let on_type = {
-        let d = model.dispatcher();
-        Callback::from(move |line: String| d.dispatch(Msg::Run(line)))
-    };
-    let on_msg = {
-        let d = model.dispatcher();
-        Callback::from(move |m: Msg| d.dispatch(m))
-    };
-    let on_select = {
-        let selected = selected.clone();
-        Callback::from(move |name: Option<String>| selected.set(name))
-    };
-    let on_forecast = {
-        let forecast = forecast.clone();
-        Callback::from(move |c: Option<Change>| forecast.set(c))
-    };
-    let on_animate = {
-        let animate = animate.clone();
-        Callback::from(move |on: bool| animate.set(on))
-    };
+    let d = model.dispatcher();
+    let on_run = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Button(line)));
+    let on_type = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Run(line)));
+    let on_msg = use_callback(d, |m: Msg, d| d.dispatch(m));
+    let on_select = use_callback(selected.setter(), |name: Option<String>, s| s.set(name));
+    let on_forecast = use_callback(forecast.setter(), |c: Option<Change>, s| s.set(c));
+    let on_animate = use_callback(animate.setter(), |on: bool, s| s.set(on));
     let notice = model.notice.clone().map(|n| {
         let d = model.dispatcher();
         html! {
@@ -115,39 +126,65 @@ pub fn app() -> Html {
             </div>
         }
     });
+    let m = &*model;
+    let quorum_forecast = forecast
+        .as_ref()
+        .map(|c| crate::sim::quorum::forecast(&m.view, c));
+    let upto = {
+        let session = m.session();
+        session.world.logs.partition_point(|l| l.ms <= m.shown_ms)
+    };
     html! {
         <div class="app">
-            <Controls model={(*model).clone()} on_msg={on_msg.clone()} animate={*animate} {on_animate} />
+            <Controls playing={m.playing} speed={m.speed} seed={m.seed} world_id={m.world_id}
+                notice={m.notice.clone()} pending={m.pending.as_ref().map(|p| p.echo.clone())}
+                clock={m.clock_text()} elapsed={m.elapsed_text()}
+                on_msg={on_msg.clone()} animate={*animate} {on_animate} />
             { for notice }
-            <p class="hint muted">
-                { "Three etcd 3.4 servers on real raft-rs nodes. Click a machine for its actions, click a link to cut it (shift-click: one way), or type " }
-                <code>{ "etcdctl member list -w table" }</code>{ ", " }
-                <code>{ "node02$ kill etcd" }</code>{ " or " }
-                <code>{ "net isolate node01" }</code>{ ". Space plays or pauses; “.” runs one tick." }
-            </p>
-            <div class="sr-only" aria-live="polite" data-testid="announce">{ &model.announce }</div>
+            <Hint />
+            <div class="sr-only" aria-live="polite" data-testid="announce">{ &m.announce }</div>
             <main class="grid">
                 <section class="panel side" aria-label="Lesson, actions and quorum">
-                    <LessonPanel model={(*model).clone()} on_msg={on_msg.clone()} />
-                    <MachinePanel view={model.view.clone()} selected={(*selected).clone()}
+                    <LessonPanel lesson={m.lesson.as_ref().map(Shared::new)} error={m.lesson_error.clone()}
+                        idle={m.idle()} checks={lesson::checks(m)} on_msg={on_msg.clone()} />
+                    <MachinePanel data={machine::panel(&m.view, selected.as_deref())}
                         on_run={on_run.clone()} on_forecast={on_forecast.clone()} on_select={on_select.clone()} />
-                    <QuorumPanel view={model.view.clone()} forecast={(*forecast).clone()} />
+                    <QuorumPanel quorum={m.quorum.clone()} learners={crate::sim::quorum::learners(&m.view)}
+                        forecast={quorum_forecast} />
                 </section>
                 <section class="panel map-panel" aria-label="Cluster map">
                     <h2>{ "Cluster" }</h2>
-                    <ClusterMap view={model.view.clone()} selected={(*selected).clone()} animate={*animate}
+                    <ClusterMap view={m.view.clone()} selected={(*selected).clone()} animate={*animate}
+                        playing={m.playing} now_ms={m.shown_ms}
                         on_run={on_run.clone()} {on_select} on_forecast={on_forecast.clone()} />
                 </section>
-                <Terminal model={(*model).clone()} on_run={on_type} on_forecast={on_forecast.clone()} />
+                <Terminal lines={Shared::new(&m.lines)} pending={m.pending.as_ref().map(Shared::new)}
+                    running_ms={m.pending.as_ref().map(|p| m.shown_ms.saturating_sub(p.start_ms))}
+                    queue={Shared::new(&m.queue)} partial={m.partial.clone()} prompt={m.prompt.clone()}
+                    latest={latest.clone()} on_run={on_type} on_forecast={on_forecast.clone()} />
                 <section class="panel wide" aria-label="Members and status">
-                    <Tables view={model.view.clone()} />
+                    <Tables view={MachinesOf(m.view.clone())} />
                 </section>
                 <section class="panel wide" aria-label="Timeline">
-                    <TimelineChart timeline={model.timeline.clone()} now_ms={model.shown_ms} />
+                    <TimelineChart timeline={m.timeline.clone()} now_ms={m.shown_ms} />
                 </section>
-                <Logs model={(*model).clone()} />
+                <Logs world_id={m.world_id} {upto} machines={m.view.machines.iter().map(|x| x.name.clone()).collect::<Vec<_>>()}
+                    {latest} />
             </main>
         </div>
+    }
+}
+
+/// The line under the top bar (no props: rendered once).
+#[function_component(Hint)]
+fn hint() -> Html {
+    html! {
+        <p class="hint muted">
+            { "Three etcd 3.4 servers on real raft-rs nodes. Click a machine for its actions, click a link to cut it (shift-click: one way), or type " }
+            <code>{ "etcdctl member list -w table" }</code>{ ", " }
+            <code>{ "node02$ kill etcd" }</code>{ " or " }
+            <code>{ "net isolate node01" }</code>{ ". Space plays or pauses; “.” runs one tick." }
+        </p>
     }
 }
 

@@ -6,11 +6,22 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::state::{Model, Msg, Start, SPEEDS};
+use super::state::{Msg, Start, SPEEDS};
 
+/// What the top bar shows of the model (it re-renders when one of these
+/// changes: the clock's text at most every 100 simulated ms).
 #[derive(Properties, PartialEq)]
 pub struct ControlsProps {
-    pub model: Model,
+    pub playing: bool,
+    pub speed: f64,
+    pub seed: u64,
+    pub world_id: u64,
+    pub notice: Option<String>,
+    /// The pending command's echo, if one runs.
+    pub pending: Option<String>,
+    /// `Model::clock_text` and `Model::elapsed_text`.
+    pub clock: String,
+    pub elapsed: String,
     pub on_msg: Callback<Msg>,
     pub animate: bool,
     pub on_animate: Callback<bool>,
@@ -18,7 +29,7 @@ pub struct ControlsProps {
 
 #[function_component(Controls)]
 pub fn controls(props: &ControlsProps) -> Html {
-    let m = &props.model;
+    let m = props;
     // Each field keeps the text being typed in its own state (the clock renders
     // 60 times a second); the model's value replaces it only when the speed or
     // the seed itself changes.
@@ -83,8 +94,8 @@ pub fn controls(props: &ControlsProps) -> Html {
     } else {
         "▶ Play"
     };
-    let pending = m.pending.as_ref().map(|p| {
-        html! { <span class="pending-dot" title={format!("running: {}", p.echo)}>{ "⏳ command running" }</span> }
+    let pending = m.pending.as_ref().map(|echo| {
+        html! { <span class="pending-dot" title={format!("running: {echo}")}>{ "⏳ command running" }</span> }
     });
     html! {
         <header class="topbar">
@@ -102,8 +113,8 @@ pub fn controls(props: &ControlsProps) -> Html {
                         { for SPEEDS.iter().map(|s| html! { <option value={format!("{s}x")} /> }) }
                     </datalist>
                 </label>
-                <span class="clock" data-testid="clock-time" title="simulated wall clock">{ m.clock_text() }</span>
-                <span class="muted" data-testid="elapsed" title="simulated time since the world began">{ format!("t+{}", m.elapsed_text()) }</span>
+                <span class="clock" data-testid="clock-time" title="simulated wall clock">{ m.clock.clone() }</span>
+                <span class="muted" data-testid="elapsed" title="simulated time since the world began">{ format!("t+{}", m.elapsed) }</span>
                 { for pending }
             </div>
             <div class="group" role="group" aria-label="World">

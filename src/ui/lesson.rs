@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{command_line, Model, Msg};
+use super::state::{command_line, LessonState, Model, Msg, Shared};
 use crate::lessons::{self, Lesson};
 
 /// The lessons shipped in `static/lessons/`: file stem and title.
@@ -87,19 +87,41 @@ pub fn open(spec: String, on_msg: Callback<Msg>) {
     });
 }
 
+/// What the lesson panel shows of the model.
 #[derive(Properties, PartialEq)]
 pub struct LessonProps {
-    pub model: Model,
+    pub lesson: Option<Shared<LessonState>>,
+    /// Why a lesson could not be opened.
+    pub error: Option<String>,
+    /// `Model::idle`.
+    pub idle: bool,
+    /// The step's checks, once its commands have finished ([`checks`]).
+    pub checks: Option<Vec<Result<String, String>>>,
     pub on_msg: Callback<Msg>,
+}
+
+/// The shown step's checks against the world, once its commands were typed and
+/// have finished; `None` before that.
+pub fn checks(m: &Model) -> Option<Vec<Result<String, String>>> {
+    let state = m.lesson.as_ref()?;
+    if !(state.done && m.idle()) {
+        return None;
+    }
+    let step = state.lesson.steps.get(state.step)?;
+    Some(
+        step.checks
+            .iter()
+            .map(|c| lessons::evaluate(&m.view, c))
+            .collect(),
+    )
 }
 
 #[function_component(LessonPanel)]
 pub fn lesson_panel(props: &LessonProps) -> Html {
-    let m = &props.model;
-    let error = m.lesson_error.as_ref().map(|e| {
+    let error = props.error.as_ref().map(|e| {
         html! { <p class="lesson-error" role="alert" data-testid="lesson-error">{ e }</p> }
     });
-    let Some(state) = &m.lesson else {
+    let Some(state) = &props.lesson else {
         return html! {
             <div class="lesson-list" data-testid="lesson-list">
                 <h2>{ "Lessons" }</h2>
@@ -124,20 +146,15 @@ pub fn lesson_panel(props: &LessonProps) -> Html {
         let on = props.on_msg.clone();
         Callback::from(move |_: MouseEvent| on.emit(msg.clone()))
     };
-    let checks = (state.done && m.idle()).then(|| {
-        let results: Vec<(String, Result<String, String>)> = step
-            .checks
-            .iter()
-            .map(|c| (c.to_string(), lessons::evaluate(&m.view, c)))
-            .collect();
-        let off = results.iter().any(|(_, r)| r.is_err());
+    let checks = props.checks.as_ref().map(|results| {
+        let off = results.iter().any(|r| r.is_err());
         html! {
             <div class={classes!("lesson-checks", if off { "off" } else { "on" })} data-testid="lesson-checks" data-state={if off { "off-path" } else { "on-path" }}>
                 if results.is_empty() {
                     <p class="small muted">{ "This step has no checks." }</p>
                 }
                 <ul>
-                    { for results.iter().map(|(_, r)| match r {
+                    { for results.iter().map(|r| match r {
                         Ok(t) => html! { <li class="ok">{ format!("✔ {t}") }</li> },
                         Err(t) => html! { <li class="lost">{ format!("✖ {t}") }</li> },
                     }) }
@@ -150,7 +167,7 @@ pub fn lesson_panel(props: &LessonProps) -> Html {
             </div>
         }
     });
-    let running = state.done && !m.idle();
+    let running = state.done && !props.idle;
     html! {
         <div class="lesson" data-testid="lesson-panel">
             <h2>

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::state::Model;
+use super::app::Latest;
 use crate::sim::etcd::logfmt::{level_of, Level};
 use crate::sim::world::LogLine;
 
@@ -42,9 +42,17 @@ struct Cache {
     matches: Vec<usize>,
 }
 
+/// What the logs panel depends on: it re-renders when lines reach the page's
+/// clock or the machines change, not on every frame. The lines themselves are
+/// read from the world (through `latest`) when it renders.
 #[derive(Properties, PartialEq)]
 pub struct LogsProps {
-    pub model: Model,
+    pub world_id: u64,
+    /// The world's log lines at or before the page's clock.
+    pub upto: usize,
+    /// The machines' names, for the machine filter.
+    pub machines: Vec<String>,
+    pub latest: Latest,
 }
 
 fn update(cache: &mut Cache, filter: &Filter, world: u64, logs: &[LogLine], upto: usize) {
@@ -71,13 +79,13 @@ pub fn logs(props: &LogsProps) -> Html {
     let follow = use_state(|| true);
     let height = use_state(|| 320.0_f64);
     let body = use_node_ref();
-    let m = &props.model;
-    let session = m.session();
+    let model = props.latest.get();
+    let session = model.session();
     let all = &session.world.logs;
-    let upto = all.partition_point(|l| l.ms <= m.shown_ms);
+    let upto = props.upto.min(all.len());
+    let machines = &props.machines;
     // A machine that is gone (a reset, `machine rm`) no longer filters.
-    let gone =
-        !filter.machine.is_empty() && !m.view.machines.iter().any(|x| x.name == filter.machine);
+    let gone = !filter.machine.is_empty() && !machines.iter().any(|x| *x == filter.machine);
     let effective = if gone {
         Filter {
             machine: String::new(),
@@ -86,7 +94,13 @@ pub fn logs(props: &LogsProps) -> Html {
     } else {
         (*filter).clone()
     };
-    update(&mut cache.borrow_mut(), &effective, m.world_id, all, upto);
+    update(
+        &mut cache.borrow_mut(),
+        &effective,
+        props.world_id,
+        all,
+        upto,
+    );
     let total = cache.borrow().matches.len();
     {
         let body = body.clone();
@@ -114,7 +128,6 @@ pub fn logs(props: &LogsProps) -> Html {
             follow.set(top + h >= f64::from(el.scroll_height()) - ROW_H);
         })
     };
-    let machines: Vec<String> = m.view.machines.iter().map(|x| x.name.clone()).collect();
     let set = |f: fn(&mut Filter, String)| {
         let filter = filter.clone();
         Callback::from(move |e: Event| {

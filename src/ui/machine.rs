@@ -13,14 +13,33 @@ use crate::sim::view::{MachineView, Role, WorldView};
 
 #[derive(Properties, PartialEq)]
 pub struct MachineProps {
-    pub view: WorldView,
-    pub selected: Option<String>,
+    /// What the panel shows ([`panel`]).
+    pub data: PanelData,
     pub on_run: Callback<String>,
     pub on_forecast: Callback<Option<Change>>,
     pub on_select: Callback<Option<String>>,
 }
 
+/// Everything the panel shows, worked out from the view: the panel re-renders
+/// only when this changes (a new machine, a member added, a process stopped),
+/// not when commit indexes move.
+#[derive(Clone, PartialEq)]
+pub struct PanelData {
+    cluster: Vec<Action>,
+    selected: Option<Selected>,
+}
+
+/// The selected machine: its name and state, its actions, addresses and disk.
+#[derive(Clone, PartialEq)]
+struct Selected {
+    name: String,
+    state: &'static str,
+    actions: Vec<Action>,
+    facts: String,
+}
+
 /// One action: its label, test id, command, and the change it forecasts.
+#[derive(Clone, PartialEq)]
 struct Action {
     id: &'static str,
     label: &'static str,
@@ -28,7 +47,7 @@ struct Action {
     change: Option<Change>,
 }
 
-fn button(a: Action, props: &MachineProps) -> Html {
+fn button(a: &Action, props: &MachineProps) -> Html {
     let onclick = {
         let on = props.on_run.clone();
         let f = props.on_forecast.clone();
@@ -182,9 +201,8 @@ fn machine_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
     out
 }
 
-#[function_component(MachinePanel)]
-pub fn machine_panel(props: &MachineProps) -> Html {
-    let view = &props.view;
+/// The panel's content for `view` with `selected` (a machine's name) chosen.
+pub fn panel(view: &WorldView, selected: Option<&str>) -> PanelData {
     let mut cluster = vec![Action {
         id: "add-machine",
         label: "Add machine",
@@ -199,10 +217,28 @@ pub fn machine_panel(props: &MachineProps) -> Html {
             change: None,
         });
     }
-    let selected = props
-        .selected
-        .as_ref()
-        .and_then(|n| view.machines.iter().find(|m| m.name == *n));
+    let selected = selected
+        .and_then(|n| view.machines.iter().find(|m| m.name == n))
+        .map(|m| Selected {
+            name: m.name.clone(),
+            state: machine_state(m),
+            actions: machine_actions(view, m),
+            facts: format!(
+                "addresses: {}; disk: {}",
+                m.addrs.join(", "),
+                if m.disk.is_empty() {
+                    "empty".to_string()
+                } else {
+                    m.disk.join(" ")
+                }
+            ),
+        });
+    PanelData { cluster, selected }
+}
+
+#[function_component(MachinePanel)]
+pub fn machine_panel(props: &MachineProps) -> Html {
+    let data = &props.data;
     let close = {
         let on = props.on_select.clone();
         Callback::from(move |_: MouseEvent| on.emit(None))
@@ -210,16 +246,16 @@ pub fn machine_panel(props: &MachineProps) -> Html {
     html! {
         <div class="actions">
             <h2>{ "Actions" }</h2>
-            <div class="buttons">{ for cluster.into_iter().map(|a| button(a, props)) }</div>
-            { match selected {
+            <div class="buttons">{ for data.cluster.iter().map(|a| button(a, props)) }</div>
+            { match &data.selected {
                 Some(m) => html! {
                     <div class="selected" data-testid="selected-machine">
                         <h3>
-                            { format!("{} ({})", m.name, machine_state(m)) }
+                            { format!("{} ({})", m.name, m.state) }
                             <button class="link-button" onclick={close} aria-label="close the machine's actions">{ "×" }</button>
                         </h3>
-                        <div class="buttons">{ for machine_actions(view, m).into_iter().map(|a| button(a, props)) }</div>
-                        <p class="small muted">{ format!("addresses: {}; disk: {}", m.addrs.join(", "), if m.disk.is_empty() { "empty".to_string() } else { m.disk.join(" ") }) }</p>
+                        <div class="buttons">{ for m.actions.iter().map(|a| button(a, props)) }</div>
+                        <p class="small muted">{ m.facts.clone() }</p>
                     </div>
                 },
                 None => html! { <p class="small muted">{ "Click a machine on the map for its actions." }</p> },

@@ -5,6 +5,7 @@
 //! of the last frame moving along the links.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use yew::prelude::*;
 
@@ -23,12 +24,79 @@ const BOX_H: f64 = 84.0;
 
 #[derive(Properties, PartialEq)]
 pub struct MapProps {
-    pub view: WorldView,
+    pub view: Rc<WorldView>,
     pub selected: Option<String>,
     pub animate: bool,
+    /// Whether the clock plays, and its time (how message dots are animated,
+    /// see `FlightsLayer`).
+    pub playing: bool,
+    pub now_ms: u64,
     pub on_run: Callback<String>,
     pub on_select: Callback<Option<String>>,
     pub on_forecast: Callback<Option<Change>>,
+}
+
+/// The map's layers re-render apart: the links when a link or the set of
+/// machines changes, the machines when one of them changes, the messages
+/// when a new frame of the world is shown.
+#[derive(Clone)]
+struct LinksOf(Rc<WorldView>);
+
+impl PartialEq for LinksOf {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (&self.0, &other.0);
+        Rc::ptr_eq(a, b)
+            || (a.links == b.links
+                && a.machines.len() == b.machines.len()
+                && a.machines
+                    .iter()
+                    .zip(&b.machines)
+                    .all(|(x, y)| x.name == y.name))
+    }
+}
+
+#[derive(Clone)]
+struct MachinesOf(Rc<WorldView>);
+
+impl PartialEq for MachinesOf {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0.machines == other.0.machines
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LinksProps {
+    view: LinksOf,
+    on_run: Callback<String>,
+    on_forecast: Callback<Option<Change>>,
+}
+
+#[derive(Properties, PartialEq)]
+struct NodesProps {
+    view: MachinesOf,
+    selected: Option<String>,
+    on_select: Callback<Option<String>>,
+}
+
+/// The map's memory of message counters, kept by the map (not the layer), as
+/// it was before the layers were split.
+#[derive(Clone)]
+struct FlightsState(Rc<std::cell::RefCell<Flights>>);
+
+impl PartialEq for FlightsState {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct FlightsProps {
+    view: Rc<WorldView>,
+    animate: bool,
+    playing: bool,
+    /// The page's clock: while it plays, the dots move on every frame.
+    now_ms: u64,
+    state: FlightsState,
 }
 
 /// The automation contract's machine state (see `MachineView::state`).
@@ -84,7 +152,22 @@ struct Flights {
     now_ms: u64,
     before: BTreeMap<(String, String), (u64, u64)>,
     dots: Vec<Dot>,
+    /// How each dot shown is drawn, by key.
+    timing: BTreeMap<String, Timing>,
 }
+
+/// A dot's flight: when it was first drawn (`Date.now()` ms), whether as a
+/// still page's dot (a CSS animation), and how far into its flight that
+/// animation starts (ms).
+#[derive(Clone, Copy)]
+struct Timing {
+    born: f64,
+    still: bool,
+    ahead: f64,
+}
+
+/// How long a dot flies (ms), as `.msg.still` in the style sheet.
+const FLIGHT_MS: f64 = 450.0;
 
 #[derive(Clone, PartialEq)]
 struct Dot {
@@ -132,43 +215,149 @@ fn flights(view: &WorldView, f: &mut Flights) -> Vec<Dot> {
 
 #[function_component(ClusterMap)]
 pub fn cluster_map(props: &MapProps) -> Html {
-    let flights_ref = use_mut_ref(Flights::default);
-    let pos = positions(&props.view);
+    let flights_ref = FlightsState(use_mut_ref(Flights::default));
     let (w, h) = size(props.view.machines.len());
     if props.view.machines.is_empty() {
         return html! {
             <p class="muted empty-map">{ "No machines yet. Type " }<code>{ "machine add node01 192.168.0.61" }</code>{ " or use “Add machine”." }</p>
         };
     }
-    let dots = if props.animate {
-        flights(&props.view, &mut flights_ref.borrow_mut())
-    } else {
-        Vec::new()
-    };
     html! {
         <svg class="map" viewBox={format!("0 0 {w} {h}")} role="group" aria-label="machines and the links between them">
-            <g class="links">{ for props.view.links.iter().map(|l| link(l, &pos, props)) }</g>
-            <g class="flights" aria-hidden="true">{ for dots.iter().map(|d| dot(d, &pos)) }</g>
-            <g class="nodes">{ for props.view.machines.iter().map(|m| node(m, &pos, props)) }</g>
+            <Links view={LinksOf(props.view.clone())} on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
+            <FlightsLayer view={props.view.clone()} animate={props.animate} playing={props.playing}
+                now_ms={props.now_ms} state={flights_ref} />
+            <Nodes view={MachinesOf(props.view.clone())} selected={props.selected.clone()} on_select={props.on_select.clone()} />
         </svg>
     }
 }
 
-fn dot(d: &Dot, pos: &BTreeMap<String, (f64, f64)>) -> Html {
+#[function_component(Links)]
+fn links(props: &LinksProps) -> Html {
+    let view = &props.view.0;
+    let pos = positions(view);
+    html! {
+        <g class="links">{ for view.links.iter().map(|l| link(l, &pos, props)) }</g>
+    }
+}
+
+#[function_component(Nodes)]
+fn nodes(props: &NodesProps) -> Html {
+    let view = &props.view.0;
+    let pos = positions(view);
+    html! {
+        <g class="nodes">{ for view.machines.iter().map(|m| node(m, &pos, props)) }</g>
+    }
+}
+
+/// The raft messages of the frame shown, each a dot that flies from its
+/// sender towards its receiver in 0.45 s, fading (a dropped one stops
+/// part-way and fades out). The same flight is drawn two ways:
+///
+/// - while the clock plays, a dot lives one frame (the next frame brings its
+///   own messages) and the page renders every frame anyway, so the layer sets
+///   each dot's `cx`, `cy` and `fill-opacity` for the time since it was first
+///   drawn; a dot of a pair that sends again is the same circle, moved. A CSS
+///   animation instead would be started, styled and thrown away for every dot
+///   of every frame, and one of `transform` would make each dot a compositor
+///   layer of its own;
+/// - on a still page (paused, or one tick) the dots fly their whole way while
+///   nothing else changes: a CSS animation of `transform` and `opacity`
+///   (`.msg.still`) that the compositor runs, so the page's thread stays idle.
+///
+/// A dot drawn one way and then the other (the clock paused or started
+/// mid-flight) goes on from where it was.
+#[function_component(FlightsLayer)]
+fn flights_layer(props: &FlightsProps) -> Html {
+    let mut state = props.state.0.borrow_mut();
+    let dots = if props.animate {
+        flights(&props.view, &mut state)
+    } else {
+        Vec::new()
+    };
+    let still = !props.playing;
+    let now = js_sys::Date::now();
+    let timing: BTreeMap<String, Timing> = dots
+        .iter()
+        .map(|d| {
+            let t = match state.timing.get(&d.key) {
+                Some(t) if t.still == still => *t,
+                Some(t) => Timing {
+                    still,
+                    ahead: (now - t.born).max(0.0),
+                    ..*t
+                },
+                None => Timing {
+                    born: now,
+                    still,
+                    ahead: 0.0,
+                },
+            };
+            (d.key.clone(), t)
+        })
+        .collect();
+    // `prefers-reduced-motion` cuts every animation short (styles/app.css):
+    // a moving dot is at its end at once, as a still one is.
+    let reduced = !still && !dots.is_empty() && reduced_motion();
+    let pos = positions(&props.view);
+    let html = html! {
+        <g class="flights" aria-hidden="true">
+            { for dots.iter().map(|d| dot(d, &pos, timing[&d.key], now, reduced)) }
+        </g>
+    };
+    state.timing = timing;
+    html
+}
+
+fn reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|q| q.matches())
+}
+
+fn dot(d: &Dot, pos: &BTreeMap<String, (f64, f64)>, t: Timing, now: f64, reduced: bool) -> Html {
     let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&d.from), pos.get(&d.to)) else {
         return Html::default();
     };
     let scale = if d.dropped { 0.45 } else { 1.0 };
-    let style = format!(
-        "--dx:{:.1}px;--dy:{:.1}px",
-        (x2 - x1) * scale,
-        (y2 - y1) * scale
+    // Start and offset to a tenth, as the still dot's attributes and style give them.
+    let tenth = |v: f64| format!("{v:.1}");
+    let (sx, sy) = (tenth(x1), tenth(y1));
+    let (sdx, sdy) = (tenth((x2 - x1) * scale), tenth((y2 - y1) * scale));
+    let class = classes!(
+        "msg",
+        d.dropped.then_some("dropped"),
+        t.still.then_some("still")
     );
-    let class = if d.dropped { "msg dropped" } else { "msg" };
-    html! { <circle key={d.key.clone()} {class} cx={format!("{x1:.1}")} cy={format!("{y1:.1}")} r="5" {style} /> }
+    if t.still {
+        let mut style = format!("--dx:{sdx}px;--dy:{sdy}px");
+        if t.ahead > 0.0 {
+            style.push_str(&format!(";animation-delay:-{:.0}ms", t.ahead));
+        }
+        return html! {
+            <circle key={d.key.clone()} {class} cx={sx} cy={sy} r="5" {style} />
+        };
+    }
+    let num = |s: &str| s.parse::<f64>().unwrap_or(0.0);
+    let (x1, y1, dx, dy) = (num(&sx), num(&sy), num(&sdx), num(&sdy));
+    let p = if reduced {
+        1.0
+    } else {
+        ((now - t.born) / FLIGHT_MS).clamp(0.0, 1.0)
+    };
+    let end = if d.dropped { 0.0 } else { 0.2 };
+    let key = format!("{}{}{}", d.from, if d.dropped { "x" } else { ">" }, d.to);
+    html! {
+        <circle {key} {class} cx={format!("{:.2}", x1 + dx * p)} cy={format!("{:.2}", y1 + dy * p)} r="5"
+            fill-opacity={format!("{:.3}", 0.95 + (end - 0.95) * p)} />
+    }
 }
 
-fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &MapProps) -> Html {
+fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &LinksProps) -> Html {
     let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&l.a), pos.get(&l.b)) else {
         return Html::default();
     };
@@ -257,7 +446,7 @@ fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &MapProps) -> H
     }
 }
 
-fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &MapProps) -> Html {
+fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps) -> Html {
     let Some(&(x, y)) = pos.get(&m.name) else {
         return Html::default();
     };

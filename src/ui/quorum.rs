@@ -4,15 +4,21 @@
 //! the pointer or focus, and each learner's catch-up bar with why `member promote`
 //! would be accepted or refused. All numbers come from `sim::quorum`.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
-use crate::sim::quorum::{self, Change};
-use crate::sim::view::WorldView;
+use crate::sim::quorum::{Forecast, LearnerInfo, QuorumInfo};
 
+/// The panel's numbers, worked out by the page (`quorum::analyze`, `learners`
+/// and `forecast` of the view shown), so the panel re-renders only when one
+/// of them changes.
 #[derive(Properties, PartialEq)]
 pub struct QuorumProps {
-    pub view: WorldView,
-    pub forecast: Option<Change>,
+    pub quorum: Rc<QuorumInfo>,
+    pub learners: Vec<LearnerInfo>,
+    /// What the action under the pointer or focus would do, if any.
+    pub forecast: Option<Forecast>,
 }
 
 fn names(list: &[(u64, String)]) -> String {
@@ -33,19 +39,15 @@ fn names(list: &[(u64, String)]) -> String {
 
 #[function_component(QuorumPanel)]
 pub fn quorum_panel(props: &QuorumProps) -> Html {
-    let q = quorum::analyze(&props.view);
+    let q = &props.quorum;
     let ok = q.can_commit;
     let status_class = if ok { "ok" } else { "lost" };
-    let forecast = props
-        .forecast
-        .as_ref()
-        .map(|c| quorum::forecast(&props.view, c));
     let row = |k: &str, v: String| html! { <><dt>{ k.to_string() }</dt><dd>{ v }</dd></> };
     html! {
         <div class="quorum-panel">
             <div class="forecast" data-testid="forecast" aria-live="polite">
-                { match forecast {
-                    Some(f) => html! { <p class={classes!(if f.keeps_quorum { "ok" } else { "lost" })}><strong>{ "Forecast: " }</strong>{ f.text }</p> },
+                { match &props.forecast {
+                    Some(f) => html! { <p class={classes!(if f.keeps_quorum { "ok" } else { "lost" })}><strong>{ "Forecast: " }</strong>{ f.text.clone() }</p> },
                     None => html! { <p class="muted">{ "Point at or focus an action to see what it does to quorum." }</p> },
                 } }
             </div>
@@ -63,7 +65,7 @@ pub fn quorum_panel(props: &QuorumProps) -> Html {
                 { row("tolerates", format!("{} failure(s) now, {} by size", q.failures_tolerated, q.tolerance_by_size)) }
                 { row("can commit", if ok { "yes".to_string() } else { "no".to_string() }) }
             </dl>
-            { for quorum::learners(&props.view).iter().map(|l| {
+            { for props.learners.iter().map(|l| {
                 let pct = (l.fraction * 100.0).clamp(0.0, 100.0);
                 let verdict = match &l.promote {
                     Ok(()) => "promote would be accepted".to_string(),

@@ -26,7 +26,7 @@ use crate::shell::parse::{self, Prompt};
 use crate::shell::runner;
 use crate::shell::session::Session;
 use crate::sim::etcd::logfmt::Stamp;
-use crate::sim::quorum;
+use crate::sim::quorum::{self, QuorumInfo};
 use crate::sim::view::WorldView;
 use crate::sim::world::Action;
 
@@ -170,8 +170,39 @@ pub struct Pending {
     pub start_ms: u64,
     pub end_ms: u64,
     output: Vec<TermLine>,
-    frames: Vec<(u64, WorldView)>,
-    end_view: WorldView,
+    frames: Vec<(u64, Rc<WorldView>)>,
+    end_view: Rc<WorldView>,
+}
+
+/// An `Rc` compared by pointer, for props that change only when replaced
+/// (the terminal's lines, a pending command, the queue, the lesson): a panel
+/// given one re-renders when the model put a new value there, not on every
+/// frame of the clock, and comparing costs nothing.
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Shared<T> {
+    pub fn new(rc: &Rc<T>) -> Self {
+        Shared(rc.clone())
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
 }
 
 /// The page's state.
@@ -182,8 +213,12 @@ pub struct Model {
     pub start: Start,
     pub lines: Rc<Vec<TermLine>>,
     pub history: Rc<Vec<String>>,
-    /// What the page shows: the world now, or a frame of a pending command.
-    pub view: WorldView,
+    /// What the page shows: the world now, or a frame of a pending command
+    /// (shared: cloning the model, as every frame and every panel does, copies
+    /// no machines).
+    pub view: Rc<WorldView>,
+    /// `quorum::analyze` of `view`, computed once per change of the view.
+    pub quorum: Rc<QuorumInfo>,
     /// The page's clock in simulated milliseconds (the world's, or behind it while a command is pending).
     pub shown_ms: u64,
     pub prompt: String,
@@ -240,7 +275,8 @@ impl Model {
             }
         }
         report::reset(seed, start == Start::Empty, session.world.now_ms());
-        let view = session.world.view();
+        let view = Rc::new(session.world.view());
+        let quorum = Rc::new(quorum::analyze(&view));
         let prompt = prompt_of(&session);
         let shown_ms = view.now_ms;
         let mut m = Model {
@@ -250,6 +286,7 @@ impl Model {
             lines: Rc::new(lines),
             history: Rc::new(Vec::new()),
             view,
+            quorum,
             shown_ms,
             prompt,
             partial: String::new(),
@@ -353,12 +390,22 @@ impl Model {
         while let Some(p) = self.pending.clone() {
             self.finish_pending(&p);
             while self.pending.is_none() {
-                let Some(next) = Rc::make_mut(&mut self.queue).pop_front() else {
+                let Some(next) = self.next_queued() else {
                     break;
                 };
                 self.execute(&next);
             }
         }
+    }
+
+    /// The next line typed while a command was pending, if any (the queue is
+    /// copied only when there is one: an untouched queue stays the same `Rc`,
+    /// so the terminal does not re-render for it every frame).
+    fn next_queued(&mut self) -> Option<String> {
+        if self.queue.is_empty() {
+            return None;
+        }
+        Rc::make_mut(&mut self.queue).pop_front()
     }
 
     /// Runs a complete line in the world now.
@@ -375,7 +422,12 @@ impl Model {
             let host_before = prompt_of(&session);
             let ex = session.run(&prompt, &text);
             let frames = if record {
-                session.world.take_frames()
+                session
+                    .world
+                    .take_frames()
+                    .into_iter()
+                    .map(|(t, v)| (t, Rc::new(v)))
+                    .collect()
             } else {
                 Vec::new()
             };
@@ -410,7 +462,7 @@ impl Model {
             kind: TermKind::Echo,
             text: echo.clone(),
         });
-        let end_view = self.session.borrow().world.view();
+        let end_view = Rc::new(self.session.borrow().world.view());
         if record && end_ms > start_ms {
             self.pending = Some(Rc::new(Pending {
                 echo,
@@ -442,7 +494,7 @@ impl Model {
                 self.finish_pending(&p);
                 continue;
             }
-            if let Some(next) = Rc::make_mut(&mut self.queue).pop_front() {
+            if let Some(next) = self.next_queued() {
                 self.execute(&next);
                 continue;
             }
@@ -453,7 +505,7 @@ impl Model {
             }
             let session = self.session.borrow();
             self.shown_ms = session.world.now_ms();
-            self.view = session.world.view();
+            self.view = Rc::new(session.world.view());
             drop(session);
             self.observe();
             return;
@@ -465,7 +517,7 @@ impl Model {
         self.shown_ms = ms;
         if let Some(p) = &self.pending {
             if let Some((_, v)) = p.frames.iter().rev().find(|(t, _)| *t <= ms) {
-                if *v != self.view {
+                if !Rc::ptr_eq(v, &self.view) && **v != *self.view {
                     self.view = v.clone();
                 }
             }
@@ -485,6 +537,10 @@ impl Model {
     /// Records the view on the timeline and announces leader and quorum changes.
     fn observe(&mut self) {
         let q = quorum::analyze(&self.view);
+        if q != *self.quorum {
+            self.quorum = Rc::new(q);
+        }
+        let q = self.quorum.clone();
         let sample = Sample {
             ms: self.shown_ms,
             term: q.leader.as_ref().map(|l| l.term).unwrap_or_else(|| {
@@ -684,6 +740,13 @@ impl Reducible for Model {
                 let sim = real_ms * next.speed + next.carry;
                 let whole = sim.floor();
                 next.carry = sim - whole;
+                if whole < 1.0 {
+                    // Not one simulated millisecond yet (a slow speed on a fast
+                    // display): the world is not asked for a new view and the
+                    // version stays, so the page does not render this frame
+                    // (`App` re-renders on a new version); the time is carried.
+                    return Rc::new(next);
+                }
                 next.advance(whole as u64);
             }
             Msg::Step => next.advance(TICK_MS),

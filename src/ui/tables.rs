@@ -2,6 +2,8 @@
 //! prints with `-w table` (`shell::etcdctl::member_rows`, `status_row`), read from
 //! the world's view without sending a request (so watching never changes the run).
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use crate::shell::actions;
@@ -9,9 +11,21 @@ use crate::shell::etcdctl::{member_rows, status_row, MEMBER_HEADER, STATUS_HEADE
 use crate::sim::etcd::request::Header;
 use crate::sim::view::WorldView;
 
+/// A view compared by its machines alone (what the tables read), so the
+/// tables re-render when a member, a term, an index or a revision changed, not
+/// on every frame of the clock.
+#[derive(Clone)]
+pub struct MachinesOf(pub Rc<WorldView>);
+
+impl PartialEq for MachinesOf {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0.machines == other.0.machines
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct TablesProps {
-    pub view: WorldView,
+    pub view: MachinesOf,
 }
 
 fn table(testid: &str, caption: &str, header: &[&str], rows: &[Vec<String>]) -> Html {
@@ -31,7 +45,7 @@ fn table(testid: &str, caption: &str, header: &[&str], rows: &[Vec<String>]) -> 
 
 #[function_component(Tables)]
 pub fn tables(props: &TablesProps) -> Html {
-    let view = &props.view;
+    let view = &*props.view.0;
     let members = actions::members(view)
         .map(|p| member_rows(&p.members))
         .unwrap_or_default();

@@ -4,20 +4,31 @@
 //! pending command and the lines waiting behind it, and a button that copies the
 //! whole terminal as text.
 
-use std::rc::Rc;
+use std::collections::VecDeque;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::state::{Model, TermKind, TermLine};
+use super::app::Latest;
+use super::state::{Model, Pending, Shared, TermKind, TermLine};
 use crate::shell::{actions, complete};
 use crate::sim::quorum::Change;
 
+/// What the terminal shows of the model; its handlers read the latest model
+/// when they run (history, completion, forecast, Copy).
 #[derive(Properties, PartialEq)]
 pub struct TerminalProps {
-    pub model: Model,
+    pub lines: Shared<Vec<TermLine>>,
+    pub pending: Option<Shared<Pending>>,
+    /// Simulated ms the pending command has run so far.
+    pub running_ms: Option<u64>,
+    pub queue: Shared<VecDeque<String>>,
+    /// A `\` continuation waiting for the rest.
+    pub partial: String,
+    pub prompt: String,
+    pub latest: Latest,
     pub on_run: Callback<String>,
     /// The change the line being typed would make, for the quorum panel's forecast.
     pub on_forecast: Callback<Option<Change>>,
@@ -63,8 +74,8 @@ pub fn terminal(props: &TerminalProps) -> Html {
     let output = use_node_ref();
     {
         let output = output.clone();
-        let len = props.model.lines.len();
-        let pending = props.model.pending.is_some();
+        let len = props.lines.len();
+        let pending = props.pending.is_some();
         use_effect_with((len, pending), move |_| {
             if let Some(el) = output.cast::<web_sys::HtmlElement>() {
                 el.set_scroll_top(el.scroll_height());
@@ -75,13 +86,14 @@ pub fn terminal(props: &TerminalProps) -> Html {
         let input = input.clone();
         let cursor = cursor.clone();
         let choices = choices.clone();
-        let model = props.model.clone();
+        let latest = props.latest.clone();
         let on_run = props.on_run.clone();
         let on_forecast = props.on_forecast.clone();
         Callback::from(move |e: KeyboardEvent| {
             let Some(el) = input.cast::<HtmlInputElement>() else {
                 return;
             };
+            let model = latest.get();
             let history = &model.history;
             match e.key().as_str() {
                 "Enter" => {
@@ -116,10 +128,11 @@ pub fn terminal(props: &TerminalProps) -> Html {
         })
     };
     let oninput = {
-        let model = props.model.clone();
+        let latest = props.latest.clone();
         let f = props.on_forecast.clone();
         Callback::from(move |e: InputEvent| {
             if let Some(el) = e.target_dyn_into::<HtmlInputElement>() {
+                let model = latest.get();
                 let current = model.prompt.trim_end_matches('$');
                 let current = (!current.is_empty()).then_some(current);
                 f.emit(actions::change_of(&model.view, current, &el.value()));
@@ -162,12 +175,13 @@ pub fn terminal(props: &TerminalProps) -> Html {
         })
     };
     let on_copy = {
-        let text = props.model.terminal_text();
+        let latest = props.latest.clone();
         let copied = copied.clone();
         Callback::from(move |_: MouseEvent| {
             let Some(w) = web_sys::window() else {
                 return;
             };
+            let text = latest.get().terminal_text();
             // Plain http on a non-local address has no clipboard at all.
             let has = js_sys::Reflect::has(&w.navigator(), &"clipboard".into()).unwrap_or(false);
             if !has {
@@ -187,7 +201,7 @@ pub fn terminal(props: &TerminalProps) -> Html {
             });
         })
     };
-    let m = &props.model;
+    let m = props;
     let prompt = if m.partial.is_empty() {
         m.prompt.clone()
     } else {
@@ -201,10 +215,10 @@ pub fn terminal(props: &TerminalProps) -> Html {
                 <span class="small muted" role="status">{ (*copied).clone() }</span>
             </h2>
             <div class="term-output" data-testid="terminal-output" ref={output} role="log" aria-live="polite" tabindex="0">
-                <Lines lines={Shared(m.lines.clone())} />
-                { for m.pending.iter().map(|p| html! {
+                <Lines lines={m.lines.clone()} />
+                { for m.running_ms.iter().map(|ms| html! {
                     <div class="pending" data-testid="terminal-pending">
-                        { format!("… running (simulated {:.1} s so far)", (m.shown_ms.saturating_sub(p.start_ms)) as f64 / 1000.0) }
+                        { format!("… running (simulated {:.1} s so far)", *ms as f64 / 1000.0) }
                     </div>
                 }) }
                 { for m.queue.iter().map(|q| html! { <div class="queued">{ format!("(waiting) {q}") }</div> }) }
@@ -224,23 +238,14 @@ pub fn terminal(props: &TerminalProps) -> Html {
 
 /// The terminal's lines, compared by pointer: they are re-rendered only when a
 /// command printed something, not on every frame of the clock.
-#[derive(Clone)]
-pub struct Shared(pub Rc<Vec<TermLine>>);
-
-impl PartialEq for Shared {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
 #[derive(Properties, PartialEq)]
 struct LinesProps {
-    lines: Shared,
+    lines: Shared<Vec<TermLine>>,
 }
 
 #[function_component(Lines)]
 fn lines(props: &LinesProps) -> Html {
-    html! { <>{ for props.lines.0.iter().map(line) }</> }
+    html! { <>{ for props.lines.iter().map(line) }</> }
 }
 
 fn line(l: &TermLine) -> Html {
