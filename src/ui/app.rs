@@ -189,7 +189,7 @@ fn hint() -> Html {
 }
 
 /// Whether the person asked for less motion.
-fn prefers_reduced_motion() -> bool {
+pub(crate) fn prefers_reduced_motion() -> bool {
     web_sys::window()
         .and_then(|w| {
             w.match_media("(prefers-reduced-motion: reduce)")

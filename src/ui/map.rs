@@ -298,7 +298,7 @@ fn flights_layer(props: &FlightsProps) -> Html {
         .collect();
     // `prefers-reduced-motion` cuts every animation short (styles/app.css):
     // a moving dot is at its end at once, as a still one is.
-    let reduced = !still && !dots.is_empty() && reduced_motion();
+    let reduced = !still && !dots.is_empty() && super::app::prefers_reduced_motion();
     let pos = positions(&props.view);
     let html = html! {
         <g class="flights" aria-hidden="true">
@@ -307,16 +307,6 @@ fn flights_layer(props: &FlightsProps) -> Html {
     };
     state.timing = timing;
     html
-}
-
-fn reduced_motion() -> bool {
-    web_sys::window()
-        .and_then(|w| {
-            w.match_media("(prefers-reduced-motion: reduce)")
-                .ok()
-                .flatten()
-        })
-        .is_some_and(|q| q.matches())
 }
 
 fn dot(d: &Dot, pos: &BTreeMap<String, (f64, f64)>, t: Timing, now: f64, reduced: bool) -> Html {
