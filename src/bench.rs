@@ -31,14 +31,18 @@ fn etcd_line(name: &str, ip: &str, cluster: &str, state: &str) -> String {
     )
 }
 
+/// `--initial-cluster` entries (`name=http://ip:2380`) of `machines`.
+fn peers(machines: &[(&str, &str)]) -> Vec<String> {
+    machines
+        .iter()
+        .map(|(n, ip)| format!("{n}=http://{ip}:2380"))
+        .collect()
+}
+
 /// The script that boots the five-member cluster and lets it elect a leader,
 /// as the page's boot script starts three.
 pub fn five_member_boot() -> String {
-    let cluster: Vec<String> = FIVE
-        .iter()
-        .map(|(n, ip)| format!("{n}=http://{ip}:2380"))
-        .collect();
-    let cluster = cluster.join(",");
+    let cluster = peers(&FIVE).join(",");
     let mut script = String::new();
     for (n, ip) in FIVE {
         script.push_str(&format!("machine add {n} {ip}\n"));
@@ -260,10 +264,7 @@ pub fn ten_minute_run(seed: u64) -> Vec<String> {
         &mut s,
         format!("node01$ etcdctl {ep} member add node06 --peer-urls=http://192.168.0.66:2380"),
     );
-    let mut cluster: Vec<String> = FIVE[..4]
-        .iter()
-        .map(|(n, ip)| format!("{n}=http://{ip}:2380"))
-        .collect();
+    let mut cluster = peers(&FIVE[..4]);
     cluster.push("node06=http://192.168.0.66:2380".to_string());
     run(
         &mut s,
@@ -294,14 +295,8 @@ pub fn ten_minute_run(seed: u64) -> Vec<String> {
     run(&mut s, "$ sleep 60".to_string());
     run(&mut s, "$ machine up node03".to_string());
     // restarted as it was first started: etcd reads its data dir, not the flags
-    let first: Vec<String> = FIVE
-        .iter()
-        .map(|(n, ip)| format!("{n}=http://{ip}:2380"))
-        .collect();
-    run(
-        &mut s,
-        etcd_line("node03", "192.168.0.63", &first.join(","), "new"),
-    );
+    let first = peers(&FIVE).join(",");
+    run(&mut s, etcd_line("node03", "192.168.0.63", &first, "new"));
     while s.world.now_ms() < 600_000 {
         put(&mut s, &mut run);
     }
