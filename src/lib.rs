@@ -4,6 +4,7 @@ pub mod chaos;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod lessons;
+pub mod link;
 pub mod shell;
 pub mod sim;
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,752 @@
+//! A run as data, and its two portable forms.
+//!
+//! The world is a pure function of a seed and the commands typed into it, each
+//! after some simulated time had passed. A [`Run`] is exactly that: the seed,
+//! how the world started, and every command with the time the clock ran before
+//! it was typed, plus the time after the last one (the moment shown), the speed
+//! and the lesson step that was open.
+//!
+//! - [`Run::script`] is the run in the shell language, as the headless runner
+//!   and the page's Import read it: the time the clock ran becomes `sleep`.
+//! - [`Run::to_link`] / [`Run::from_link`] is the share link's fragment:
+//!   `run=1.` followed by the run as JSON, zlib-compressed (the zlib checksum
+//!   catches a truncated or changed link) and base64url-encoded. The number
+//!   before the dot is the format version; a version this page does not know is
+//!   refused by name, before anything is decoded. Links are size-limited both
+//!   ways ([`MAX_LINK_CHARS`], [`MAX_JSON_BYTES`]), and a decoded run is checked
+//!   field by field ([`LIMITS`]) before the page replays it: nothing but the
+//!   shell commands the link lists ever runs.
+//! - [`transcript`] is the run as the runner prints it, and [`import`] reads a
+//!   pasted script or transcript back into a run.
+
+use serde::{Deserialize, Serialize};
+
+use crate::lessons::{Start, CLUSTER_SCRIPT};
+use crate::shell::complete::COMMANDS;
+use crate::shell::parse::{self, Prompt, ScriptCommand};
+use crate::shell::runner::{self, RunOptions};
+
+/// The link format this page writes. [`Run::from_link`] reads every version
+/// listed in [`read_version`].
+pub const FORMAT: u32 = 1;
+
+/// The longest link fragment (`run=...`) the page writes or reads, in
+/// characters: short enough for chat tools and e-mail, and a run that does not
+/// fit is exported as a script instead.
+pub const MAX_LINK_CHARS: usize = 8192;
+
+/// The most JSON a link may decompress to (a guard against a link that
+/// inflates to gigabytes).
+pub const MAX_JSON_BYTES: usize = 256 * 1024;
+
+/// Bounds on a decoded run.
+pub struct Limits {
+    /// Commands in one run.
+    pub commands: usize,
+    /// Characters in one command line.
+    pub line_chars: usize,
+    /// Simulated time the clock runs between commands, in all (replaying a
+    /// link must not freeze the page).
+    pub wait_ms: u64,
+}
+
+/// The bounds every decoded run is checked against.
+pub const LIMITS: Limits = Limits {
+    commands: 5000,
+    line_chars: 4096,
+    wait_ms: 24 * 3600 * 1000,
+};
+
+/// One command and the simulated time the clock ran before it was typed
+/// (after the previous command finished, or after the world began).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub wait_ms: u64,
+    /// The line as the terminal echoes it: `HOST$ text`, or the text alone.
+    pub line: String,
+}
+
+/// The lesson step that was open.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LessonAt {
+    /// A lesson's name in `static/lessons/` (letters, digits, `-`, `_`).
+    pub name: String,
+    /// The step shown (0 is the first).
+    pub step: usize,
+    /// Whether that step's commands were typed.
+    pub done: bool,
+}
+
+/// A whole run: what the page needs to show the same moment again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub seed: u64,
+    pub start: Start,
+    pub steps: Vec<Step>,
+    /// Simulated time the clock ran after the last command.
+    pub tail_ms: u64,
+    pub speed: f64,
+    pub lesson: Option<LessonAt>,
+}
+
+/// Why a link (or a pasted script) cannot be opened. Each message says what
+/// the page did instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkError {
+    /// The fragment does not start with `run=VERSION.`.
+    NotALink,
+    /// A version this page cannot read (a newer page made it).
+    UnknownVersion(String),
+    /// Longer than [`MAX_LINK_CHARS`].
+    TooLong { chars: usize },
+    /// Not base64url, not zlib, or the checksum does not match: cut short or changed.
+    Damaged,
+    /// Inflates to more than [`MAX_JSON_BYTES`].
+    TooBig,
+    /// Decoded, but not a run this page accepts (the reason is given).
+    Invalid(String),
+}
+
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let why = match self {
+            LinkError::NotALink => "it is not a Quorum Playground run link (it should contain #run=1.…)".to_string(),
+            LinkError::UnknownVersion(v) => format!(
+                "it was made in link format {v:?}, and this page reads format {FORMAT}; open it in the version of Quorum Playground that made it"
+            ),
+            LinkError::TooLong { chars } => format!(
+                "it is {chars} characters long, and a run link is at most {MAX_LINK_CHARS}"
+            ),
+            LinkError::Damaged => {
+                "it was cut short or changed on the way (its checksum does not match); copy the whole link again".to_string()
+            }
+            LinkError::TooBig => format!("it unpacks to more than {MAX_JSON_BYTES} bytes"),
+            LinkError::Invalid(why) => why.clone(),
+        };
+        write!(
+            f,
+            "This link cannot be opened: {why}. The default world is shown instead."
+        )
+    }
+}
+
+/// The JSON of format 1.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct V1 {
+    v: u32,
+    seed: u64,
+    start: String,
+    speed: f64,
+    steps: Vec<(u64, String)>,
+    tail: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lesson: Option<LessonAt>,
+}
+
+impl Run {
+    /// A run with nothing typed yet.
+    pub fn new(seed: u64, start: Start) -> Run {
+        Run {
+            seed,
+            start,
+            steps: Vec::new(),
+            tail_ms: 0,
+            speed: 1.0,
+            lesson: None,
+        }
+    }
+
+    /// The run in the shell language, for the headless runner and Import: a
+    /// header naming the seed, the boot script when the world started as a
+    /// cluster, then each command after a `sleep` for the time the clock ran.
+    pub fn script(&self) -> String {
+        let mut s = format!(
+            "# Quorum Playground run, seed {seed}: replay with\n#   quorum-playground run FILE --seed {seed}\n# seed: {seed}\n",
+            seed = self.seed
+        );
+        if self.start == Start::Cluster {
+            s.push_str(CLUSTER_SCRIPT);
+        }
+        for step in &self.steps {
+            push_sleep(&mut s, step.wait_ms);
+            s.push_str(&step.line);
+            s.push('\n');
+        }
+        push_sleep(&mut s, self.tail_ms);
+        s
+    }
+
+    /// The share link's fragment, without `#`: `run=1.` and the packed run.
+    pub fn to_link(&self) -> Result<String, LinkError> {
+        let v1 = V1 {
+            v: FORMAT,
+            seed: self.seed,
+            start: start_name(self.start).to_string(),
+            speed: self.speed,
+            steps: self
+                .steps
+                .iter()
+                .map(|s| (s.wait_ms, s.line.clone()))
+                .collect(),
+            tail: self.tail_ms,
+            lesson: self.lesson.clone(),
+        };
+        let json = serde_json::to_vec(&v1).map_err(|e| LinkError::Invalid(e.to_string()))?;
+        let packed = miniz_oxide::deflate::compress_to_vec_zlib(&json, 9);
+        let link = format!("run={FORMAT}.{}", base64url_encode(&packed));
+        if link.len() > MAX_LINK_CHARS {
+            return Err(LinkError::TooLong { chars: link.len() });
+        }
+        Ok(link)
+    }
+
+    /// Reads a link's fragment (with or without the leading `#`; other
+    /// `&`-separated fields are ignored).
+    pub fn from_link(fragment: &str) -> Result<Run, LinkError> {
+        let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+        let value = fragment
+            .split('&')
+            .find_map(|f| f.strip_prefix("run="))
+            .ok_or(LinkError::NotALink)?;
+        if value.len() > MAX_LINK_CHARS {
+            return Err(LinkError::TooLong { chars: value.len() });
+        }
+        let (version, body) = value.split_once('.').ok_or(LinkError::NotALink)?;
+        read_version(version, body)
+    }
+}
+
+/// Format dispatch: each version the page has ever written is read here.
+fn read_version(version: &str, body: &str) -> Result<Run, LinkError> {
+    match version {
+        "1" => read_v1(body),
+        other => Err(LinkError::UnknownVersion(clip(other, 12))),
+    }
+}
+
+fn read_v1(body: &str) -> Result<Run, LinkError> {
+    let packed = base64url_decode(body).ok_or(LinkError::Damaged)?;
+    let json = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_JSON_BYTES)
+        .map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooBig,
+            _ => LinkError::Damaged,
+        })?;
+    let v1: V1 = serde_json::from_slice(&json)
+        .map_err(|e| LinkError::Invalid(format!("its run does not read as format 1 ({e})")))?;
+    if v1.v != 1 {
+        return Err(LinkError::Invalid(format!(
+            "it says format {} inside and format 1 outside",
+            v1.v
+        )));
+    }
+    let run = Run {
+        seed: v1.seed,
+        start: parse_start(&v1.start)?,
+        steps: v1
+            .steps
+            .into_iter()
+            .map(|(wait_ms, line)| Step { wait_ms, line })
+            .collect(),
+        tail_ms: v1.tail,
+        speed: v1.speed,
+        lesson: v1.lesson,
+    };
+    check(&run)?;
+    Ok(run)
+}
+
+/// The bounds of [`LIMITS`], the speed's range, and a lesson name that can
+/// only name a file in `static/lessons/`.
+fn check(run: &Run) -> Result<(), LinkError> {
+    let bad = |why: String| Err(LinkError::Invalid(why));
+    if run.steps.len() > LIMITS.commands {
+        return bad(format!(
+            "it lists {} commands, and a run link holds at most {}",
+            run.steps.len(),
+            LIMITS.commands
+        ));
+    }
+    if let Some(i) = run
+        .steps
+        .iter()
+        .position(|s| s.line.chars().count() > LIMITS.line_chars)
+    {
+        return bad(format!(
+            "its command {} is longer than {} characters",
+            i + 1,
+            LIMITS.line_chars
+        ));
+    }
+    let wait = run
+        .steps
+        .iter()
+        .try_fold(run.tail_ms, |sum, s| sum.checked_add(s.wait_ms));
+    if wait.is_none_or(|w| w > LIMITS.wait_ms) {
+        return bad("it runs the clock for more than 24 simulated hours".to_string());
+    }
+    if !(run.speed.is_finite() && (0.1..=100.0).contains(&run.speed)) {
+        return bad("its speed is not from 0.1 to 100".to_string());
+    }
+    if let Some(l) = &run.lesson {
+        let plain = !l.name.is_empty()
+            && l.name.len() <= 100
+            && l.name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !plain {
+            return bad("its lesson is not a lesson name of this site".to_string());
+        }
+    }
+    Ok(())
+}
+
+/// The first line of an exported transcript, which [`import`] recognizes.
+pub const TRANSCRIPT_HEADER: &str = "# Quorum Playground transcript";
+
+/// The run as the headless runner prints it (`quorum-playground run` of
+/// [`Run::script`] with the run's seed), under a header naming the seed.
+pub fn transcript(run: &Run) -> String {
+    let body = runner::run_source(
+        &run.script(),
+        RunOptions {
+            seed: run.seed,
+            logs: false,
+        },
+    )
+    .unwrap_or_else(|e| {
+        format!(
+            "# the run's script does not parse: line {}: {}\n",
+            e.line, e.message
+        )
+    });
+    format!(
+        "{TRANSCRIPT_HEADER}, seed {seed}\n# seed: {seed}\n{body}",
+        seed = run.seed
+    )
+}
+
+/// Why pasted text cannot be replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportError {
+    /// Nothing to run in it.
+    Empty,
+    /// A script line that does not parse (1-based line, the parser's message).
+    Parse { line: usize, message: String },
+    /// The `# seed:` line is not a number.
+    Seed(String),
+    /// Beyond what a run may hold.
+    Limits(String),
+}
+
+impl std::fmt::Display for ImportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ImportError::Empty => write!(f, "import: there is no command in the text"),
+            ImportError::Parse { line, message } => write!(f, "import: line {line}: {message}"),
+            ImportError::Seed(s) => write!(f, "import: \"# seed: {s}\" is not a whole number"),
+            ImportError::Limits(why) => write!(f, "import: {why}"),
+        }
+    }
+}
+
+/// A pasted script (what the runner reads) or transcript (what it prints) as a
+/// run in an empty world: its commands in order, each typed when the one before
+/// finished (time passes only where the text says `sleep`). The seed is the
+/// first `# seed: N` line's, else the runner's default, 1. A text is read as a
+/// transcript when it has [`TRANSCRIPT_HEADER`], or when it has prompted lines
+/// and a line without a prompt that is not a command (output): then only the
+/// prompted lines run.
+pub fn import(text: &str) -> Result<Run, ImportError> {
+    let seed = seed_line(text)?.unwrap_or(1);
+    let lines = if is_transcript(text) {
+        transcript_commands(text)
+    } else {
+        script_commands(text)?
+    };
+    if lines.is_empty() {
+        return Err(ImportError::Empty);
+    }
+    let mut run = Run::new(seed, Start::Empty);
+    run.steps = lines
+        .into_iter()
+        .map(|line| Step { wait_ms: 0, line })
+        .collect();
+    check(&run).map_err(|e| match e {
+        LinkError::Invalid(why) => ImportError::Limits(why.replace("its command", "command")),
+        other => ImportError::Limits(other.to_string()),
+    })?;
+    Ok(run)
+}
+
+fn seed_line(text: &str) -> Result<Option<u64>, ImportError> {
+    let Some(value) = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("# seed:"))
+        .map(str::trim)
+    else {
+        return Ok(None);
+    };
+    value
+        .parse()
+        .map(Some)
+        .map_err(|_| ImportError::Seed(value.chars().take(30).collect()))
+}
+
+/// A line's text after its prompt, if it has one (`$ `, `HOST$ `, `(X)$ `).
+fn prompted(line: &str) -> Option<String> {
+    let (_, text) = parse::split_prompt(line);
+    (text != line.trim()).then_some(text)
+}
+
+fn is_transcript(text: &str) -> bool {
+    if text.lines().any(|l| l.starts_with(TRANSCRIPT_HEADER)) {
+        return true;
+    }
+    let mut any_prompt = false;
+    let mut continued = false;
+    let mut output = false;
+    for line in text.lines() {
+        let t = line.trim();
+        let was_continued = std::mem::replace(&mut continued, t.ends_with('\\'));
+        if t.is_empty() || t.starts_with('#') || was_continued {
+            continue;
+        }
+        if prompted(t).is_some() {
+            any_prompt = true;
+        } else {
+            let first = t.split_whitespace().next().unwrap_or("");
+            output |= !COMMANDS.contains(&first) && !parse::is_assignment(first);
+        }
+    }
+    any_prompt && output
+}
+
+/// A transcript's commands: its prompted lines, as echoed (already joined).
+fn transcript_commands(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#') && prompted(l.trim()).is_some())
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+/// A script's commands, each as one line (`HOST$ text` or the text alone).
+fn script_commands(text: &str) -> Result<Vec<String>, ImportError> {
+    let commands = parse::parse_script(text).map_err(|e| ImportError::Parse {
+        line: e.line,
+        message: e.message,
+    })?;
+    Ok(commands.iter().map(command_line).collect())
+}
+
+/// A script command as a person types it: `HOST$ text`, or the text alone.
+pub fn command_line(c: &ScriptCommand) -> String {
+    match &c.prompt {
+        Prompt::Host(h) => format!("{h}$ {}", c.text),
+        Prompt::Current => c.text.clone(),
+    }
+}
+
+fn start_name(start: Start) -> &'static str {
+    match start {
+        Start::Cluster => "cluster",
+        Start::Empty => "empty",
+    }
+}
+
+fn parse_start(text: &str) -> Result<Start, LinkError> {
+    match text {
+        "cluster" => Ok(Start::Cluster),
+        "empty" => Ok(Start::Empty),
+        other => Err(LinkError::Invalid(format!(
+            "its world starts as {:?}, which is neither cluster nor empty",
+            clip(other, 20)
+        ))),
+    }
+}
+
+/// At most `max` characters of `s`, for messages that quote a link.
+fn clip(s: &str, max: usize) -> String {
+    let mut out: String = s.chars().take(max).collect();
+    if s.chars().count() > max {
+        out.push('…');
+    }
+    out
+}
+
+fn push_sleep(s: &mut String, ms: u64) {
+    if ms > 0 {
+        s.push_str(&format!("sleep {ms}ms\n"));
+    }
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Base64url without padding (RFC 4648 §5): safe in a URL fragment as is.
+/// (Twenty lines, where the `base64` crate would add its engines to the wasm.)
+pub fn base64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// The inverse of [`base64url_encode`]; `None` for any other text (a padding
+/// `=`, a character outside the alphabet, a length no encoding has).
+pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    if bytes.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            let v = B64.iter().position(|&b| b == c)? as u32;
+            n |= v << (18 - 6 * i);
+        }
+        for i in 0..chunk.len() - 1 {
+            out.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Run {
+        Run {
+            seed: 7,
+            start: Start::Cluster,
+            steps: vec![
+                Step {
+                    wait_ms: 0,
+                    line: "etcdctl put a 1".into(),
+                },
+                Step {
+                    wait_ms: 2500,
+                    line: "node02$ net isolate node01".into(),
+                },
+                Step {
+                    wait_ms: 1200,
+                    line: "etcdctl put b \"two words\"".into(),
+                },
+            ],
+            tail_ms: 300,
+            speed: 2.5,
+            lesson: Some(LessonAt {
+                name: "000-server-addition-deletion".into(),
+                step: 2,
+                done: true,
+            }),
+        }
+    }
+
+    #[test]
+    fn base64url_round_trips_every_length() {
+        for len in 0..40 {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            let text = base64url_encode(&bytes);
+            assert!(!text.contains(['+', '/', '=']));
+            assert_eq!(base64url_decode(&text), Some(bytes));
+        }
+        assert_eq!(base64url_encode(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64url_encode(b"fo"), "Zm8");
+        assert_eq!(base64url_encode(&[0xfb, 0xff]), "-_8");
+        assert_eq!(base64url_decode("Zm8="), None);
+        assert_eq!(base64url_decode("Zm9vY"), None);
+        assert_eq!(base64url_decode("Zm 8"), None);
+    }
+
+    #[test]
+    fn a_run_survives_its_link() {
+        let run = sample();
+        let link = run.to_link().expect("fits");
+        assert!(link.starts_with("run=1."));
+        assert_eq!(Run::from_link(&link), Ok(run.clone()));
+        assert_eq!(Run::from_link(&format!("#embed&{link}")), Ok(run));
+    }
+
+    #[test]
+    fn script_puts_waits_as_sleeps_after_the_boot_script() {
+        let s = sample().script();
+        assert!(s.contains("# seed: 7\n"));
+        assert!(s.contains(CLUSTER_SCRIPT));
+        let tail: Vec<&str> = s.lines().rev().take(6).collect();
+        assert_eq!(
+            tail,
+            [
+                "sleep 300ms",
+                "etcdctl put b \"two words\"",
+                "sleep 1200ms",
+                "node02$ net isolate node01",
+                "sleep 2500ms",
+                "etcdctl put a 1"
+            ]
+        );
+    }
+
+    #[test]
+    fn damaged_links_are_refused_by_name() {
+        let link = sample().to_link().expect("fits");
+        let cut = &link[..link.len() - 5];
+        assert_eq!(Run::from_link(cut), Err(LinkError::Damaged));
+        // One character changed in the middle.
+        let mut bytes = link.clone().into_bytes();
+        let mid = bytes.len() / 2;
+        bytes[mid] = if bytes[mid] == b'A' { b'B' } else { b'A' };
+        let tampered = String::from_utf8(bytes).expect("ascii");
+        assert!(matches!(
+            Run::from_link(&tampered),
+            Err(LinkError::Damaged | LinkError::Invalid(_))
+        ));
+        assert_eq!(
+            Run::from_link(&link.replacen("run=1.", "run=2.", 1)),
+            Err(LinkError::UnknownVersion("2".into()))
+        );
+        assert_eq!(Run::from_link("lesson=x"), Err(LinkError::NotALink));
+        assert_eq!(Run::from_link("run=1"), Err(LinkError::NotALink));
+        let long = format!("run=1.{}", "A".repeat(MAX_LINK_CHARS));
+        assert!(matches!(
+            Run::from_link(&long),
+            Err(LinkError::TooLong { .. })
+        ));
+    }
+
+    fn pack(json: &str) -> String {
+        let packed = miniz_oxide::deflate::compress_to_vec_zlib(json.as_bytes(), 9);
+        format!("run=1.{}", base64url_encode(&packed))
+    }
+
+    #[test]
+    fn a_well_packed_but_wrong_run_is_refused() {
+        let ok = r#"{"v":1,"seed":1,"start":"cluster","speed":1.0,"steps":[],"tail":0}"#;
+        assert!(Run::from_link(&pack(ok)).is_ok());
+        for bad in [
+            r#"{"v":1,"seed":1,"start":"cluster","speed":1000.0,"steps":[],"tail":0}"#,
+            r#"{"v":1,"seed":1,"start":"mars","speed":1.0,"steps":[],"tail":0}"#,
+            r#"{"v":1,"seed":1,"start":"cluster","speed":1.0,"steps":[],"tail":999999999999}"#,
+            r#"{"v":1,"seed":1,"start":"cluster","speed":1.0,"steps":[[0,"a"],[99999999999,"b"]],"tail":0}"#,
+            r#"{"v":1,"seed":1,"start":"cluster","speed":1.0,"steps":[],"tail":0,"lesson":{"name":"../x","step":0,"done":false}}"#,
+            r#"{"v":1,"seed":1,"start":"cluster","speed":1.0,"steps":[],"tail":0,"html":"<b>"}"#,
+            r#"{"v":2,"seed":1,"start":"cluster","speed":1.0,"steps":[],"tail":0}"#,
+            r#"[1,2,3]"#,
+        ] {
+            assert!(
+                matches!(Run::from_link(&pack(bad)), Err(LinkError::Invalid(_))),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_zip_bomb_is_too_big() {
+        let huge = format!(
+            r#"{{"v":1,"seed":1,"start":"cluster","speed":1.0,"steps":[],"tail":0,"x":"{}"}}"#,
+            "a".repeat(MAX_JSON_BYTES * 2)
+        );
+        assert_eq!(Run::from_link(&pack(&huge)), Err(LinkError::TooBig));
+    }
+
+    #[test]
+    fn a_run_too_long_for_a_link_says_so() {
+        let mut run = Run::new(1, Start::Empty);
+        // Incompressible lines: each a different pseudo-random word.
+        let mut x: u64 = 1;
+        for _ in 0..2000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            run.steps.push(Step {
+                wait_ms: x % 1000,
+                line: format!("etcdctl put k{x} v{}", x >> 7),
+            });
+        }
+        assert!(matches!(run.to_link(), Err(LinkError::TooLong { .. })));
+    }
+
+    fn runner(script: &str, seed: u64) -> String {
+        runner::run_source(script, RunOptions { seed, logs: false }).expect("parses")
+    }
+
+    /// A run of real commands, with time between them.
+    fn busy() -> Run {
+        let mut run = Run::new(3, Start::Cluster);
+        for (wait_ms, line) in [
+            (0, "etcdctl put a 1"),
+            (1500, "node03$ kill etcd"),
+            (2500, "node01$ etcdctl member list"),
+            (700, "etcdctl get a"),
+        ] {
+            run.steps.push(Step {
+                wait_ms,
+                line: line.into(),
+            });
+        }
+        run.tail_ms = 900;
+        run
+    }
+
+    #[test]
+    fn an_exported_script_or_transcript_imports_as_the_same_run() {
+        let run = busy();
+        let expected = runner(&run.script(), 3);
+        assert!(expected.contains("node03$ sleep 2500ms\n"), "{expected}");
+        let t = transcript(&run);
+        assert!(t.starts_with("# Quorum Playground transcript, seed 3\n# seed: 3\n"));
+        assert!(t.ends_with(&expected));
+        for text in [run.script(), t] {
+            let imported = import(&text).expect("imports");
+            assert_eq!(imported.seed, 3);
+            assert_eq!(runner(&imported.script(), 3), expected);
+        }
+    }
+
+    #[test]
+    fn a_transcript_without_header_is_told_from_a_script() {
+        // The runner's own output, as pasted from a terminal.
+        let t = "$ machine add n1 10.0.0.1\nn1$ etcdctl put a 1\nOK\nn1$ etcdctl get a\na\n1\n";
+        assert!(is_transcript(t));
+        assert_eq!(
+            import(t).map(|r| r.steps.len()),
+            Ok(3),
+            "the three prompted lines"
+        );
+        // A script mixing prompts, bare commands, variables and continuations.
+        let script = "machine add n1 10.0.0.1\nn1$ export A=1\nB=2\netcd --name n1 \\\n  --data-dir x\netcdctl get a\n";
+        assert!(!is_transcript(script));
+        assert_eq!(import(script).map(|r| r.steps.len()), Ok(5));
+    }
+
+    #[test]
+    fn bad_imports_say_why() {
+        assert_eq!(import(""), Err(ImportError::Empty));
+        assert_eq!(import("# only a comment\n\n"), Err(ImportError::Empty));
+        assert_eq!(
+            import("# seed: many\netcdctl get a\n"),
+            Err(ImportError::Seed("many".into()))
+        );
+        let e = import("etcdctl put a 'unclosed\n").expect_err("does not parse");
+        assert!(matches!(e, ImportError::Parse { line: 1, .. }), "{e:?}");
+        let long = format!("etcdctl put a {}\n", "x".repeat(LIMITS.line_chars));
+        assert!(matches!(import(&long), Err(ImportError::Limits(_))));
+    }
+
+    /// A link written by format 1 must open in every later version of the page.
+    #[test]
+    fn a_committed_format_1_link_still_opens() {
+        let link = include_str!("../tests/links/format-1.link").trim();
+        let run = Run::from_link(link).expect("format 1 opens");
+        assert_eq!(run, sample());
+    }
+}
