@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use gloo::timers::future::TimeoutFuture;
+use quorum_playground::link::Run;
 use quorum_playground::shell::parse;
 use quorum_playground::shell::runner::{run_source, RunOptions};
 use quorum_playground::ui::{report, App, MarkerKind, Model, Msg, Start, TermKind};
@@ -496,4 +497,137 @@ async fn the_app_honours_the_automation_contract() {
     assert!(out.contains("node02$ kill etcd"), "{out}");
     handle.destroy();
     root.remove();
+}
+
+// ---- runs: share links, rewind and fork --------------------------------------
+
+/// Every log line the world wrote, as `[machine] text` at its moment.
+fn log_text(m: &Model) -> String {
+    m.session()
+        .world
+        .logs
+        .iter()
+        .map(|l| format!("{} [{}] {}\n", l.ms, l.machine, l.text))
+        .collect()
+}
+
+/// A run played live at 1x, with faults and membership changes, then paused.
+fn live_run() -> Model {
+    let mut m = play(Model::boot(5), 1500);
+    for (line, then_ms) in [
+        ("etcdctl put a 1", 800),
+        (
+            "etcdctl member add node04 --peer-urls=http://192.168.0.64:2380",
+            3000,
+        ),
+        ("node02$ kill etcd", 2500),
+        ("node01$ etcdctl put b 2", 7000),
+        ("net isolate node03", 1200),
+        ("etcdctl member list", 400),
+    ] {
+        m = send(m, Msg::Run(line.into()));
+        m = play(m, then_ms);
+    }
+    paused(m)
+}
+
+#[wasm_bindgen_test]
+fn a_share_link_replays_the_same_page() {
+    let m = live_run();
+    assert!(
+        m.terminal_text().contains("context deadline exceeded"),
+        "quorum was lost: {}",
+        m.terminal_text()
+    );
+    let link = m.to_run().to_link().expect("fits in a link");
+    let run = Run::from_link(&link).expect("opens");
+    assert_eq!(run.steps.len(), 6);
+    let r = Model::replay_run(&run);
+    assert_eq!(r.terminal_text(), m.terminal_text());
+    assert_eq!(r.shown_ms, m.shown_ms);
+    same_logs(&r, &m);
+    assert_eq!(r.quorum, m.quorum);
+    assert_eq!(r.history, m.history);
+    assert!(!r.playing, "a link opens paused on its moment");
+}
+
+#[wasm_bindgen_test]
+fn dragging_back_shows_the_past_and_acting_forks_it() {
+    let m = live_run();
+    let end = m.shown_ms;
+    let times = m.times.clone();
+    // A second after node02 was killed.
+    let t = times[2].1 + 1000;
+    let back = send(m.clone(), Msg::Seek(t));
+    assert_eq!(back.shown_ms, t);
+    assert_eq!(back.future.as_ref().map(|f| f.end_ms), Some(end));
+    assert_eq!(back.run.steps.len(), 3);
+    assert!(m.terminal_text().starts_with(&back.terminal_text()));
+    assert!(!back.terminal_text().contains("put b 2"));
+    assert!(log_text(&m).starts_with(&log_text(&back)));
+    // Forward again before acting: the kept future is all there.
+    let again = send(back.clone(), Msg::Seek(end));
+    assert!(again.future.is_none());
+    assert_eq!(again.terminal_text(), m.terminal_text());
+    // Acting forks: the future is gone, and a different one follows. (A model
+    // shares its world with its clones, as the page keeps one model: what
+    // `back` shows is read before acting on it.)
+    let (past_terminal, past_logs) = (back.terminal_text(), log_text(&back));
+    let forked = send(back, Msg::Run("etcdctl put c 3".into()));
+    assert!(forked.future.is_none());
+    assert_eq!(forked.run.steps.len(), 4);
+    assert!(forked.terminal_text().contains("put c 3"));
+    assert!(!forked.terminal_text().contains("put b 2"));
+    // Back at the fork point, the original past is still there.
+    let fork_point = send(forked, Msg::Seek(t));
+    assert_eq!(fork_point.terminal_text(), past_terminal);
+    assert!(
+        log_text(&fork_point) == past_logs,
+        "the logs at the fork point differ"
+    );
+}
+
+/// Compares two models' logs, naming the first line that differs (the whole
+/// text is too long for a message).
+fn same_logs(a: &Model, b: &Model) {
+    let (a, b) = (log_text(a), log_text(b));
+    let first = a.lines().zip(b.lines()).position(|(x, y)| x != y);
+    assert!(
+        first.is_none() && a.len() == b.len(),
+        "logs differ at line {first:?}: {:?} / {:?} ({} / {} lines)",
+        first.and_then(|i| a.lines().nth(i)),
+        first.and_then(|i| b.lines().nth(i)),
+        a.lines().count(),
+        b.lines().count()
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_moment_inside_a_command_shows_when_it_was_typed() {
+    let m = live_run();
+    // `etcdctl put b 2` ran the clock until its timeout (quorum was lost).
+    let (start, end) = m.times[3];
+    assert!(end - start >= 5000, "{start}..{end}");
+    let back = send(m, Msg::Seek(start + 2000));
+    assert_eq!(back.shown_ms, start);
+    assert_eq!(back.run.steps.len(), 3);
+}
+
+#[wasm_bindgen_test]
+fn bad_seeks_and_links_change_nothing() {
+    let m = live_run();
+    let text = m.terminal_text();
+    let back = send(m.clone(), Msg::Seek(0));
+    assert_eq!(back.shown_ms, m.origin_ms);
+    assert!(back.run.steps.is_empty());
+    let back = send(
+        back,
+        Msg::Reset {
+            seed: "nope".into(),
+            start: Start::Cluster,
+        },
+    );
+    assert!(back.future.is_some(), "a bad seed keeps the future");
+    let end = send(back, Msg::Seek(u64::MAX));
+    assert_eq!(end.terminal_text(), text);
 }

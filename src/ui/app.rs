@@ -17,10 +17,12 @@ use super::logs::Logs;
 use super::machine::{self, MachinePanel};
 use super::map::ClusterMap;
 use super::quorum::QuorumPanel;
+use super::share::SharePanel;
 use super::state::{Model, Msg, Shared, Start};
 use super::tables::{MachinesOf, Tables};
 use super::terminal::Terminal;
 use super::timeline::TimelineChart;
+use crate::link::{LinkError, Run};
 use crate::sim::quorum::Change;
 
 /// The page's query string, decoded into (key, value) pairs.
@@ -43,8 +45,31 @@ fn query() -> Vec<(String, String)> {
         .collect()
 }
 
-/// What the page opens on: `?start=empty` gives an empty world, `?seed=N` a seed.
+/// The page's fragment (after `#`), where a share link keeps its run.
+fn fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// The run a share link holds, if the page was opened with one: `None` without
+/// `run=` in the fragment, else the run or why it cannot be opened.
+fn linked_run() -> Option<Result<Run, LinkError>> {
+    let fragment = fragment();
+    let fragment = fragment.trim_start_matches('#');
+    let has_run = fragment.split('&').any(|f| f.starts_with("run="));
+    has_run.then(|| Run::from_link(fragment))
+}
+
+/// What the page opens on: a share link's run (`#run=1.…`), replayed to its
+/// moment and paused; else `?start=empty` gives an empty world, `?seed=N` a
+/// seed. A link that cannot be opened gives the default world and says why.
 fn initial_model() -> Model {
+    let link_error = match linked_run() {
+        Some(Ok(run)) => return Model::replay_run(&run),
+        Some(Err(e)) => Some(e.to_string()),
+        None => None,
+    };
     let mut seed = 1;
     let mut start = Start::Cluster;
     let mut notice = None;
@@ -59,7 +84,7 @@ fn initial_model() -> Model {
         }
     }
     let mut m = Model::new(seed, start);
-    m.notice = notice;
+    m.notice = link_error.or(notice);
     m
 }
 
@@ -101,11 +126,17 @@ pub fn app() -> Html {
     use_clock(&model);
     use_keys(&model);
     {
-        // `?lesson=NAME` (or a path on this site) opens a lesson.
+        // `?lesson=NAME` (or a path on this site) opens a lesson; a share
+        // link's lesson is shown at the link's step, over the link's world.
         let d = model.dispatcher();
         use_effect_with((), move |_| {
-            if let Some((_, spec)) = query().into_iter().find(|(k, _)| k == "lesson") {
-                lesson::open(spec, Callback::from(move |m: Msg| d.dispatch(m)));
+            let on_msg = Callback::from(move |m: Msg| d.dispatch(m));
+            if let Some(Ok(run)) = linked_run() {
+                if let Some(at) = run.lesson {
+                    lesson::attach(at, on_msg);
+                }
+            } else if let Some((_, spec)) = query().into_iter().find(|(k, _)| k == "lesson") {
+                lesson::open(spec, on_msg);
             }
         });
     }
@@ -113,6 +144,7 @@ pub fn app() -> Html {
     let d = model.dispatcher();
     let on_run = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Button(line)));
     let on_type = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Run(line)));
+    let on_seek = use_callback(d.clone(), |ms: u64, d| d.dispatch(Msg::Seek(ms)));
     let on_msg = use_callback(d, |m: Msg, d| d.dispatch(m));
     let on_select = use_callback(selected.setter(), |name: Option<String>, s| s.set(name));
     let on_forecast = use_callback(forecast.setter(), |c: Option<Change>, s| s.set(c));
@@ -165,8 +197,11 @@ pub fn app() -> Html {
                 <section class="panel wide" aria-label="Members and status">
                     <Tables view={MachinesOf(m.view.clone())} />
                 </section>
-                <section class="panel wide" aria-label="Timeline">
-                    <TimelineChart timeline={m.timeline.clone()} now_ms={m.shown_ms} />
+                <section class="panel wide" aria-label="Timeline, share and export">
+                    <SharePanel latest={latest.clone()} on_msg={on_msg.clone()} />
+                    <TimelineChart timeline={m.future.as_ref().map_or_else(|| m.timeline.clone(), |f| f.timeline.clone())}
+                        now_ms={m.shown_ms} origin_ms={m.origin_ms} future_end_ms={m.future.as_ref().map(|f| f.end_ms)}
+                        {on_seek} />
                 </section>
                 <Logs world_id={m.world_id} {upto} machines={m.view.machines.iter().map(|x| x.name.clone()).collect::<Vec<_>>()}
                     {latest} />

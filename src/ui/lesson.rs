@@ -87,6 +87,18 @@ pub fn open(spec: String, on_msg: Callback<Msg>) {
     });
 }
 
+/// Fetches the lesson a share link names and shows it at the link's step,
+/// leaving the world the link rebuilt as it is.
+pub fn attach(at: crate::link::LessonAt, on_msg: Callback<Msg>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        on_msg.emit(Msg::AttachLesson {
+            lesson: fetch(at.name).await,
+            step: at.step,
+            done: at.done,
+        });
+    });
+}
+
 /// What the lesson panel shows of the model.
 #[derive(Properties, PartialEq)]
 pub struct LessonProps {

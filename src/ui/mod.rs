@@ -11,6 +11,7 @@ mod machine;
 mod map;
 mod quorum;
 pub mod report;
+mod share;
 mod state;
 mod tables;
 mod terminal;
@@ -19,9 +20,10 @@ mod timeline;
 pub use app::App;
 pub use lesson::{lesson_url, CATALOGUE};
 pub use map::{link_state, machine_state};
+pub use share::{embed_code, share_url};
 pub use state::{
-    command_line, parse_seed, parse_speed, LessonState, Marker, MarkerKind, Model, Msg, Start,
-    TermKind, TermLine, FRAME_MS, TICK_MS,
+    command_line, parse_seed, parse_speed, LessonState, Marker, MarkerKind, Model, Msg, Recorded,
+    Start, TermKind, TermLine, FRAME_MS, TICK_MS,
 };
 
 /// Installs the panic banner, then mounts the app on the page's body.

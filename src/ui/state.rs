@@ -3,6 +3,13 @@
 //! and the lines typed while it runs), the timeline of terms and leaders, and the
 //! text the screen-reader live region announces. Every change is a `Msg`.
 //!
+//! Every command is also recorded in a [`Run`] with the simulated time the clock
+//! ran before it, so any moment can be rebuilt by replay: a share link opens a
+//! run ([`Model::replay_run`]); dragging the timeline back ([`Msg::Seek`])
+//! replays the run up to that moment and keeps the rest as the *future*, shown
+//! until the person acts (types, clicks, steps or plays), which forks it: from
+//! then on the run is the replayed past and what they do next.
+//!
 //! How the clock and commands meet: the world only moves forward. A command that
 //! runs simulated time (`etcdctl put` while quorum is lost, `sleep 3`) runs in the
 //! world at once, which records a frame of the world every [`FRAME_MS`] on the
@@ -22,6 +29,7 @@ use yew::Reducible;
 
 use super::report;
 use crate::lessons::{self, Lesson};
+use crate::link::{LessonAt, Run, Step};
 use crate::shell::parse::{self, Prompt};
 use crate::shell::runner;
 use crate::shell::session::Session;
@@ -31,7 +39,15 @@ use crate::sim::view::WorldView;
 use crate::sim::world::Action;
 
 /// The script the page opens on.
-pub const BOOT_SCRIPT: &str = include_str!("boot.sh");
+pub const BOOT_SCRIPT: &str = lessons::CLUSTER_SCRIPT;
+
+/// What the page opens a world with: three machines running a three-member
+/// cluster (the boot script), or no machines at all.
+pub use crate::lessons::Start;
+
+/// Simulated time a replay runs between two looks at the world (for the
+/// timeline's samples), as a playing page looks once per frame.
+const REPLAY_SLICE_MS: u64 = FRAME_MS;
 
 /// Simulated milliseconds between two recorded frames of a pending command.
 pub const FRAME_MS: u64 = 100;
@@ -68,15 +84,6 @@ pub struct TermLine {
     pub text: String,
 }
 
-/// What the page opens a world with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Start {
-    /// Three machines running a three-member cluster (the boot script).
-    Cluster,
-    /// No machines at all: paste a document's steps from the very first one.
-    Empty,
-}
-
 /// Changes to the page's state.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
@@ -110,6 +117,31 @@ pub enum Msg {
     LessonRestore,
     /// Close the lesson.
     LessonClose,
+    /// A lesson named by a share link was loaded (or could not be): show it at
+    /// the link's step, without touching the world the link rebuilt.
+    AttachLesson {
+        lesson: Result<Rc<Lesson>, String>,
+        step: usize,
+        done: bool,
+    },
+    /// Show the run as it was at this simulated moment (the timeline dragged
+    /// back or forward); the run's future is kept until the person acts.
+    Seek(u64),
+    /// A new world from a run (an imported script, say): replayed to its end.
+    Load(Rc<Run>),
+}
+
+/// A run and when each of its commands ran in the world: (start, end) ms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recorded {
+    pub run: Rc<Run>,
+    pub times: Rc<Vec<(u64, u64)>>,
+    /// The world's clock when the run began (after the boot script).
+    pub origin_ms: u64,
+    /// The last moment of the run.
+    pub end_ms: u64,
+    /// The run's timeline, to the end.
+    pub timeline: Rc<Timeline>,
 }
 
 /// The lesson being played: which step shows, and whether its commands were typed.
@@ -243,6 +275,15 @@ pub struct Model {
     pub lesson: Option<Rc<LessonState>>,
     /// Why a lesson could not be opened.
     pub lesson_error: Option<String>,
+    /// Every command so far, with the time the clock ran before it.
+    pub run: Rc<Run>,
+    /// When each of `run`'s commands started and ended in the world.
+    pub times: Rc<Vec<(u64, u64)>>,
+    /// The world's clock when the run began (after the boot script).
+    pub origin_ms: u64,
+    /// While the page shows an earlier moment of a run: the whole run, whose
+    /// future is discarded when the person acts.
+    pub future: Option<Rc<Recorded>>,
 }
 
 thread_local! {
@@ -308,6 +349,10 @@ impl Model {
             }),
             lesson: None,
             lesson_error: None,
+            run: Rc::new(Run::new(seed, start)),
+            times: Rc::new(Vec::new()),
+            origin_ms: shown_ms,
+            future: None,
         };
         m.observe();
         m.announce.clear();
@@ -327,8 +372,7 @@ impl Model {
 
     /// The page's time since the world began, `mm:ss.s`.
     pub fn elapsed_text(&self) -> String {
-        let ms = self.shown_ms;
-        format!("{:02}:{:02}.{}", ms / 60_000, ms / 1000 % 60, ms / 100 % 10)
+        fmt_clock(self.shown_ms)
     }
 
     /// The whole terminal as plain text.
@@ -448,6 +492,7 @@ impl Model {
             (echo, output, start_ms, session.world.now_ms(), frames)
         };
         let status = self.session.borrow().last_status();
+        self.record(trimmed, start_ms, end_ms);
         if !trimmed.is_empty() {
             report::command(start_ms, end_ms, trimmed);
             if status == 0 {
@@ -712,19 +757,166 @@ impl Model {
     }
 }
 
-/// A lesson command as a person types it: `HOST$ text`, or the text alone.
-pub fn command_line(c: &crate::shell::parse::ScriptCommand) -> String {
-    match &c.prompt {
-        Prompt::Host(h) => format!("{h}$ {}", c.text),
-        Prompt::Current => c.text.clone(),
+/// Runs: every command recorded with the time before it, a run replayed into a
+/// new world, and moving through a run's moments (rewind, fork).
+impl Model {
+    /// Records a command that ran in the world from `start_ms` to `end_ms`.
+    fn record(&mut self, line: &str, start_ms: u64, end_ms: u64) {
+        let wait_ms = start_ms.saturating_sub(self.last_end_ms());
+        Rc::make_mut(&mut self.run).steps.push(Step {
+            wait_ms,
+            line: line.to_string(),
+        });
+        Rc::make_mut(&mut self.times).push((start_ms, end_ms));
+    }
+
+    /// When the last command ended (or the run began).
+    fn last_end_ms(&self) -> u64 {
+        self.times.last().map_or(self.origin_ms, |t| t.1)
+    }
+
+    /// The run up to the moment shown: what a share link holds. A command still
+    /// running is in it, and the link opens where it ends.
+    pub fn to_run(&self) -> Run {
+        let mut run = (*self.run).clone();
+        run.tail_ms = if self.pending.is_some() {
+            0
+        } else {
+            self.shown_ms.saturating_sub(self.last_end_ms())
+        };
+        run.speed = self.speed;
+        run.lesson = self.lesson.as_ref().map(|l| LessonAt {
+            name: l.lesson.name.clone(),
+            step: l.step,
+            done: l.done,
+        });
+        run
+    }
+
+    /// The whole run this page can move through: the future kept while an
+    /// earlier moment shows, or else the run up to now.
+    pub fn recorded(&self) -> Rc<Recorded> {
+        if let Some(f) = &self.future {
+            return f.clone();
+        }
+        Rc::new(Recorded {
+            run: Rc::new(self.to_run()),
+            times: self.times.clone(),
+            origin_ms: self.origin_ms,
+            end_ms: self.shown_ms.max(self.last_end_ms()),
+            timeline: self.timeline.clone(),
+        })
+    }
+
+    /// A new world with the run's seed and start, its commands typed after
+    /// the time it lists, paused at its last moment: the same terminal, logs
+    /// and world as the run that made it.
+    pub fn replay_run(run: &Run) -> Model {
+        let mut m = Model::new(run.seed, run.start);
+        m.playing = false;
+        m.speed = run.speed;
+        for step in &run.steps {
+            m.idle_for(step.wait_ms);
+            m.submit(&step.line);
+        }
+        m.idle_for(run.tail_ms);
+        m
+    }
+
+    /// Runs the clock for `ms`, looking at the world every
+    /// [`REPLAY_SLICE_MS`] so the timeline sees what happened meanwhile.
+    fn idle_for(&mut self, ms: u64) {
+        let mut left = ms;
+        while left > 0 {
+            let slice = left.min(REPLAY_SLICE_MS);
+            self.advance(slice);
+            left -= slice;
+        }
+    }
+
+    /// Shows moment `ms` of the whole run. A moment while a command was
+    /// running the clock shows the moment it was typed. At or past the run's
+    /// end, the run is whole again and nothing is kept aside.
+    fn seek(&mut self, ms: u64) {
+        let full = self.recorded();
+        let (run, at_end) = cut(&full, ms);
+        let mut next = Model::replay_run(&run);
+        next.speed = self.speed;
+        next.version = self.version;
+        next.lesson = self.lesson.clone();
+        next.future = if at_end { None } else { Some(full) };
+        next.announce = format!("showing {}", fmt_clock(next.shown_ms));
+        *self = next;
+    }
+
+    /// The person acted while an earlier moment showed: its future is gone.
+    fn fork(&mut self) {
+        self.future = None;
+    }
+
+    /// A lesson named by a link, shown at the link's step.
+    fn attach_lesson(&mut self, lesson: Rc<Lesson>, step: usize, done: bool) {
+        let last = lesson.steps.len().saturating_sub(1);
+        self.lesson_error = None;
+        self.lesson = Some(Rc::new(LessonState {
+            step: step.min(last),
+            done: done && step <= last,
+            lesson,
+            error: None,
+        }));
+    }
+
+    /// A new world from a run, replayed to its end (Import).
+    fn load(&mut self, run: &Run) {
+        let mut next = Model::replay_run(run);
+        next.version = self.version;
+        next.announce = format!(
+            "replayed {} commands with seed {}",
+            run.steps.len(),
+            run.seed
+        );
+        *self = next;
     }
 }
+
+/// The part of a recorded run up to `ms` (snapped back to the start of a
+/// command running at `ms`), and whether that is the whole run.
+fn cut(full: &Recorded, ms: u64) -> (Run, bool) {
+    let mut run = (*full.run).clone();
+    if ms >= full.end_ms {
+        return (run, true);
+    }
+    let ms = ms.max(full.origin_ms);
+    let kept = full.times.iter().take_while(|t| t.1 <= ms).count();
+    let ms = match full.times.get(kept) {
+        Some(&(start, _)) if start < ms => start,
+        _ => ms,
+    };
+    let last_end = kept
+        .checked_sub(1)
+        .and_then(|i| full.times.get(i))
+        .map_or(full.origin_ms, |t| t.1);
+    run.steps.truncate(kept);
+    run.tail_ms = ms.saturating_sub(last_end);
+    (run, false)
+}
+
+/// `mm:ss.s` of a simulated moment.
+fn fmt_clock(ms: u64) -> String {
+    format!("{:02}:{:02}.{}", ms / 60_000, ms / 1000 % 60, ms / 100 % 10)
+}
+
+/// A lesson command as a person types it: `HOST$ text`, or the text alone.
+pub use crate::link::command_line;
 
 impl Reducible for Model {
     type Action = Msg;
 
     fn reduce(self: Rc<Self>, action: Msg) -> Rc<Self> {
         let mut next = (*self).clone();
+        if forks(&action, next.playing) {
+            next.fork();
+        }
         match action {
             Msg::Run(line) => next.type_line(&line),
             Msg::Button(line) => next.submit(&line),
@@ -769,9 +961,43 @@ impl Reducible for Model {
                 next.lesson = None;
                 next.lesson_error = None;
             }
+            Msg::AttachLesson {
+                lesson: Ok(lesson),
+                step,
+                done,
+            } => next.attach_lesson(lesson, step, done),
+            Msg::AttachLesson { lesson: Err(e), .. } => next.lesson_error = Some(e),
+            Msg::Seek(ms) => next.seek(ms),
+            Msg::Load(run) => next.load(&run),
         }
         next.version += 1;
         Rc::new(next)
+    }
+}
+
+/// Whether a message acts on the world (so a kept future is discarded):
+/// typing, a button, a tick, playing, a lesson move, a new world.
+fn forks(action: &Msg, playing: bool) -> bool {
+    match action {
+        Msg::Run(_)
+        | Msg::Button(_)
+        | Msg::Step
+        | Msg::Load(_)
+        | Msg::OpenLesson(Ok(_))
+        | Msg::LessonRun
+        | Msg::LessonNext
+        | Msg::LessonBack
+        | Msg::LessonRestore => true,
+        Msg::TogglePlay => !playing,
+        // A seed that is not a number changes nothing, so it keeps the future too.
+        Msg::Reset { seed, .. } => parse_seed(seed).is_ok(),
+        Msg::Frame(_)
+        | Msg::SetSpeed(_)
+        | Msg::Dismiss
+        | Msg::OpenLesson(Err(_))
+        | Msg::LessonClose
+        | Msg::AttachLesson { .. }
+        | Msg::Seek(_) => false,
     }
 }
 

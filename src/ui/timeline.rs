@@ -2,6 +2,9 @@
 //! changes, a band that is solid where the cluster could commit and hatched
 //! where quorum was lost, and markers for faults (▲), membership changes (●),
 //! etcd starts (◆) and quorum lost/regained, each with its command as a tooltip.
+//! Under it, a slider that moves through the run: dragged back, the page shows
+//! that moment (a replay) and the chart keeps the run's future, dimmed, until
+//! the person acts there and forks it.
 
 use std::rc::Rc;
 
@@ -19,8 +22,17 @@ const BAND_H: f64 = 12.0;
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
+    /// The run's timeline (the whole run's while an earlier moment shows).
     pub timeline: Rc<Timeline>,
+    /// The moment shown.
     pub now_ms: u64,
+    /// The run's first moment: the slider's left end.
+    pub origin_ms: u64,
+    /// While an earlier moment shows: the run's last moment, kept until the
+    /// person acts.
+    pub future_end_ms: Option<u64>,
+    /// Show this moment (a slider move, or "back to the end").
+    pub on_seek: Callback<u64>,
 }
 
 fn fmt_ms(ms: u64) -> String {
@@ -31,7 +43,11 @@ fn fmt_ms(ms: u64) -> String {
 pub fn timeline_chart(props: &TimelineProps) -> Html {
     let tl = &props.timeline;
     let start = tl.start_ms;
-    let end = props.now_ms.max(start + 10_000);
+    let last_ms = props
+        .future_end_ms
+        .unwrap_or(props.now_ms)
+        .max(props.now_ms);
+    let end = last_ms.max(start + 10_000);
     let span = (end - start) as f64;
     let x = |ms: u64| LEFT + (ms.saturating_sub(start)) as f64 / span * (W - LEFT - 10.0);
     let max_term = tl.samples.iter().map(|s| s.term).max().unwrap_or(1).max(1) as f64;
@@ -41,7 +57,7 @@ pub fn timeline_chart(props: &TimelineProps) -> Html {
     let mut labels = Vec::new();
     let mut last_label_x = f64::NEG_INFINITY;
     for (i, s) in tl.samples.iter().enumerate() {
-        let next_ms = tl.samples.get(i + 1).map(|n| n.ms).unwrap_or(props.now_ms);
+        let next_ms = tl.samples.get(i + 1).map(|n| n.ms).unwrap_or(last_ms);
         let (x0, x1) = (x(s.ms), x(next_ms.max(s.ms)));
         let cmd = if path.is_empty() { "M" } else { "L" };
         path.push_str(&format!(
@@ -107,10 +123,59 @@ pub fn timeline_chart(props: &TimelineProps) -> Html {
                 <path class="term-line" d={path} />
                 { for labels }
                 { for markers }
+                { future_veil(props, &x) }
                 <text class="axis" x={LEFT.to_string()} y={format!("{}", H - 4.0)}>{ format!("t+{}", fmt_ms(start)) }</text>
                 <text class="axis" x={format!("{}", W - 10.0)} y={format!("{}", H - 4.0)} text-anchor="end">{ format!("t+{}", fmt_ms(end)) }</text>
             </svg>
+            { seek_bar(props, last_ms) }
             <p class="small muted">{ "▲ fault  ● membership change  ◆ etcd started  ✖ quorum lost  ✔ quorum regained; band: solid = can commit, hatched = quorum lost" }</p>
+        </div>
+    }
+}
+
+/// While an earlier moment shows: the kept future dimmed, and a cursor at the
+/// moment shown.
+fn future_veil(props: &TimelineProps, x: &dyn Fn(u64) -> f64) -> Html {
+    let Some(end) = props.future_end_ms else {
+        return Html::default();
+    };
+    let (x0, x1) = (x(props.now_ms), x(end));
+    html! {
+        <g class="future" data-testid="timeline-future">
+            <rect class="future-veil" x={format!("{x0:.1}")} y="12" width={format!("{:.1}", (x1 - x0).max(0.0))} height={format!("{}", BAND_Y + BAND_H - 12.0)} />
+            <line class="cursor" x1={format!("{x0:.1}")} x2={format!("{x0:.1}")} y1="12" y2={format!("{}", BAND_Y + BAND_H)} />
+        </g>
+    }
+}
+
+/// The slider through the run, and while an earlier moment shows, what acting
+/// there does and a way back to the end.
+fn seek_bar(props: &TimelineProps, last_ms: u64) -> Html {
+    let on_seek = props.on_seek.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        if let Ok(ms) = input.value().parse::<f64>() {
+            if ms.is_finite() && ms >= 0.0 {
+                on_seek.emit(ms as u64);
+            }
+        }
+    });
+    let rewound = props.future_end_ms.map(|end| {
+        let on_seek = props.on_seek.clone();
+        html! {
+            <p class="rewound small" role="status" data-testid="rewound">
+                { format!("Showing t+{} of t+{}. Type, click, step or play to go on from here: the rest of the run is then replaced. ", fmt_ms(props.now_ms), fmt_ms(end)) }
+                <button data-testid="seek-end" onclick={Callback::from(move |_| on_seek.emit(end))}>{ "Back to the end" }</button>
+            </p>
+        }
+    });
+    html! {
+        <div class="seek">
+            <label class="small" for="seek">{ "Moment shown" }</label>
+            <input id="seek" type="range" data-testid="seek" min={props.origin_ms.to_string()}
+                max={last_ms.max(props.origin_ms).to_string()} step="100" value={props.now_ms.to_string()}
+                aria-valuetext={format!("t+{}", fmt_ms(props.now_ms))} {oninput} />
+            { for rewound }
         </div>
     }
 }
