@@ -10,7 +10,7 @@ use gloo::timers::future::TimeoutFuture;
 use quorum_playground::link::Run;
 use quorum_playground::shell::parse;
 use quorum_playground::shell::runner::{run_source, RunOptions};
-use quorum_playground::ui::{report, App, MarkerKind, Model, Msg, Start, TermKind};
+use quorum_playground::ui::{embed, report, App, MarkerKind, Model, Msg, Start, TermKind};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use yew::Reducible;
@@ -630,4 +630,136 @@ fn bad_seeks_and_links_change_nothing() {
     assert!(back.future.is_some(), "a bad seed keeps the future");
     let end = send(back, Msg::Seek(u64::MAX));
     assert_eq!(end.terminal_text(), text);
+}
+
+// ---- embed mode and the host bridge ----------------------------------------------
+
+fn pairs(q: &[(&str, &str)]) -> Vec<(String, String)> {
+    q.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn embed_options_read_the_query_and_name_what_they_cannot() {
+    let o = embed::Options::parse(&pairs(&[]));
+    assert!(!o.embed);
+    assert_eq!(
+        o.panels.len(),
+        embed::PANELS.len(),
+        "a plain page shows all"
+    );
+    let o = embed::Options::parse(&pairs(&[("embed", "1")]));
+    assert!(o.embed && o.shows("map") && o.shows("terminal") && !o.shows("logs"));
+    let o = embed::Options::parse(&pairs(&[
+        ("embed", "1"),
+        ("panels", "logs,<b>x</b>,map"),
+        ("lesson", "001-learner-design"),
+        ("step", "3"),
+        ("autoplay", "0"),
+        ("speed", "10"),
+        ("origin", "https://course.example"),
+    ]));
+    assert_eq!(o.panels, ["logs", "map"]);
+    assert_eq!(o.problems.len(), 1, "{:?}", o.problems);
+    assert!(o.problems[0].contains("\"<b>x</b>\" is not a panel"));
+    assert_eq!(
+        (o.lesson.as_deref(), o.step, o.autoplay),
+        (Some("001-learner-design"), 3, Some(false))
+    );
+    let o = embed::Options::parse(&pairs(&[("step", "0")]));
+    assert_eq!(o.step, 1);
+    assert_eq!(o.problems.len(), 1);
+}
+
+fn js(pairs: &[(&str, wasm_bindgen::JsValue)]) -> wasm_bindgen::JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in pairs {
+        js_sys::Reflect::set(&o, &(*k).into(), v).expect("set");
+    }
+    o.into()
+}
+
+#[wasm_bindgen_test]
+fn the_bridge_reads_only_its_own_messages() {
+    use embed::{read_message, HostCommand};
+    let run = js(&[
+        ("type", "quorum-playground:run".into()),
+        ("line", "etcdctl put a 1".into()),
+    ]);
+    assert_eq!(
+        read_message(&run),
+        Some(HostCommand::Run("etcdctl put a 1".into()))
+    );
+    let speed = js(&[
+        ("type", "quorum-playground:speed".into()),
+        ("speed", 10.0.into()),
+    ]);
+    assert_eq!(read_message(&speed), Some(HostCommand::Speed("10".into())));
+    for bad in [
+        "just a string".into(),
+        js(&[("type", "run".into()), ("line", "x".into())]),
+        js(&[("type", "quorum-playground:run".into())]),
+        js(&[
+            ("type", "quorum-playground:run".into()),
+            ("line", "etcdctl put a 1\nrm -rf node01.etcd".into()),
+        ]),
+        js(&[
+            ("type", "quorum-playground:seek".into()),
+            ("ms", (-5.0).into()),
+        ]),
+        js(&[("type", "quorum-playground:eval".into())]),
+    ] {
+        assert_eq!(read_message(&bad), None);
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_bridge_tells_leader_quorum_and_finished_output() {
+    use embed::{events, HostEvent, Told};
+    let mut told = Told::default();
+    let m = paused(Model::boot(1));
+    let first = events(&mut told, &m);
+    assert!(
+        matches!(
+            &first[..],
+            [HostEvent::LeaderChanged {
+                leader: Some(_),
+                ..
+            }]
+        ),
+        "{first:?}"
+    );
+    let m = send(m, Msg::Run("etcdctl put a 1".into()));
+    assert_eq!(
+        events(&mut told, &m),
+        [HostEvent::Output {
+            command: "node01$ etcdctl put a 1".into(),
+            lines: vec!["OK".into()],
+        }]
+    );
+    assert_eq!(events(&mut told, &m), [], "told once");
+    // Playing: a command that runs the clock is told when it has finished.
+    let m = send(m, Msg::Run("node02$ kill etcd".into()));
+    let m = send(m, Msg::Run("node03$ kill etcd".into()));
+    let m = play(m, 100);
+    let m = send(m, Msg::Run("node01$ etcdctl put b 2".into()));
+    let during = events(&mut told, &m);
+    assert!(
+        !during
+            .iter()
+            .any(|e| matches!(e, HostEvent::Output { command, .. } if command.contains("put b"))),
+        "{during:?}"
+    );
+    let m = play(m, 7000);
+    let after = events(&mut told, &m);
+    assert!(
+        during.contains(&HostEvent::QuorumLost) || after.contains(&HostEvent::QuorumLost),
+        "{during:?} {after:?}"
+    );
+    assert!(
+        after.iter().any(|e| matches!(e, HostEvent::Output { command, lines }
+            if command.contains("put b") && lines.last().is_some_and(|l| l.starts_with("Error: ")))),
+        "{after:?}"
+    );
 }

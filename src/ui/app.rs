@@ -12,6 +12,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::controls::Controls;
+use super::embed::{use_bridge, Options};
 use super::lesson::{self, LessonPanel};
 use super::logs::Logs;
 use super::machine::{self, MachinePanel};
@@ -64,12 +65,28 @@ fn linked_run() -> Option<Result<Run, LinkError>> {
 /// What the page opens on: a share link's run (`#run=1.…`), replayed to its
 /// moment and paused; else `?start=empty` gives an empty world, `?seed=N` a
 /// seed. A link that cannot be opened gives the default world and says why.
-fn initial_model() -> Model {
-    let link_error = match linked_run() {
-        Some(Ok(run)) => return Model::replay_run(&run),
-        Some(Err(e)) => Some(e.to_string()),
-        None => None,
+/// Then the embed options: `autoplay=` and `speed=`.
+fn initial_model(options: &Options) -> Model {
+    let (mut m, mut notice) = match linked_run() {
+        Some(Ok(run)) => (Model::replay_run(&run), None),
+        Some(Err(e)) => (query_model().0, Some(e.to_string())),
+        None => query_model(),
     };
+    if let Some(play) = options.autoplay {
+        m.playing = play;
+    }
+    if let Some(text) = &options.speed {
+        match super::state::parse_speed(text) {
+            Ok(s) => m.speed = s,
+            Err(e) => notice = notice.or(Some(e)),
+        }
+    }
+    m.notice = notice.or_else(|| options.problems.first().cloned());
+    m
+}
+
+/// `?start=empty` and `?seed=N`, and what could not be read.
+fn query_model() -> (Model, Option<String>) {
     let mut seed = 1;
     let mut start = Start::Cluster;
     let mut notice = None;
@@ -83,9 +100,7 @@ fn initial_model() -> Model {
             _ => {}
         }
     }
-    let mut m = Model::new(seed, start);
-    m.notice = link_error.or(notice);
-    m
+    (Model::new(seed, start), notice)
 }
 
 /// The latest model, for handlers that read it when they run (tab completion,
@@ -115,8 +130,12 @@ impl Latest {
 /// content did not change is skipped (Yew compares props).
 #[function_component(App)]
 pub fn app() -> Html {
+    let options = use_memo((), |_| Options::parse(&query()));
     // Re-rendered when the model's version changes (see `Msg::Frame`).
-    let model = use_reducer_eq(initial_model);
+    let model = {
+        let options = options.clone();
+        use_reducer_eq(move || initial_model(&options))
+    };
     let selected = use_state(|| None::<String>);
     let forecast = use_state(|| None::<Change>);
     let animate = use_state(|| !prefers_reduced_motion());
@@ -125,18 +144,24 @@ pub fn app() -> Html {
     let latest = Latest(latest);
     use_clock(&model);
     use_keys(&model);
+    use_bridge(&model, options.origin.clone());
     {
-        // `?lesson=NAME` (or a path on this site) opens a lesson; a share
-        // link's lesson is shown at the link's step, over the link's world.
+        // `?lesson=NAME` (or a path on this site) opens a lesson, at
+        // `step=N` if given; a share link's lesson is shown at the link's
+        // step, over the link's world.
         let d = model.dispatcher();
+        let options = options.clone();
         use_effect_with((), move |_| {
             let on_msg = Callback::from(move |m: Msg| d.dispatch(m));
             if let Some(Ok(run)) = linked_run() {
                 if let Some(at) = run.lesson {
                     lesson::attach(at, on_msg);
                 }
-            } else if let Some((_, spec)) = query().into_iter().find(|(k, _)| k == "lesson") {
-                lesson::open(spec, on_msg);
+            } else if let Some(spec) = options.lesson.clone() {
+                match options.step {
+                    1 => lesson::open(spec, on_msg),
+                    n => lesson::open_at(spec, n - 1, on_msg),
+                }
             }
         });
     }
@@ -159,6 +184,7 @@ pub fn app() -> Html {
         }
     });
     let m = &*model;
+    let o = &*options;
     let quorum_forecast = forecast
         .as_ref()
         .map(|c| crate::sim::quorum::forecast(&m.view, c));
@@ -167,44 +193,68 @@ pub fn app() -> Html {
         session.world.logs.partition_point(|l| l.ms <= m.shown_ms)
     };
     html! {
-        <div class="app">
-            <Controls playing={m.playing} speed={m.speed} seed={m.seed} world_id={m.world_id}
-                notice={m.notice.clone()} pending={m.pending.as_ref().map(|p| p.echo.clone())}
-                clock={m.clock_text()} elapsed={m.elapsed_text()}
-                on_msg={on_msg.clone()} animate={*animate} {on_animate} />
+        <div class={classes!("app", o.embed.then_some("embed"))}>
+            if o.shows("controls") {
+                <Controls playing={m.playing} speed={m.speed} seed={m.seed} world_id={m.world_id}
+                    notice={m.notice.clone()} pending={m.pending.as_ref().map(|p| p.echo.clone())}
+                    clock={m.clock_text()} elapsed={m.elapsed_text()}
+                    on_msg={on_msg.clone()} animate={*animate} {on_animate} />
+            }
             { for notice }
-            <Hint />
+            if !o.embed {
+                <Hint />
+            }
             <div class="sr-only" aria-live="polite" data-testid="announce">{ &m.announce }</div>
             <main class="grid">
-                <section class="panel side" aria-label="Lesson, actions and quorum">
-                    <LessonPanel lesson={m.lesson.as_ref().map(Shared::new)} error={m.lesson_error.clone()}
-                        idle={m.idle()} checks={lesson::checks(m)} on_msg={on_msg.clone()} />
-                    <MachinePanel data={machine::panel(&m.view, selected.as_deref())}
-                        on_run={on_run.clone()} on_forecast={on_forecast.clone()} on_select={on_select.clone()} />
-                    <QuorumPanel quorum={m.quorum.clone()} learners={crate::sim::quorum::learners(&m.view)}
-                        forecast={quorum_forecast} />
-                </section>
-                <section class="panel map-panel" aria-label="Cluster map">
-                    <h2>{ "Cluster" }</h2>
-                    <ClusterMap view={m.view.clone()} selected={(*selected).clone()} animate={*animate}
-                        playing={m.playing} now_ms={m.shown_ms}
-                        on_run={on_run.clone()} {on_select} on_forecast={on_forecast.clone()} />
-                </section>
-                <Terminal lines={Shared::new(&m.lines)} pending={m.pending.as_ref().map(Shared::new)}
-                    running_ms={m.pending.as_ref().map(|p| m.shown_ms.saturating_sub(p.start_ms))}
-                    queue={Shared::new(&m.queue)} partial={m.partial.clone()} prompt={m.prompt.clone()}
-                    latest={latest.clone()} on_run={on_type} on_forecast={on_forecast.clone()} />
-                <section class="panel wide" aria-label="Members and status">
-                    <Tables view={MachinesOf(m.view.clone())} />
-                </section>
-                <section class="panel wide" aria-label="Timeline, share and export">
-                    <SharePanel latest={latest.clone()} on_msg={on_msg.clone()} />
-                    <TimelineChart timeline={m.future.as_ref().map_or_else(|| m.timeline.clone(), |f| f.timeline.clone())}
-                        now_ms={m.shown_ms} origin_ms={m.origin_ms} future_end_ms={m.future.as_ref().map(|f| f.end_ms)}
-                        {on_seek} />
-                </section>
-                <Logs world_id={m.world_id} {upto} machines={m.view.machines.iter().map(|x| x.name.clone()).collect::<Vec<_>>()}
-                    {latest} />
+                if o.shows("lesson") || o.shows("machine") || o.shows("quorum") {
+                    <section class="panel side" aria-label="Lesson, actions and quorum">
+                        if o.shows("lesson") {
+                            <LessonPanel lesson={m.lesson.as_ref().map(Shared::new)} error={m.lesson_error.clone()}
+                                idle={m.idle()} checks={lesson::checks(m)} on_msg={on_msg.clone()} />
+                        }
+                        if o.shows("machine") {
+                            <MachinePanel data={machine::panel(&m.view, selected.as_deref())}
+                                on_run={on_run.clone()} on_forecast={on_forecast.clone()} on_select={on_select.clone()} />
+                        }
+                        if o.shows("quorum") {
+                            <QuorumPanel quorum={m.quorum.clone()} learners={crate::sim::quorum::learners(&m.view)}
+                                forecast={quorum_forecast} />
+                        }
+                    </section>
+                }
+                if o.shows("map") {
+                    <section class="panel map-panel" aria-label="Cluster map">
+                        <h2>{ "Cluster" }</h2>
+                        <ClusterMap view={m.view.clone()} selected={(*selected).clone()} animate={*animate}
+                            playing={m.playing} now_ms={m.shown_ms}
+                            on_run={on_run.clone()} {on_select} on_forecast={on_forecast.clone()} />
+                    </section>
+                }
+                if o.shows("terminal") {
+                    <Terminal lines={Shared::new(&m.lines)} pending={m.pending.as_ref().map(Shared::new)}
+                        running_ms={m.pending.as_ref().map(|p| m.shown_ms.saturating_sub(p.start_ms))}
+                        queue={Shared::new(&m.queue)} partial={m.partial.clone()} prompt={m.prompt.clone()}
+                        latest={latest.clone()} on_run={on_type} on_forecast={on_forecast.clone()} />
+                }
+                if o.shows("tables") {
+                    <section class="panel wide" aria-label="Members and status">
+                        <Tables view={MachinesOf(m.view.clone())} />
+                    </section>
+                }
+                if o.shows("timeline") {
+                    <section class="panel wide" aria-label="Timeline, share and export">
+                        if !o.embed {
+                            <SharePanel latest={latest.clone()} on_msg={on_msg.clone()} />
+                        }
+                        <TimelineChart timeline={m.future.as_ref().map_or_else(|| m.timeline.clone(), |f| f.timeline.clone())}
+                            now_ms={m.shown_ms} origin_ms={m.origin_ms} future_end_ms={m.future.as_ref().map(|f| f.end_ms)}
+                            {on_seek} />
+                    </section>
+                }
+                if o.shows("logs") {
+                    <Logs world_id={m.world_id} {upto} machines={m.view.machines.iter().map(|x| x.name.clone()).collect::<Vec<_>>()}
+                        {latest} />
+                }
             </main>
         </div>
     }

@@ -87,6 +87,16 @@ pub fn open(spec: String, on_msg: Callback<Msg>) {
     });
 }
 
+/// Fetches and opens a lesson at a step (0 is the first).
+pub fn open_at(spec: String, step: usize, on_msg: Callback<Msg>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        on_msg.emit(Msg::OpenLessonAt {
+            lesson: fetch(spec).await,
+            step,
+        });
+    });
+}
+
 /// Fetches the lesson a share link names and shows it at the link's step,
 /// leaving the world the link rebuilt as it is.
 pub fn attach(at: crate::link::LessonAt, on_msg: Callback<Msg>) {

@@ -5,6 +5,7 @@
 
 mod app;
 mod controls;
+pub mod embed;
 mod lesson;
 mod logs;
 mod machine;

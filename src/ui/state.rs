@@ -124,6 +124,12 @@ pub enum Msg {
         step: usize,
         done: bool,
     },
+    /// A lesson was loaded for `?lesson=NAME&step=N` (or could not be): open
+    /// it at that step (0 is the first), the steps before it replayed.
+    OpenLessonAt {
+        lesson: Result<Rc<Lesson>, String>,
+        step: usize,
+    },
     /// Show the run as it was at this simulated moment (the timeline dragged
     /// back or forward); the run's future is kept until the person acts.
     Seek(u64),
@@ -967,6 +973,15 @@ impl Reducible for Model {
                 done,
             } => next.attach_lesson(lesson, step, done),
             Msg::AttachLesson { lesson: Err(e), .. } => next.lesson_error = Some(e),
+            Msg::OpenLessonAt {
+                lesson: Ok(lesson),
+                step,
+            } => {
+                let step = step.min(lesson.steps.len().saturating_sub(1));
+                next.lesson_error = None;
+                next.replay(&lesson, step, false);
+            }
+            Msg::OpenLessonAt { lesson: Err(e), .. } => next.lesson_error = Some(e),
             Msg::Seek(ms) => next.seek(ms),
             Msg::Load(run) => next.load(&run),
         }
@@ -984,6 +999,7 @@ fn forks(action: &Msg, playing: bool) -> bool {
         | Msg::Step
         | Msg::Load(_)
         | Msg::OpenLesson(Ok(_))
+        | Msg::OpenLessonAt { lesson: Ok(_), .. }
         | Msg::LessonRun
         | Msg::LessonNext
         | Msg::LessonBack
@@ -995,6 +1011,7 @@ fn forks(action: &Msg, playing: bool) -> bool {
         | Msg::SetSpeed(_)
         | Msg::Dismiss
         | Msg::OpenLesson(Err(_))
+        | Msg::OpenLessonAt { lesson: Err(_), .. }
         | Msg::LessonClose
         | Msg::AttachLesson { .. }
         | Msg::Seek(_) => false,
