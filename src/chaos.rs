@@ -226,7 +226,11 @@ pub fn run(seed: u64, actions: usize) -> Outcome {
     let mut r = Run::new(seed);
     for _ in 0..actions {
         r.step(&mut rng);
-        if !r.s.world.violations().is_empty() {
+        // Lost writes are asked after every action too: a leader that
+        // answers from a stale state for a moment would be a bug.
+        if !r.s.world.violations().is_empty()
+            || !crate::sim::lost::lost_writes(&r.s.world).is_empty()
+        {
             break;
         }
     }
@@ -260,12 +264,15 @@ pub fn replay(seed: u64, lines: &[String]) -> Vec<String> {
 }
 
 /// The invariants broken so far, then the clients' history if it is not
-/// linearizable.
+/// linearizable, then acknowledged writes the serving leader no longer has
+/// (no random action forces a new cluster or wipes a majority, so none may be).
 fn broken(s: &Session) -> Vec<String> {
     let mut out: Vec<String> = s.world.violations().iter().map(|v| v.to_string()).collect();
     if let Err(e) = crate::sim::history::check(s.world.history()) {
         out.push(e.to_string());
     }
+    let lost = crate::sim::lost::lost_writes(&s.world);
+    out.extend(lost.iter().map(|l| format!("lost write: {l}")));
     out
 }
 

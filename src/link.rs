@@ -233,8 +233,13 @@ fn read_v1(body: &str) -> Result<Run, LinkError> {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => LinkError::TooBig,
             _ => LinkError::Damaged,
         })?;
-    let v1: V1 = serde_json::from_slice(&json)
-        .map_err(|e| LinkError::Invalid(format!("its run does not read as format 1 ({e})")))?;
+    // serde's message quotes what it read, which a link controls: clipped.
+    let v1: V1 = serde_json::from_slice(&json).map_err(|e| {
+        LinkError::Invalid(format!(
+            "its run does not read as format 1 ({})",
+            clip(&e.to_string(), 160)
+        ))
+    })?;
     if v1.v != 1 {
         return Err(LinkError::Invalid(format!(
             "it says format {} inside and format 1 outside",

@@ -76,9 +76,29 @@ fn forcing_a_new_cluster_from_a_stale_member_loses_an_acknowledged_write() {
          node03$ kill etcd\nnode03$ wait\n",
     );
     script.push_str(&format!("{node03} --force-new-cluster\n$ sleep 3\n"));
-    script.push_str("node03$ etcdctl --endpoints=http://10.9.0.3:2379 get a\n");
     let mut out = String::new();
     for c in parse::parse_script(&script).expect("parses") {
+        run_one(&mut s, &c, false, &mut out);
+    }
+    // Before anyone reads it, the write is named as lost.
+    let lost = quorum_playground::sim::lost::lost_writes(&s.world);
+    assert_eq!(lost.len(), 1, "{lost:?}");
+    assert_eq!(
+        (
+            lost[0].key.as_str(),
+            lost[0].value.as_deref(),
+            lost[0].machine.as_str(),
+            lost[0].now.as_deref()
+        ),
+        ("a", Some("1"), "node03", None)
+    );
+    assert!(
+        lost[0].to_string().starts_with("put a 1 (acknowledged at "),
+        "{}",
+        lost[0]
+    );
+    let get = "node03$ etcdctl --endpoints=http://10.9.0.3:2379 get a\n";
+    for c in parse::parse_script(get).expect("parses") {
         run_one(&mut s, &c, false, &mut out);
     }
     assert!(

@@ -763,3 +763,67 @@ fn the_bridge_tells_leader_quorum_and_finished_output() {
         "{after:?}"
     );
 }
+
+// ---- promises: live badges and lost writes ------------------------------------------
+
+#[wasm_bindgen_test]
+fn the_page_keeps_its_promises_and_names_writes_a_person_lost() {
+    let node03 = quorum_playground::lessons::CLUSTER_SCRIPT
+        .lines()
+        .find(|l| l.starts_with("node03$ etcd"))
+        .expect("the boot script starts node03");
+    let mut m = paused(Model::boot(1));
+    for line in [
+        "net isolate node03",
+        "sleep 2",
+        "node01$ etcdctl put a 1",
+        "node01$ kill -9 etcd",
+        "node02$ kill -9 etcd",
+        "net heal",
+        "node03$ kill etcd",
+        "sleep 1",
+    ] {
+        m = send(m, Msg::Run(line.into()));
+    }
+    assert!(m.terminal_text().contains("put a 1\nOK\n"));
+    assert!(m.promises.broken.is_empty(), "{:?}", m.promises.broken);
+    assert!(m.promises.lost.is_empty());
+    let forced = format!("{node03} --force-new-cluster");
+    m = send(m, Msg::Run(forced.clone()));
+    m = send(m, Msg::Run("sleep 3".into()));
+    let p = m.promises.clone();
+    assert!(
+        p.broken.is_empty(),
+        "forcing is the person's doing: {:?}",
+        p.broken
+    );
+    assert_eq!(p.lost.len(), 1, "{:?}", p.lost);
+    assert_eq!(p.lost[0].key, "a");
+    assert_eq!(p.cause.as_deref(), Some(forced.as_str()));
+    // Reading the key shows it; the history has no linearization, and the
+    // page says the person's action is why.
+    m = send(m, Msg::Run("node03$ etcdctl get a".into()));
+    assert!(m.promises.not_linearizable.is_some());
+    let m = send(m, Msg::DismissLost);
+    assert!(m.promises.lost.is_empty());
+}
+
+#[wasm_bindgen_test]
+fn an_instant_command_at_the_fork_point_is_not_its_past() {
+    let m = live_run();
+    let t = m.times[2].1 + 1000;
+    let back = send(m, Msg::Seek(t));
+    let past = back.terminal_text();
+    let forked = send(back, Msg::Run("echo forked".into()));
+    assert_eq!(
+        forked.times.last().map(|x| x.0),
+        Some(t),
+        "typed at the fork point"
+    );
+    // (At the run's end the slider shows the run's present; a moment later
+    // the fork point is in the past.)
+    let forked = send(forked, Msg::Run("sleep 1".into()));
+    let again = send(forked, Msg::Seek(t));
+    assert_eq!(again.terminal_text(), past);
+    assert!(again.future.is_some());
+}

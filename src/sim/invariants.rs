@@ -172,6 +172,72 @@ impl std::fmt::Display for Violation {
     }
 }
 
+/// The promises [`Violation`]s break, one per kind, for the page's badges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Promise {
+    OneLeaderPerTerm,
+    CommitNeverGoesBack,
+    CommittedEntriesStay,
+    SameAppliedState,
+    VoterOrLearner,
+    OneLearner,
+    RemovedStaysRemoved,
+}
+
+impl Promise {
+    /// Every promise, in the order the page shows them.
+    pub const ALL: [Promise; 7] = [
+        Promise::OneLeaderPerTerm,
+        Promise::CommitNeverGoesBack,
+        Promise::CommittedEntriesStay,
+        Promise::SameAppliedState,
+        Promise::VoterOrLearner,
+        Promise::OneLearner,
+        Promise::RemovedStaysRemoved,
+    ];
+
+    /// A short name, for a badge.
+    pub fn label(self) -> &'static str {
+        match self {
+            Promise::OneLeaderPerTerm => "one leader per term",
+            Promise::CommitNeverGoesBack => "commit index never goes back",
+            Promise::CommittedEntriesStay => "committed entries stay",
+            Promise::SameAppliedState => "same state at the same index",
+            Promise::VoterOrLearner => "voter or learner, not both",
+            Promise::OneLearner => "at most one learner",
+            Promise::RemovedStaysRemoved => "a removed ID never comes back",
+        }
+    }
+
+    /// A stable name for tests and styles (`data-testid="promise-…"`).
+    pub fn slug(self) -> &'static str {
+        match self {
+            Promise::OneLeaderPerTerm => "one-leader",
+            Promise::CommitNeverGoesBack => "commit-forward",
+            Promise::CommittedEntriesStay => "committed-stay",
+            Promise::SameAppliedState => "same-state",
+            Promise::VoterOrLearner => "voter-or-learner",
+            Promise::OneLearner => "one-learner",
+            Promise::RemovedStaysRemoved => "removed-stays",
+        }
+    }
+}
+
+impl Violation {
+    /// The promise this breaks.
+    pub fn promise(&self) -> Promise {
+        match self {
+            Violation::TwoLeaders { .. } => Promise::OneLeaderPerTerm,
+            Violation::CommitWentBack { .. } => Promise::CommitNeverGoesBack,
+            Violation::CommittedTermsDiffer { .. } => Promise::CommittedEntriesStay,
+            Violation::AppliedStatesDiffer { .. } => Promise::SameAppliedState,
+            Violation::VoterAndLearner { .. } => Promise::VoterOrLearner,
+            Violation::TwoLearners { .. } => Promise::OneLearner,
+            Violation::RemovedCameBack { .. } => Promise::RemovedStaysRemoved,
+        }
+    }
+}
+
 /// What the checker remembers between observations.
 #[derive(Debug, Default)]
 pub struct Checker {
@@ -185,6 +251,10 @@ pub struct Checker {
     applied: BTreeMap<(u64, u64), (u64, u64)>,
     /// (cluster, member) → the IDs that member has recorded as removed.
     removed: BTreeMap<(u64, u64), BTreeSet<u64>>,
+    /// pid → what its last checked observation was taken at: (cluster, term,
+    /// leader, commit, applied). Everything an observation holds changes only
+    /// with one of these, so an unchanged process is not observed again.
+    seen: BTreeMap<u64, (u64, u64, bool, u64, u64)>,
     pub violations: Vec<Violation>,
 }
 
@@ -196,6 +266,24 @@ impl Checker {
         self.committed.retain(|k, _| k.0 != cluster);
         self.applied.retain(|k, _| k.0 != cluster);
         self.removed.retain(|k, _| k.0 != cluster);
+        self.seen.clear();
+    }
+
+    /// Checks process `pid` of `machine`, unless nothing it shows changed
+    /// since it was last checked (what makes checking after every event cheap
+    /// enough for the page).
+    pub fn observe_server(&mut self, machine: &str, pid: u64, s: &Server) {
+        let at = (
+            s.cluster_id,
+            s.term(),
+            s.is_leader(),
+            s.commit_index(),
+            s.backend.applied,
+        );
+        if self.seen.insert(pid, at) == Some(at) {
+            return;
+        }
+        self.check(&Observation::of(machine, pid, s));
     }
 
     /// Checks one moment's observations (every running server).

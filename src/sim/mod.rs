@@ -6,6 +6,7 @@
 pub mod etcd;
 pub mod history;
 pub mod invariants;
+pub mod lost;
 pub mod quorum;
 pub mod url;
 pub mod view;

@@ -976,13 +976,11 @@ impl World {
         let Some(checker) = self.invariants.as_mut() else {
             return;
         };
-        let now: Vec<super::invariants::Observation> = self
-            .machines
-            .iter()
-            .filter_map(|(name, m)| m.process.as_ref().map(|p| (name, p)))
-            .map(|(name, p)| super::invariants::Observation::of(name, p.pid, &p.server))
-            .collect();
-        checker.observe(&now);
+        for (name, m) in &self.machines {
+            if let Some(p) = &m.process {
+                checker.observe_server(name, p.pid, &p.server);
+            }
+        }
     }
 
     // ----- frame recording (observation only) -----
@@ -1275,6 +1273,13 @@ impl World {
             .get(machine)
             .and_then(|m| m.process.as_ref())
             .map(|p| &p.server)
+    }
+
+    /// Every running server, by machine name.
+    pub fn servers(&self) -> impl Iterator<Item = (&str, &Server)> {
+        self.machines
+            .iter()
+            .filter_map(|(name, m)| m.process.as_ref().map(|p| (name.as_str(), &p.server)))
     }
 
     fn server_mut(&mut self, machine: &str) -> Option<&mut Server> {

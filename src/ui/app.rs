@@ -17,6 +17,7 @@ use super::lesson::{self, LessonPanel};
 use super::logs::Logs;
 use super::machine::{self, MachinePanel};
 use super::map::ClusterMap;
+use super::promises::{LostBanner, PromisesPanel};
 use super::quorum::QuorumPanel;
 use super::share::SharePanel;
 use super::state::{Model, Msg, Shared, Start};
@@ -145,6 +146,7 @@ pub fn app() -> Html {
     use_clock(&model);
     use_keys(&model);
     use_bridge(&model, options.origin.clone());
+    use_hash_links(&model);
     {
         // `?lesson=NAME` (or a path on this site) opens a lesson, at
         // `step=N` if given; a share link's lesson is shown at the link's
@@ -201,12 +203,13 @@ pub fn app() -> Html {
                     on_msg={on_msg.clone()} animate={*animate} {on_animate} />
             }
             { for notice }
+            <LostBanner promises={m.promises.clone()} on_msg={on_msg.clone()} />
             if !o.embed {
                 <Hint />
             }
             <div class="sr-only" aria-live="polite" data-testid="announce">{ &m.announce }</div>
             <main class="grid">
-                if o.shows("lesson") || o.shows("machine") || o.shows("quorum") {
+                if o.shows("lesson") || o.shows("machine") || o.shows("quorum") || o.shows("promises") {
                     <section class="panel side" aria-label="Lesson, actions and quorum">
                         if o.shows("lesson") {
                             <LessonPanel lesson={m.lesson.as_ref().map(Shared::new)} error={m.lesson_error.clone()}
@@ -219,6 +222,9 @@ pub fn app() -> Html {
                         if o.shows("quorum") {
                             <QuorumPanel quorum={m.quorum.clone()} learners={crate::sim::quorum::learners(&m.view)}
                                 forecast={quorum_forecast} />
+                        }
+                        if o.shows("promises") {
+                            <PromisesPanel promises={m.promises.clone()} />
                         }
                     </section>
                 }
@@ -341,6 +347,31 @@ fn schedule(
         schedule(next, d, Some(now));
     });
     *handle.borrow_mut() = Some(frame);
+}
+
+/// A share link opened in a tab that already shows the page changes only the
+/// fragment, so the page does not load again: the run is replayed here (or
+/// the notice says why it cannot be).
+#[hook]
+fn use_hash_links(model: &UseReducerHandle<Model>) {
+    let d = model.dispatcher();
+    use_effect_with((), move |_| {
+        let listener = web_sys::window().map(|w| {
+            EventListener::new(&w, "hashchange", move |_| match linked_run() {
+                Some(Ok(run)) => {
+                    let lesson = run.lesson.clone();
+                    d.dispatch(Msg::Load(Rc::new(run)));
+                    if let Some(at) = lesson {
+                        let d = d.clone();
+                        lesson::attach(at, Callback::from(move |m: Msg| d.dispatch(m)));
+                    }
+                }
+                Some(Err(e)) => d.dispatch(Msg::Notice(e.to_string())),
+                None => {}
+            })
+        });
+        move || drop(listener)
+    });
 }
 
 /// Space and `.` anywhere but in a text field.

@@ -10,6 +10,7 @@ mod lesson;
 mod logs;
 mod machine;
 mod map;
+mod promises;
 mod quorum;
 pub mod report;
 mod share;
@@ -23,8 +24,8 @@ pub use lesson::{lesson_url, CATALOGUE};
 pub use map::{link_state, machine_state};
 pub use share::{embed_code, share_url};
 pub use state::{
-    command_line, parse_seed, parse_speed, LessonState, Marker, MarkerKind, Model, Msg, Recorded,
-    Start, TermKind, TermLine, FRAME_MS, TICK_MS,
+    command_line, parse_seed, parse_speed, LessonState, Marker, MarkerKind, Model, Msg, Promises,
+    Recorded, Start, TermKind, TermLine, FRAME_MS, TICK_MS,
 };
 
 /// Installs the panic banner, then mounts the app on the page's body.

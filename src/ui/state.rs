@@ -34,6 +34,8 @@ use crate::shell::parse::{self, Prompt};
 use crate::shell::runner;
 use crate::shell::session::Session;
 use crate::sim::etcd::logfmt::Stamp;
+use crate::sim::invariants::Promise;
+use crate::sim::lost::{self, LostWrite};
 use crate::sim::quorum::{self, QuorumInfo};
 use crate::sim::view::WorldView;
 use crate::sim::world::Action;
@@ -105,6 +107,8 @@ pub enum Msg {
     Reset { seed: String, start: Start },
     /// Close the notice.
     Dismiss,
+    /// Show a notice (a link that cannot be opened, say); nothing else changes.
+    Notice(String),
     /// A lesson was loaded (or could not be): open it at its first step.
     OpenLesson(Result<Rc<Lesson>, String>),
     /// Type the current step's commands into the terminal.
@@ -117,6 +121,8 @@ pub enum Msg {
     LessonRestore,
     /// Close the lesson.
     LessonClose,
+    /// Close the banner about lost writes.
+    DismissLost,
     /// A lesson named by a share link was loaded (or could not be): show it at
     /// the link's step, without touching the world the link rebuilt.
     AttachLesson {
@@ -198,6 +204,25 @@ pub struct Timeline {
     pub start_ms: u64,
     pub samples: Vec<Sample>,
     pub markers: Vec<Marker>,
+}
+
+/// Raft's and etcd's promises as the page watches them: the world checks the
+/// invariants after every event, and records the clients' history; after each
+/// command (and each change of leader or quorum) the page asks whether the
+/// history is still linearizable and whether acknowledged writes were lost.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Promises {
+    /// How many of the world's violations were read.
+    seen: usize,
+    /// Each broken promise with the first time it broke, in words.
+    pub broken: Vec<(Promise, String)>,
+    /// Why the clients' history has no linearization, if it has none.
+    pub not_linearizable: Option<String>,
+    /// Acknowledged writes lost, oldest first (kept until dismissed).
+    pub lost: Vec<LostWrite>,
+    /// The command that lost them: the latest that forced a new cluster,
+    /// removed files or restored a snapshot, if any.
+    pub cause: Option<String>,
 }
 
 /// A command whose simulated time the page's clock has not reached yet.
@@ -290,6 +315,8 @@ pub struct Model {
     /// While the page shows an earlier moment of a run: the whole run, whose
     /// future is discarded when the person acts.
     pub future: Option<Rc<Recorded>>,
+    /// The promises kept and broken, and writes lost.
+    pub promises: Rc<Promises>,
 }
 
 thread_local! {
@@ -311,6 +338,8 @@ impl Model {
     /// A new world with `seed`, paused or playing as the page was.
     pub fn new(seed: u64, start: Start) -> Model {
         let mut session = Session::new(seed);
+        session.world.check_invariants();
+        session.world.record_history();
         let mut lines = Vec::new();
         if start == Start::Cluster {
             if let Ok(commands) = parse::parse_script(BOOT_SCRIPT) {
@@ -359,6 +388,7 @@ impl Model {
             times: Rc::new(Vec::new()),
             origin_ms: shown_ms,
             future: None,
+            promises: Rc::new(Promises::default()),
         };
         m.observe();
         m.announce.clear();
@@ -499,6 +529,7 @@ impl Model {
         };
         let status = self.session.borrow().last_status();
         self.record(trimmed, start_ms, end_ms);
+        self.check_promises();
         if !trimmed.is_empty() {
             report::command(start_ms, end_ms, trimmed);
             if status == 0 {
@@ -587,6 +618,7 @@ impl Model {
 
     /// Records the view on the timeline and announces leader and quorum changes.
     fn observe(&mut self) {
+        self.read_violations();
         let q = quorum::analyze(&self.view);
         if q != *self.quorum {
             self.quorum = Rc::new(q);
@@ -636,6 +668,7 @@ impl Model {
             let start = tl.start_ms;
             tl.markers.retain(|m| m.ms >= start);
         }
+        self.check_promises();
     }
 
     fn mark_command(&mut self, ms: u64, line: &str) {
@@ -760,6 +793,72 @@ impl Model {
     /// Whether the terminal is idle: nothing pending, nothing waiting.
     pub fn idle(&self) -> bool {
         self.pending.is_none() && self.queue.is_empty() && self.partial.is_empty()
+    }
+}
+
+/// Promises: what the world's checker found, and lost writes.
+impl Model {
+    /// Reads violations the world found since the last look (cheap: a
+    /// length compared, every frame).
+    fn read_violations(&mut self) {
+        let session = self.session.borrow();
+        let all = session.world.violations();
+        if all.len() == self.promises.seen {
+            return;
+        }
+        let p = Rc::make_mut(&mut self.promises);
+        for v in &all[p.seen..] {
+            let promise = v.promise();
+            if !p.broken.iter().any(|(b, _)| *b == promise) {
+                p.broken.push((promise, v.to_string()));
+            }
+        }
+        p.seen = all.len();
+    }
+
+    /// The history's linearizability and lost writes (after a command, and
+    /// when the leader or quorum changed).
+    fn check_promises(&mut self) {
+        let session = self.session.borrow();
+        let not_linearizable = crate::sim::history::check(session.world.history())
+            .err()
+            .map(|e| e.to_string());
+        let lost = lost::lost_writes(&session.world);
+        drop(session);
+        let known = &self.promises.lost;
+        let new: Vec<LostWrite> = lost
+            .into_iter()
+            .filter(|l| {
+                !known
+                    .iter()
+                    .any(|k| (&k.key, k.acked_ms) == (&l.key, l.acked_ms))
+            })
+            .collect();
+        if not_linearizable == self.promises.not_linearizable && new.is_empty() {
+            return;
+        }
+        let cause = self.destructive_command();
+        let p = Rc::make_mut(&mut self.promises);
+        p.not_linearizable = not_linearizable;
+        if !new.is_empty() {
+            p.lost.extend(new);
+            p.cause = cause;
+        }
+    }
+
+    /// The latest command that can throw acknowledged writes away.
+    fn destructive_command(&self) -> Option<String> {
+        self.run
+            .steps
+            .iter()
+            .rev()
+            .map(|s| &s.line)
+            .find(|l| {
+                l.contains("--force-new-cluster")
+                    || l.contains("snapshot restore")
+                    || parse::split_prompt(l).1.starts_with("rm ")
+            })
+            .cloned()
     }
 }
 
@@ -893,7 +992,13 @@ fn cut(full: &Recorded, ms: u64) -> (Run, bool) {
         return (run, true);
     }
     let ms = ms.max(full.origin_ms);
-    let kept = full.times.iter().take_while(|t| t.1 <= ms).count();
+    // A command typed at `ms` itself is not in the past of `ms`: the fork
+    // point of a run shows what was there before the person acted there.
+    let kept = full
+        .times
+        .iter()
+        .take_while(|t| t.0 < ms && t.1 <= ms)
+        .count();
     let ms = match full.times.get(kept) {
         Some(&(start, _)) if start < ms => start,
         _ => ms,
@@ -957,6 +1062,12 @@ impl Reducible for Model {
             Msg::SetSpeed(text) => next.set_speed(&text),
             Msg::Reset { seed, start } => next.reset(&seed, start),
             Msg::Dismiss => next.notice = None,
+            Msg::Notice(text) => next.notice = Some(text),
+            Msg::DismissLost => {
+                let p = Rc::make_mut(&mut next.promises);
+                p.lost.clear();
+                p.cause = None;
+            }
             Msg::OpenLesson(Ok(lesson)) => next.open_lesson(lesson),
             Msg::OpenLesson(Err(e)) => next.lesson_error = Some(e),
             Msg::LessonRun => next.lesson_run(),
@@ -1010,6 +1121,8 @@ fn forks(action: &Msg, playing: bool) -> bool {
         Msg::Frame(_)
         | Msg::SetSpeed(_)
         | Msg::Dismiss
+        | Msg::Notice(_)
+        | Msg::DismissLost
         | Msg::OpenLesson(Err(_))
         | Msg::OpenLessonAt { lesson: Err(_), .. }
         | Msg::LessonClose

@@ -1,0 +1,110 @@
+//! The promises panel: a live badge for each of Raft's and etcd's promises the
+//! world checks after every event (one leader per term, commit never goes
+//! back, …) and one for the clients' history (linearizable), and the banner
+//! that names acknowledged writes a person's action lost. A broken badge says
+//! what broke, in words; writes lost by forcing a new cluster or wiping data
+//! are a lesson, shown as such, not as a bug.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::state::{Msg, Promises};
+use crate::sim::invariants::Promise;
+
+#[derive(Properties, PartialEq)]
+pub struct PromisesProps {
+    pub promises: Rc<Promises>,
+}
+
+#[function_component(PromisesPanel)]
+pub fn promises_panel(props: &PromisesProps) -> Html {
+    let p = &props.promises;
+    let badges = Promise::ALL.iter().map(|&promise| {
+        let broken = p.broken.iter().find(|(b, _)| *b == promise);
+        badge(
+            promise.slug(),
+            promise.label(),
+            broken.map(|(_, why)| why.as_str()),
+            false,
+        )
+    });
+    // A history with no linearization is expected once writes were lost by
+    // the person's own action; otherwise it is a broken promise.
+    let history = match (&p.not_linearizable, p.lost.is_empty()) {
+        (None, _) => badge("linearizable", "reads see acknowledged writes", None, false),
+        (Some(why), false) => badge(
+            "linearizable",
+            "reads see acknowledged writes",
+            Some(why),
+            true,
+        ),
+        (Some(why), true) => badge(
+            "linearizable",
+            "reads see acknowledged writes",
+            Some(why),
+            false,
+        ),
+    };
+    html! {
+        <div class="promises" aria-label="Promises the world keeps">
+            <h2>{ "Promises" }</h2>
+            <ul class="badges">
+                { for badges }
+                { history }
+            </ul>
+        </div>
+    }
+}
+
+/// One badge: kept (✓), broken (✗, with why), or lost by the person's action (!).
+fn badge(slug: &'static str, label: &'static str, why: Option<&str>, by_person: bool) -> Html {
+    let (state, mark) = match (why, by_person) {
+        (None, _) => ("kept", "✓"),
+        (Some(_), true) => ("lost", "!"),
+        (Some(_), false) => ("broken", "✗"),
+    };
+    html! {
+        <li class={classes!("badge", state)} data-testid={format!("promise-{slug}")} data-state={state}
+            title={why.map(str::to_string)}>
+            <span class="mark" aria-hidden="true">{ mark }</span>
+            <span>{ label }</span>
+            if let Some(why) = why {
+                <span class="sr-only">{ format!(": {why}") }</span>
+            }
+        </li>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LostBannerProps {
+    pub promises: Rc<Promises>,
+    pub on_msg: Callback<Msg>,
+}
+
+/// The banner naming acknowledged writes that are gone, and the command that
+/// threw them away.
+#[function_component(LostBanner)]
+pub fn lost_banner(props: &LostBannerProps) -> Html {
+    let p = &props.promises;
+    if p.lost.is_empty() {
+        return Html::default();
+    }
+    let cause = p
+        .cause
+        .as_ref()
+        .map_or_else(|| "An action".to_string(), |c| format!("“{c}”"));
+    let on_msg = props.on_msg.clone();
+    html! {
+        <div class="lost-banner" role="alert" data-testid="lost-writes">
+            <div>
+                <strong>{ format!("{cause} lost {} acknowledged write{}.", p.lost.len(), if p.lost.len() == 1 { "" } else { "s" }) }</strong>
+                { " etcd had promised to keep them; forcing a new cluster from a member that missed them, wiping a majority's data or restoring an old snapshot throws them away. That is a lesson, not a bug." }
+                <ul>
+                    { for p.lost.iter().map(|l| html! { <li><code>{ l.to_string() }</code></li> }) }
+                </ul>
+            </div>
+            <button onclick={Callback::from(move |_| on_msg.emit(Msg::DismissLost))}>{ "dismiss" }</button>
+        </div>
+    }
+}
