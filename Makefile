@@ -50,7 +50,7 @@ help:
 	@echo 'make e2e         release build, then the Playwright suite (e2e/) against $(DIST)/'
 	@echo 'make bench       every benchmark figure: native, wasm in Chromium, the built site'
 	@echo 'make soak        randomized runs: 10,000 seeds or 30 minutes (make test runs 200)'
-	@echo 'make fuzz        mutation fuzzing: shell parser, lesson parser, runner (FUZZ_MINUTES=10 each)'
+	@echo 'make fuzz        mutation fuzzing: shell parser, lesson parser, runner, share links (FUZZ_MINUTES=10 each)'
 	@echo 'make clean       remove $(DIST)/, e2e/out/ and cargo build output'
 	@echo 'single steps:    tools test-tools fmt-check clippy clippy-wasm doc test-native test-wasm'
 	@echo 'pinned:          trunk $(TRUNK_VERSION), wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (from Cargo.lock)'
@@ -123,12 +123,12 @@ bench: test-tools build
 soak:
 	cargo run --quiet --release --bin soak
 
-# Mutation fuzzing of the shell parser, the lesson parser and the runner,
+# Mutation fuzzing of the shell parser, the lesson parser, the runner and share links,
 # FUZZ_MINUTES each (default 10); a panicking input lands in tests/fuzz-found/.
 FUZZ_MINUTES ?= 10
 fuzz:
 	cargo build --quiet --release --bin fuzz
-	for t in parse lesson run; do ./target/release/fuzz $$t $(FUZZ_MINUTES); done
+	for t in parse lesson run link; do ./target/release/fuzz $$t $(FUZZ_MINUTES); done
 
 clean:
 	rm -rf $(DIST) e2e/out

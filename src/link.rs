@@ -194,8 +194,7 @@ impl Run {
             lesson: self.lesson.clone(),
         };
         let json = serde_json::to_vec(&v1).map_err(|e| LinkError::Invalid(e.to_string()))?;
-        let packed = miniz_oxide::deflate::compress_to_vec_zlib(&json, 9);
-        let link = format!("run={FORMAT}.{}", base64url_encode(&packed));
+        let link = pack(&json);
         if link.len() > MAX_LINK_CHARS {
             return Err(LinkError::TooLong { chars: link.len() });
         }
@@ -216,6 +215,13 @@ impl Run {
         let (version, body) = value.split_once('.').ok_or(LinkError::NotALink)?;
         read_version(version, body)
     }
+}
+
+/// A link fragment holding `json` as format 1 holds it (the fuzzer and the
+/// tests make links from hand-written JSON with it).
+pub fn pack(json: &[u8]) -> String {
+    let packed = miniz_oxide::deflate::compress_to_vec_zlib(json, 9);
+    format!("run={FORMAT}.{}", base64url_encode(&packed))
 }
 
 /// Format dispatch: each version the page has ever written is read here.
@@ -629,8 +635,7 @@ mod tests {
     }
 
     fn pack(json: &str) -> String {
-        let packed = miniz_oxide::deflate::compress_to_vec_zlib(json.as_bytes(), 9);
-        format!("run=1.{}", base64url_encode(&packed))
+        super::pack(json.as_bytes())
     }
 
     #[test]

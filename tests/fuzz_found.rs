@@ -4,9 +4,9 @@
 //! A few hand-made nasty inputs go through every target too.
 #![cfg(not(target_arch = "wasm32"))]
 
-use quorum_playground::lessons;
 use quorum_playground::shell::parse;
 use quorum_playground::shell::runner::{run_source, RunOptions};
+use quorum_playground::{lessons, link};
 
 fn through(target: &str, input: &str) {
     match target {
@@ -15,6 +15,11 @@ fn through(target: &str, input: &str) {
         }
         "lesson" => {
             let _ = lessons::parse("found", input);
+        }
+        "link" => {
+            let _ = link::Run::from_link(input);
+            let _ = link::Run::from_link(&link::pack(input.as_bytes()));
+            let _ = link::import(input);
         }
         _ => {
             let kept: Vec<&str> = input
@@ -59,7 +64,7 @@ fn kept_and_nasty_inputs_give_results_or_errors() {
         }
     }
     for input in NASTY {
-        for target in ["parse", "lesson", "run"] {
+        for target in ["parse", "lesson", "run", "link"] {
             through(target, input);
             n += 1;
         }

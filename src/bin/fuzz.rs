@@ -1,7 +1,9 @@
 //! `make fuzz`: mutation fuzzing of what reads a person's text, natively, each
 //! target for a given time: `fuzz TARGET MINUTES [SEED]`, TARGET one of
 //! `parse` (the shell parser: `parse_script`), `lesson` (the lesson parser),
-//! `run` (the runner: parsed scripts run in a fresh world). Inputs are the
+//! `run` (the runner: parsed scripts run in a fresh world), `link` (share
+//! links: the text as a link, as the JSON inside a well-packed link, and as a
+//! pasted script or transcript for Import). Inputs are the
 //! repository's scripts and lessons, cut, spliced and sprinkled with the
 //! shell's own tokens and random bytes. Every input must give a result or an
 //! error: a panic is a finding, written to `tests/fuzz-found/TARGET-N.txt`
@@ -20,7 +22,7 @@ fn main() {
     let minutes: f64 = args.get(2).and_then(|m| m.parse().ok()).unwrap_or(1.0);
     let seed: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
     let Some(check) = fuzz::target(&target) else {
-        eprintln!("usage: fuzz parse|lesson|run MINUTES [SEED]");
+        eprintln!("usage: fuzz parse|lesson|run|link MINUTES [SEED]");
         std::process::exit(2);
     };
     let corpus = fuzz::corpus(&target);
@@ -57,12 +59,19 @@ mod fuzz {
     use rand::Rng;
     use rand_chacha::ChaCha8Rng;
 
-    use quorum_playground::lessons;
     use quorum_playground::shell::parse;
     use quorum_playground::shell::runner::{run_source, RunOptions};
+    use quorum_playground::{lessons, link};
 
     /// The shell's own words, spliced into inputs.
     const TOKENS: &[&str] = &[
+        "\"steps\":[[0,\"",
+        "\"lesson\":{\"name\":\"x\",\"step\":9,\"done\":true}",
+        "\"speed\":1e308",
+        "\"tail\":18446744073709551615",
+        "null",
+        "-1",
+        "run=1.",
         "etcd",
         "etcdctl",
         "member",
@@ -147,6 +156,11 @@ mod fuzz {
                     },
                 );
             }),
+            "link" => Some(|s| {
+                let _ = link::Run::from_link(s);
+                let _ = link::Run::from_link(&link::pack(s.as_bytes()));
+                let _ = link::import(s);
+            }),
             _ => None,
         }
     }
@@ -164,6 +178,17 @@ mod fuzz {
             .flatten()
             .filter_map(|e| std::fs::read_to_string(e.path()).ok())
             .collect();
+        if target == "link" {
+            // each script as a run's JSON (imported, then packed and read
+            // back out of its link), and the committed format-1 link
+            out = out
+                .iter()
+                .filter_map(|s| link::import(s).ok())
+                .filter_map(|r| r.to_link().ok())
+                .filter_map(|l| json_of(&l))
+                .collect();
+            out.extend(std::fs::read_to_string("tests/links/format-1.link"));
+        }
         if target == "run" {
             // the runner gets short pieces: whole scenarios take seconds each
             out = out
@@ -176,6 +201,14 @@ mod fuzz {
         }
         out.push(String::new());
         out
+    }
+
+    /// The JSON inside a format-1 link.
+    fn json_of(link: &str) -> Option<String> {
+        let body = link.strip_prefix("run=1.")?;
+        let packed = link::base64url_decode(body)?;
+        let json = miniz_oxide::inflate::decompress_to_vec_zlib(&packed).ok()?;
+        String::from_utf8(json).ok()
     }
 
     /// A random mutation of a random corpus entry.
