@@ -230,4 +230,238 @@ fn snapshots_compact_the_log_and_a_member_far_behind_catches_up_from_one() {
     ] {
         assert!(after.contains(line), "{line}\n{after}");
     }
+    // the transfer's own lines, as the real run printed them (n2 sent, n3
+    // took it), time stamps, IDs and numbers aside
+    let real = |name: &str| {
+        std::fs::read_to_string(format!(
+            "tests/reference-run-b/snapshot-catch-up/{name}.log"
+        ))
+        .expect("the real run is in the repository")
+    };
+    let leader = log_of(&s, "node01") + &log_of(&s, "node02");
+    assert_eq!(sent_lines(&leader), sent_lines(&real("n2")), "{leader}");
+    assert_eq!(
+        received_lines(&after),
+        received_lines(&real("n3")),
+        "{after}"
+    );
+    assert_eq!(sent_lines(&leader).len(), 3);
+    assert_eq!(received_lines(&after).len(), 8);
+}
+
+/// The sender's transfer lines: `start to send`, `wrote … out`, `sent out`.
+fn sent_lines(log: &str) -> Vec<String> {
+    log.lines()
+        .filter(|l| l.contains("database snapshot"))
+        .map(shape)
+        .collect()
+}
+
+/// The receiver's lines from `receiving database snapshot` to etcd's
+/// `applying snapshot`: the handler's, then raft's restore (other
+/// goroutines' lines in between left out).
+fn received_lines(log: &str) -> Vec<String> {
+    let lines: Vec<&str> = log.lines().collect();
+    let Some(start) = lines
+        .iter()
+        .position(|l| l.contains("receiving database snapshot"))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for l in &lines[start..] {
+        if l.contains("snapshot") || l.contains("switched to configuration") {
+            out.push(shape(l));
+        }
+        if l.contains("applying snapshot at index") {
+            break;
+        }
+    }
+    out
+}
+
+/// A log line without its time stamp, with member IDs (hex, or decimal in
+/// `voters=(…)`) as `ID` and every other number (indexes, terms, sizes,
+/// durations) as `N`.
+fn shape(line: &str) -> String {
+    // `2026-11-23 22:49:52.113867 I | …` and `raft2026/11/23 22:49:52 INFO: …`
+    let stamped = line.starts_with(|c: char| c.is_ascii_digit()) || line.starts_with("raft2");
+    let text = match line.splitn(3, ' ').nth(2) {
+        Some(rest) if stamped => rest,
+        _ => line,
+    };
+    let mut out = String::new();
+    for word in text.split(' ') {
+        let core = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        let id = core.len() >= 13 && core.chars().all(|c| c.is_ascii_hexdigit());
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if id {
+            out.push_str(&word.replace(core, "ID"));
+            continue;
+        }
+        let mut last_digit = false;
+        for c in word.chars() {
+            let digit = c.is_ascii_digit() || (last_digit && c == '.');
+            if !digit {
+                out.push(c);
+            } else if !last_digit {
+                out.push('N');
+            }
+            last_digit = digit;
+        }
+    }
+    out
+}
+
+/// A member added after the leader compacted its log (`--snapshot-count 5`)
+/// gets the leader's snapshot; puts within the 30 s it stays in flight skip
+/// compaction. Every snapshot line both members print is the real run's
+/// (`tests/reference-run-b/snapshot-catch-up/new-member-n*.log`, recorded
+/// with `run-new-member.sh`), in the same order, time stamps, IDs and numbers
+/// aside.
+#[test]
+fn a_new_member_catches_up_from_a_snapshot_as_real_etcd_logs_it() {
+    let script = std::fs::read_to_string("tests/scripts/snapshot-new-member.sh").expect("script");
+    let mut s = Session::new(1);
+    let out = run(&mut s, &script);
+    assert!(out.contains("get k19\nk19\nv19\n"), "{out}");
+    for n in ["n1", "n2"] {
+        let real = std::fs::read_to_string(format!(
+            "tests/reference-run-b/snapshot-catch-up/new-member-{n}.log"
+        ))
+        .expect("the real run is in the repository");
+        let ours = log_of(&s, n);
+        assert_eq!(snapshot_story(&ours), snapshot_story(&real), "{n}:\n{ours}");
+    }
+    let skipped = "I | etcdserver: skip compaction since there is an inflight snapshot";
+    assert!(log_of(&s, "n1").contains(skipped));
+}
+
+/// Every line about snapshots, compaction and the recovery from one, shaped.
+fn snapshot_story(log: &str) -> Vec<String> {
+    const WORDS: [&str; 6] = [
+        "snapshot",
+        "compact",
+        "restor",
+        "recover",
+        "from store",
+        "capabilities",
+    ];
+    log.lines()
+        .filter(|l| !l.starts_with("==="))
+        .filter(|l| WORDS.iter().any(|w| l.contains(w)))
+        .map(shape)
+        .collect()
+}
+
+/// A follower's data dir wiped and the member started again with its old
+/// flags, as real etcd 3.4.23 answered
+/// (`tests/findings/wiped-member-restarted-as-new.real.sh`, scenarios A and
+/// D): with `--initial-cluster-state new` its peers say it was already
+/// bootstrapped and it exits with 1; with `existing` it joins under its old
+/// ID, the leader's first heartbeat commits past its empty log, and raft
+/// panics (exit status 2) while the others go on.
+#[test]
+fn a_wiped_follower_started_again_under_its_old_id() {
+    const CLUSTER: &str =
+        "n1=http://127.0.0.71:2380,n2=http://127.0.0.72:2380,n3=http://127.0.0.73:2380";
+    let etcd = |n: &str, state: &str, logger: &str| {
+        let ip = format!("127.0.0.7{}", &n[1..]);
+        format!(
+            "{n}$ etcd --name {n} --data-dir {n}.etcd {logger} --initial-advertise-peer-urls http://{ip}:2380 \
+             --listen-peer-urls http://{ip}:2380 --advertise-client-urls http://{ip}:2379 \
+             --listen-client-urls http://{ip}:2379 --initial-cluster {CLUSTER} --initial-cluster-state {state}\n"
+        )
+    };
+    for logger in ["", "--logger=zap"] {
+        let mut s = Session::new(1);
+        let mut script = String::from(
+            "machine add n1 127.0.0.71\nmachine add n2 127.0.0.72\nmachine add n3 127.0.0.73\n",
+        );
+        for n in ["n1", "n2", "n3"] {
+            script.push_str(&etcd(n, "new", logger));
+        }
+        script.push_str("$ sleep 3\nn1$ etcdctl --endpoints=http://127.0.0.71:2379 put a1 v1\n");
+        run(&mut s, &script);
+        let follower = ["n1", "n2", "n3"]
+            .into_iter()
+            .find(|n| s.world.server(n).is_some_and(|x| !x.is_leader()))
+            .expect("a follower");
+        let wipe = format!("{follower}$ kill -9 etcd\n{follower}$ rm -rf {follower}.etcd\n");
+        run(
+            &mut s,
+            &(wipe + &etcd(follower, "new", logger) + "$ sleep 1\n"),
+        );
+        let log = log_of(&s, follower);
+        let refused = if logger.is_empty() {
+            "C | etcdmain: member {} has already been bootstrapped"
+        } else {
+            r#""msg":"discovery failed","error":"member {} has already been bootstrapped""#
+        };
+        let refused_here = refused.split("{}").all(|part| log.contains(part));
+        assert!(refused_here, "{logger}: {log}");
+        assert_eq!(exit_status(&s, follower), Some(1));
+        run(
+            &mut s,
+            &(etcd(follower, "existing", logger) + "$ sleep 2\n"),
+        );
+        assert_eq!(
+            exit_status(&s, follower),
+            Some(2),
+            "{}",
+            log_of(&s, follower)
+        );
+        let log = log_of(&s, follower);
+        let last: Vec<&str> = log.lines().rev().take(4).collect();
+        if logger.is_empty() {
+            let got: Vec<String> = last.iter().rev().map(|l| shape(l)).collect();
+            let want: Vec<String> = real_panic_lines().iter().map(|l| shape(l)).collect();
+            assert_eq!(got, want, "{log}");
+        } else {
+            let real = std::fs::read_to_string(
+                "tests/reference-run-b/zap/zx-wiped-follower-existing-panic.log",
+            )
+            .expect("recorded");
+            let panic = |text: &str| {
+                text.lines()
+                    .find(|l| l.contains(r#""level":"panic""#))
+                    .map(|l| shape(&l[l.find(r#""caller""#).unwrap_or(0)..]))
+            };
+            assert!(panic(&real).is_some());
+            assert_eq!(panic(&log), panic(&real), "{log}");
+            let last = log.lines().last().unwrap_or("");
+            assert_eq!(shape(last), shape(&real_panic_lines()[3]), "{log}");
+        }
+        let all = "http://127.0.0.71:2379,http://127.0.0.72:2379,http://127.0.0.73:2379";
+        let put = run(
+            &mut s,
+            &format!("n2$ etcdctl --endpoints={all} put b1 w1\n"),
+        );
+        assert!(put.ends_with("OK\n"), "the others go on: {put}");
+    }
+}
+
+/// The wiped follower's last lines in the real run (scenario D of
+/// `tests/findings/wiped-member-restarted-as-new.real.sh`): the heartbeat's
+/// higher term, the new term, raft's panic and Go's.
+fn real_panic_lines() -> Vec<String> {
+    let text = std::fs::read_to_string("tests/findings/wiped-member-restarted-as-new.real.txt")
+        .expect("the real run is in the repository");
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("raft") && l.contains(" tocommit("))
+        .expect("the real run panicked");
+    lines[at.saturating_sub(2)..(at + 2).min(lines.len())]
+        .iter()
+        .map(|l| l.to_string())
+        .collect()
+}
+
+fn exit_status(s: &Session, machine: &str) -> Option<i32> {
+    let v = s.world.view();
+    let m = v.machines.iter().find(|m| m.name == machine)?;
+    m.last_exit.as_ref().map(|e| e.status)
 }

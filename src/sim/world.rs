@@ -225,6 +225,22 @@ enum Event {
         pid: u64,
         msg: Box<Message>,
     },
+    /// A merged snapshot reaches its follower (rafthttp's snapshot POST); the
+    /// sender, process `from_pid` on `from`, hears back once raft has it.
+    Snapshot {
+        machine: String,
+        pid: u64,
+        msg: Box<Message>,
+        from: String,
+        from_pid: u64,
+    },
+    /// The sender of a snapshot to member `to` hears how its POST ended.
+    SnapshotDone {
+        machine: String,
+        pid: u64,
+        to: u64,
+        error: Option<String>,
+    },
     /// A peer closed its streams to this process: a transport-only step.
     StreamCheck {
         machine: String,
@@ -1032,6 +1048,23 @@ impl World {
         match ev {
             Event::Tick { machine, pid } => self.on_tick(&machine, pid),
             Event::Raft { machine, pid, msg } => self.on_raft(&machine, pid, *msg),
+            Event::Snapshot {
+                machine,
+                pid,
+                msg,
+                from,
+                from_pid,
+            } => self.on_snapshot(&machine, pid, *msg, (&from, from_pid)),
+            Event::SnapshotDone {
+                machine,
+                pid,
+                to,
+                error,
+            } => {
+                if self.pid_of(&machine) == Some(pid) {
+                    self.with_server(&machine, |s, ctx| s.snapshot_done(ctx, to, error));
+                }
+            }
             Event::ClientArrive {
                 machine,
                 req,
@@ -1251,14 +1284,60 @@ impl World {
     fn on_raft(&mut self, machine: &str, pid: u64, msg: Message) {
         // etcd answers a removed member's messages with 410 Gone; the sender
         // learns it was removed when its stream readers redial (rafthttp)
-        let accepted = self
-            .machines
+        if self.accepts(machine, pid, msg.from) {
+            self.step_raft(machine, msg);
+        }
+    }
+
+    /// Whether process `pid` on `machine` still runs and takes messages from `from`.
+    fn accepts(&self, machine: &str, pid: u64, from: u64) -> bool {
+        self.machines
             .get(machine)
             .and_then(|m| m.process.as_ref())
-            .is_some_and(|p| p.pid == pid && !p.server.backend.members.removed.contains(&msg.from));
-        if !accepted {
-            return;
+            .is_some_and(|p| p.pid == pid && !p.server.backend.members.removed.contains(&from))
+    }
+
+    /// A snapshot POST arrives: the follower's handler takes it and answers
+    /// once raft has it; a process that is gone (or refuses a removed
+    /// sender) fails the POST instead.
+    fn on_snapshot(&mut self, machine: &str, pid: u64, msg: Message, from: (&str, u64)) {
+        let to = msg.to;
+        let error = if self.accepts(machine, pid, msg.from) {
+            self.step_raft(machine, msg);
+            None
+        } else {
+            Some(self.post_error(from.0, to))
+        };
+        let lat = self.latency(machine, from.0);
+        let done = Event::SnapshotDone {
+            machine: from.0.to_string(),
+            pid: from.1,
+            to,
+            error,
+        };
+        self.schedule(lat, done);
+    }
+
+    /// Why a snapshot POST from `from` to member `to` failed: what a dial
+    /// finds now (a process that ended mid-request leaves `EOF`).
+    fn post_error(&self, from: &str, to: u64) -> String {
+        let local = self.server(from).map_or(0, |s| s.id);
+        match self.dial(from, to) {
+            Ok(_) => "EOF".to_string(),
+            Err(reach) => reach.dial_error(local, to).unwrap_or_default(),
         }
+    }
+
+    /// A snapshot to member `to` could not even be dialled: its sender learns
+    /// at once.
+    fn snapshot_undelivered(&mut self, from: &str, to: u64, reach: &Reach) {
+        let local = self.server(from).map_or(0, |s| s.id);
+        let error = reach.dial_error(local, to);
+        self.with_server(from, |s, ctx| s.snapshot_done(ctx, to, error));
+    }
+
+    /// Hands a message to `machine`'s server, and stops a server that ends on it.
+    fn step_raft(&mut self, machine: &str, msg: Message) {
         let stopping = self.with_server(machine, |s, ctx| {
             s.step(ctx, msg);
             s.stop_at.is_some()
@@ -1449,23 +1528,38 @@ impl World {
     }
 
     fn send_raft(&mut self, from: &str, m: Message, url: Option<String>) {
-        let Ok((target, pid)) = self.dial_url(from, m.to, url.clone()) else {
-            if let Some(target) = self.raft_target(from, m.to, url) {
-                self.count_traffic(from, &target, None);
+        let snapshot = m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot;
+        let (target, pid) = match self.dial_url(from, m.to, url.clone()) {
+            Ok(found) => found,
+            Err(reach) => {
+                if let Some(target) = self.raft_target(from, m.to, url) {
+                    self.count_traffic(from, &target, None);
+                }
+                if snapshot {
+                    self.snapshot_undelivered(from, m.to, &reach);
+                }
+                return;
             }
-            return;
         };
         // a dial only succeeds over links up both ways
         self.count_traffic(from, &target, Some(&m));
         let lat = self.latency(from, &target);
-        self.schedule(
-            lat,
-            Event::Raft {
+        let msg = Box::new(m);
+        let ev = match self.pid_of(from).filter(|_| snapshot) {
+            Some(from_pid) => Event::Snapshot {
                 machine: target,
                 pid,
-                msg: Box::new(m),
+                msg,
+                from: from.to_string(),
+                from_pid,
             },
-        );
+            None => Event::Raft {
+                machine: target,
+                pid,
+                msg,
+            },
+        };
+        self.schedule(lat, ev);
     }
 
     // ----- traffic counters (observation only) -----

@@ -2,9 +2,21 @@
 # from restarting), shrunk: node01's data dir is wiped and node01 restarts with
 # `--initial-cluster-state new` and its old member ID while node02 and node03
 # keep theirs. sim::invariants reports: members 3946eed05236dc5f and
-# 56e07ef9ac34367f applied index 8 to different states. Open question (issue 7):
-# what real etcd 3.4 does here (raft's "tocommit out of range" panic is likely),
-# and whether the simulation's state at index 8 is a bug.
+# 56e07ef9ac34367f applied index 8 to different states.
+# Real etcd 3.4.23 does the same (`wiped-member-restarted-as-new.real.sh`,
+# scenario C, output in `.real.txt`): with no peer up to say the member was
+# already bootstrapped, the wiped member bootstraps again at term 1 with the
+# three bootstrap entries, it and the member that never ran elect a leader
+# at term 2 (the term the old leader had used) and write their own entries
+# 4-7; the third member comes back with the old term-2 entries 4-8, matches
+# the new leader's log at index 7 (same term) and keeps its own: no panic, no
+# error, the same raft index everywhere, `get k6` answered by one member only
+# and `endpoint hashkv` differing. The divergence is the person's doing (a
+# wiped member restarted under its old ID), not the simulation's. With a peer
+# up, etcd refuses the start instead (`member … has already been
+# bootstrapped`, exit 1, scenarios A and B); started as `existing`, a wiped
+# follower panics on the leader's first heartbeat (`tocommit(N) is out of
+# range [lastIndex(0)]`, exit 2, scenario D), as the simulation now does too.
 # quorum-playground run --seed 38 --logs tests/findings/wiped-member-restarted-as-new.sh
 machine add node01 10.9.0.1
 machine add node02 10.9.0.2

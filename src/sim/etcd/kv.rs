@@ -16,6 +16,12 @@ pub struct KeyValue {
     pub version: i64,
 }
 
+/// The size of a bbolt file holding `keys` (see [`Kv::db_size`]).
+pub fn db_size_of<'a>(keys: impl Iterator<Item = &'a KeyValue>) -> u64 {
+    let data: usize = keys.map(|k| k.key.len() + k.value.len() + 64).sum();
+    20480 + (data as u64 / 4096) * 4096
+}
+
 /// The store. The revision starts at 1, as in a fresh etcd.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kv {
@@ -47,12 +53,7 @@ impl Kv {
 
     /// The bbolt file's size: 20 KiB empty, growing by 4 KiB pages with the data.
     pub fn db_size(&self) -> u64 {
-        let data: usize = self
-            .keys
-            .values()
-            .map(|k| k.key.len() + k.value.len() + 64)
-            .sum();
-        20480 + (data as u64 / 4096) * 4096
+        db_size_of(self.keys.values())
     }
 
     /// All keys, in order.

@@ -220,7 +220,54 @@ pub fn etcd_raft_lines(id: u64, rec: &RaftRecord, conf: &str) -> Vec<RaftLine> {
         )],
         "switched to configuration" => info(format!("{id:x} switched to configuration {conf}")),
         "newRaft" => Vec::new(),
-        _ => other_line(id, rec),
+        _ => match snapshot_line(id, rec) {
+            Some(text) => info(text),
+            None => other_line(id, rec),
+        },
+    }
+}
+
+/// raft's lines about a snapshot a follower is sent (its log restored from
+/// it, or the snapshot ignored), in etcd raft's words: raft-rs's log also
+/// names its `persisted` index, which etcd's does not have.
+fn snapshot_line(id: u64, rec: &RaftRecord) -> Option<String> {
+    let m = rec.msg.as_str();
+    let n = numbers(m);
+    let at = |i: usize| n.get(i).copied().unwrap_or(0);
+    if m.starts_with("log [") && m.contains("] starts to restore snapshot [") {
+        // committed, persisted, applied, unstable offset and length; index, term
+        return Some(format!(
+            "log [committed={}, applied={}, unstable.offset={}, len(unstable.Entries)={}] starts to restore snapshot [index: {}, term: {}]",
+            at(0), at(2), at(3), at(4), at(5), at(6)
+        ));
+    }
+    let position = |what: &str| {
+        format!(
+            "{id:x} [commit: {}, lastindex: {}, lastterm: {}] {what} [index: {}, term: {}]",
+            rec.num("commit"),
+            rec.num("last_index"),
+            rec.num("last_term"),
+            rec.num("snapshot_index"),
+            rec.num("snapshot_term")
+        )
+    };
+    match m {
+        "restored snapshot" => Some(position("restored snapshot")),
+        "fast-forwarded commit to snapshot" => Some(position("fast-forwarded commit to snapshot")),
+        // `[commit: C, term: T] restored snapshot [index: I, term: T]`
+        _ if m.starts_with("[commit: ") && m.contains("] restored snapshot [") => Some(format!(
+            "{id:x} [commit: {}] restored snapshot [index: {}, term: {}]",
+            at(0),
+            at(2),
+            at(3)
+        )),
+        _ if m.starts_with("[commit: ") && m.contains("] ignored snapshot [") => Some(format!(
+            "{id:x} [commit: {}] ignored snapshot [index: {}, term: {}]",
+            at(0),
+            at(1),
+            at(2)
+        )),
+        _ => None,
     }
 }
 
@@ -449,10 +496,14 @@ pub fn level_of(text: &str) -> Level {
         let word = text.split_whitespace().nth(2).unwrap_or("");
         return match word {
             "DEBUG:" => Level::Debug,
+            "INFO:" => Level::Info,
             "WARN:" => Level::Warn,
-            "ERROR:" | "PANIC:" | "FATAL:" => Level::Error,
-            _ => Level::Info,
+            // raft's default logger panics through Go's log, without a level
+            _ => Level::Error,
         };
+    }
+    if text.starts_with("panic: ") {
+        return Level::Error;
     }
     match text
         .split(" | ")
@@ -493,6 +544,11 @@ mod tests {
             Level::Info
         );
         assert_eq!(level_of("{\"level\":\"warn\",\"ts\":1}"), Level::Warn);
+        assert_eq!(
+            level_of("raft2026/11/24 00:58:46 tocommit(13) is out of range [lastIndex(0)]. Was the raft log corrupted, truncated, or lost?"),
+            Level::Error
+        );
+        assert_eq!(level_of("panic: removed all voters"), Level::Error);
     }
 
     #[test]
@@ -505,6 +561,58 @@ mod tests {
         assert_eq!(s.go_log(), "2021/03/03 16:25:57");
         assert_eq!(s.zap(), "2021-03-03T16:25:57.005Z");
         assert_eq!(s.date(secs), "Wed Mar  3 16:25:57 UTC 2021");
+    }
+
+    /// raft-rs's records of a follower restoring a snapshot, in etcd's words
+    /// (the real run: tests/reference-run-b/snapshot-catch-up/n3.log).
+    #[test]
+    fn snapshot_restore_lines_take_etcds_words() {
+        let rec = |msg: &str, kv: &[(&str, u64)]| RaftRecord {
+            level: slog::Level::Info,
+            msg: msg.to_string(),
+            kv: kv
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        };
+        let id = 0xddc94412dde9164d;
+        let lines = |r: &RaftRecord| etcd_raft_lines(id, r, "voters=(1)");
+        assert_eq!(
+            lines(&rec("log [committed=8, persisted=8, applied=8, unstable.offset=9, unstable.entries.len()=0] starts to restore snapshot [index: 6108, term: 2]", &[])),
+            vec![("INFO", "log [committed=8, applied=8, unstable.offset=9, len(unstable.Entries)=0] starts to restore snapshot [index: 6108, term: 2]".to_string())]
+        );
+        let kv = [
+            ("commit", 6108),
+            ("last_index", 6108),
+            ("last_term", 2),
+            ("snapshot_index", 6108),
+            ("snapshot_term", 2),
+        ];
+        assert_eq!(
+            lines(&rec("restored snapshot", &kv)),
+            vec![("INFO", "ddc94412dde9164d [commit: 6108, lastindex: 6108, lastterm: 2] restored snapshot [index: 6108, term: 2]".to_string())]
+        );
+        assert_eq!(
+            lines(&rec(
+                "[commit: 6108, term: 2] restored snapshot [index: 6108, term: 2]",
+                &[]
+            )),
+            vec![(
+                "INFO",
+                "ddc94412dde9164d [commit: 6108] restored snapshot [index: 6108, term: 2]"
+                    .to_string()
+            )]
+        );
+        assert_eq!(
+            lines(&rec(
+                "[commit: 9] ignored snapshot [index: 7, term: 2]",
+                &[]
+            )),
+            vec![(
+                "INFO",
+                "ddc94412dde9164d [commit: 9] ignored snapshot [index: 7, term: 2]".to_string()
+            )]
+        );
     }
 
     #[test]

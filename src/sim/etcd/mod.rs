@@ -12,4 +12,5 @@ pub mod rafthttp;
 pub mod raftlog;
 pub mod request;
 pub mod server;
+pub mod snapshot_transfer;
 pub mod zapfmt;

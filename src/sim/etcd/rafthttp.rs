@@ -83,7 +83,7 @@ pub enum Reach {
 
 impl Reach {
     /// The error a failed dial reports, or `None` when the stream connects.
-    fn dial_error(&self, local: u64, peer: u64) -> Option<String> {
+    pub fn dial_error(&self, local: u64, peer: u64) -> Option<String> {
         match self {
             Reach::Ok { .. } => None,
             Reach::Refused(e) => Some(e.clone()),

@@ -21,6 +21,7 @@ use super::membership::{ChangeKind, Member};
 pub use super::rafthttp::Reach;
 use super::rafthttp::{Handler, Kind, Reaches, StreamRequest, Transport};
 use super::request::{Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo};
+use super::snapshot_transfer::{self, Transfer};
 
 /// The version every simulated server reports.
 pub const VERSION: &str = "3.4.23";
@@ -212,8 +213,8 @@ pub struct Server {
     queue: Vec<(u64, Pending)>,
     /// Client requests that arrived before the server was ready.
     early: Vec<(u64, Request, u64)>,
-    /// Followers a snapshot went to in this Ready, to report back to raft.
-    snapshots_sent: Vec<u64>,
+    /// Merged snapshots sent and not yet released (etcd's `inflightSnapshots`).
+    inflight: Vec<Inflight>,
     waiters: BTreeMap<u64, Waiter>,
     pub transport: Transport,
     last_leader: u64,
@@ -243,6 +244,16 @@ pub struct Server {
 
 /// etcd's `SnapshotCatchUpEntries`: entries kept behind a snapshot for slow followers.
 const SNAPSHOT_CATCH_UP_ENTRIES: u64 = 5000;
+
+/// A merged snapshot sent to a follower and not yet released: while any is,
+/// etcd compacts no raft log.
+#[derive(Debug, Clone, Copy)]
+struct Inflight {
+    transfer: Transfer,
+    started_ms: u64,
+    /// Once the follower took it: when it leaves the in-flight count.
+    release_at: Option<u64>,
+}
 
 /// etcd's `idutil.Generator`: the member ID's low 16 bits, then the low 40 bits
 /// of the Unix milliseconds at start and an 8-bit counter, incremented per ID.
@@ -349,7 +360,7 @@ impl Server {
             publish_at: 0,
             queue: Vec::new(),
             early: Vec::new(),
-            snapshots_sent: Vec::new(),
+            inflight: Vec::new(),
             waiters: BTreeMap::new(),
             transport: Transport::default(),
             last_leader: 0,
@@ -555,10 +566,6 @@ impl Server {
             self.apply_entries(ctx, more);
             self.maybe_snapshot(ctx);
             self.node.advance_apply();
-            // rafthttp reports a snapshot as sent once its stream finishes.
-            for to in std::mem::take(&mut self.snapshots_sent) {
-                self.node.report_snapshot(to, raft::SnapshotStatus::Finish);
-            }
             for rs in read_states {
                 self.on_read_state(rs.index, &rs.request_ctx);
             }
@@ -610,11 +617,18 @@ impl Server {
             "etcdserver",
             &format!("saved snapshot at index {applied}"),
         );
+        if !self.inflight.is_empty() {
+            let text = "skip compaction since there is an inflight snapshot";
+            ctx.server('I', "etcdserver", text);
+            return;
+        }
         let compacti = applied.saturating_sub(SNAPSHOT_CATCH_UP_ENTRIES).max(1);
         if compacti <= self.raft_compacted {
             return; // raft.ErrCompacted: etcd says nothing
         }
-        if self.node.mut_store().mem.wl().compact(compacti).is_ok() {
+        // etcd's MemoryStorage.Compact(i) keeps entry i only as its dummy
+        // (its index and term): the log then starts at i + 1
+        if self.node.mut_store().mem.wl().compact(compacti + 1).is_ok() {
             self.raft_compacted = compacti;
             ctx.server(
                 'I',
@@ -636,6 +650,88 @@ impl Server {
         let image = BackendImage::of(&self.backend);
         snap.data = serde_json::to_vec(&image).unwrap_or_default().into();
         snap
+    }
+
+    /// What a snapshot message carries, as the transfer's sizes: the bbolt
+    /// file of its keys, and the raft message of its v2 store (members).
+    fn transfer_of(&self, m: &Message) -> Option<Transfer> {
+        let image = serde_json::from_slice::<BackendImage>(&m.get_snapshot().data).ok()?;
+        Some(Transfer {
+            index: m.get_snapshot().get_metadata().index,
+            from: m.from,
+            to: m.to,
+            db_bytes: super::kv::db_size_of(image.kvs.iter()),
+            message_bytes: snapshot_transfer::message_bytes(
+                image.members.len(),
+                image.removed.len(),
+            ),
+        })
+    }
+
+    /// etcd hands a MsgSnap to `sendMergedSnap`, which starts the POST.
+    fn start_snapshot_send(&mut self, ctx: &mut Ctx, m: &Message) {
+        let Some(transfer) = self.transfer_of(m) else {
+            return;
+        };
+        transfer.log_sending(ctx);
+        self.inflight.push(Inflight {
+            transfer,
+            started_ms: ctx.now_ms,
+            release_at: None,
+        });
+    }
+
+    /// The snapshot POST to `to` ended (`error`: how it failed): raft hears
+    /// it (etcd's `ReportSnapshot`), and a snapshot the follower took stays
+    /// in flight a while longer.
+    pub fn snapshot_done(&mut self, ctx: &mut Ctx, to: u64, error: Option<String>) {
+        let Some(i) = self
+            .inflight
+            .iter()
+            .position(|f| f.transfer.to == to && f.release_at.is_none())
+        else {
+            return;
+        };
+        let f = self.inflight[i];
+        let Some(error) = error else {
+            f.transfer.log_sent(ctx);
+            self.node.report_snapshot(to, raft::SnapshotStatus::Finish);
+            let at = ctx.now_ms + snapshot_transfer::RELEASE_DELAY_MS;
+            self.inflight[i].release_at = Some(at);
+            ctx.out.push(Out::WakeAt(at));
+            return;
+        };
+        f.transfer.log_failed(ctx, &error);
+        self.node.report_unreachable(to);
+        self.node.report_snapshot(to, raft::SnapshotStatus::Failure);
+        self.inflight.remove(i);
+        f.transfer.log_released(ctx, ctx.now_ms - f.started_ms);
+    }
+
+    /// Snapshots whose release delay is over leave the in-flight count (the
+    /// server is woken when one is due).
+    fn release_snapshots(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now_ms;
+        let (done, keep): (Vec<Inflight>, Vec<Inflight>) = self
+            .inflight
+            .iter()
+            .partition(|f| f.release_at.is_some_and(|at| at <= now));
+        self.inflight = keep;
+        for f in done {
+            f.transfer.log_released(ctx, now - f.started_ms);
+        }
+    }
+
+    /// The server stops: snapshots the followers took are released at once,
+    /// those still on their way are given up.
+    fn stop_snapshots(&mut self, ctx: &mut Ctx) {
+        for f in std::mem::take(&mut self.inflight) {
+            if f.release_at.is_some() {
+                f.transfer.log_released(ctx, ctx.now_ms - f.started_ms);
+            } else {
+                f.transfer.log_canceled(ctx);
+            }
+        }
     }
 
     /// A follower installs the leader's snapshot: log, backend and peers.
@@ -667,6 +763,7 @@ impl Server {
         if self.node.mut_store().mem.wl().apply_snapshot(snap).is_err() {
             return;
         }
+        let known_version = self.backend.members.version.clone();
         image.restore_into(&mut self.backend);
         self.raft_compacted = index;
         self.backend.applied = index;
@@ -681,17 +778,7 @@ impl Server {
             "etcdserver",
             &format!("raft applied incoming snapshot at index {index}"),
         );
-        if ctx.zap {
-            // zap's forms of the recovery steps are not recorded yet
-            let members: Vec<Member> = self.backend.members.members.values().cloned().collect();
-            for m in members {
-                if m.id != self.id && !self.transport.peers.contains_key(&m.id) {
-                    self.add_peer(ctx, m.id, m.peer_urls.clone());
-                }
-            }
-        } else {
-            self.recover_from_snapshot(ctx);
-        }
+        self.recover_from_snapshot(ctx, known_version);
         if ctx.zap {
             let ts = ctx.stamp().zap();
             ctx.log.push(progress.zap(&ts, true));
@@ -706,9 +793,14 @@ impl Server {
 
     /// etcd 3.4's `applySnapshot` after raft took the snapshot: the stores
     /// are recovered from it, then the transport drops every peer and adds the
-    /// snapshot's members (in ID order: etcd's maps have none).
-    fn recover_from_snapshot(&mut self, ctx: &mut Ctx) {
+    /// snapshot's members (in ID order: etcd's maps have none). zap prints the
+    /// same steps in its words (`zapfmt`), after reopening the backend file.
+    fn recover_from_snapshot(&mut self, ctx: &mut Ctx, known_version: Option<String>) {
         let say = |ctx: &mut Ctx, text: &str| ctx.server('I', "etcdserver", text);
+        if ctx.zap {
+            let (ts, dir) = (ctx.stamp().zap(), self.cfg.data_dir());
+            ctx.log.push(super::zapfmt::opened_backend(&ts, &dir));
+        }
         for text in [
             "recovering lessor...",
             "finished recovering lessor",
@@ -725,6 +817,22 @@ impl Server {
         ] {
             say(ctx, text);
         }
+        self.recover_cluster(ctx, known_version);
+        say(ctx, "finished recovering cluster configuration");
+        self.renew_peers(ctx);
+    }
+
+    /// etcd's `RaftCluster.Recover`: the version's capabilities (when this
+    /// process had not enabled them yet), each member, the version.
+    fn recover_cluster(&mut self, ctx: &mut Ctx, known_version: Option<String>) {
+        let version = self.backend.members.version.clone();
+        if let Some(v) = version
+            .as_ref()
+            .filter(|v| known_version.as_ref() < Some(*v))
+        {
+            let text = format!("enabled capabilities for version {v}");
+            ctx.server('I', "etcdserver/api", &text);
+        }
         let members: Vec<Member> = self.backend.members.members.values().cloned().collect();
         let cid = self.cluster_id;
         for m in &members {
@@ -735,11 +843,15 @@ impl Server {
             );
             ctx.server('I', "etcdserver/membership", &text);
         }
-        if let Some(v) = self.backend.members.version.clone() {
+        if let Some(v) = version {
             let text = format!("set the cluster version to {v} from store");
             ctx.server('I', "etcdserver/membership", &text);
         }
-        say(ctx, "finished recovering cluster configuration");
+    }
+
+    /// The transport drops every peer and adds the recovered members.
+    fn renew_peers(&mut self, ctx: &mut Ctx) {
+        let say = |ctx: &mut Ctx, text: &str| ctx.server('I', "etcdserver", text);
         say(ctx, "removing old peers from network...");
         let old: Vec<u64> = self.transport.peers.keys().copied().collect();
         for (i, id) in old.into_iter().enumerate() {
@@ -754,6 +866,7 @@ impl Server {
             ctx,
             "adding peers from new cluster configuration into network...",
         );
+        let members: Vec<Member> = self.backend.members.members.values().cloned().collect();
         for m in members {
             self.add_peer(ctx, m.id, m.peer_urls);
         }
@@ -768,8 +881,8 @@ impl Server {
         // size; a canonical order keeps native and wasm runs identical.
         msgs.sort_by_key(|m| m.to);
         for m in msgs {
-            if m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot {
-                self.snapshots_sent.push(m.to);
+            if m.get_msg_type() == MessageType::MsgSnapshot {
+                self.start_snapshot_send(ctx, &m);
             }
             let url = self.peer_url(m.to);
             ctx.out.push(Out::Raft { msg: m, url });
@@ -932,6 +1045,7 @@ impl Server {
 
     /// The server exits: its transport stops every peer.
     pub fn shutdown(&mut self, ctx: &mut Ctx) {
+        self.stop_snapshots(ctx);
         self.transport.stop(ctx);
     }
 
@@ -1229,6 +1343,7 @@ impl Server {
     /// A deadline this server asked to be woken for.
     pub fn wake(&mut self, ctx: &mut Ctx) {
         self.expire_waiters(ctx);
+        self.release_snapshots(ctx);
     }
 
     fn expire_waiters(&mut self, ctx: &mut Ctx) {
@@ -1336,6 +1451,16 @@ impl Server {
     pub fn step(&mut self, ctx: &mut Ctx, m: Message) {
         self.transport
             .received(ctx.now_ms, m.from, Kind::of(m.get_msg_type()));
+        if m.get_msg_type() == MessageType::MsgSnapshot {
+            // rafthttp's snapshot handler saves the file before raft sees it
+            if let Some(t) = self.transfer_of(&m) {
+                t.log_received(ctx, &self.cfg.data_dir());
+            }
+        }
+        if let Some(range) = self.commit_out_of_range(&m) {
+            self.panic_on_lost_log(ctx, m, range);
+            return;
+        }
         if self.removed_leader() && m.get_msg_type() == MessageType::MsgAppendResponse {
             // A leader that applied its own removal leads on until etcd stops
             // it. etcd's raft then counts commits among the others; raft-rs
@@ -1346,6 +1471,42 @@ impl Server {
         }
         let _ = self.node.step(m);
         self.drive(ctx);
+    }
+
+    /// A heartbeat that would commit past the end of this member's log: its
+    /// log was lost (a wiped data dir started again under its old member ID,
+    /// while the leader still counts its old progress). The commit index
+    /// asked for and the last index held.
+    fn commit_out_of_range(&self, m: &Message) -> Option<(u64, u64)> {
+        let r = &self.node.raft;
+        let log = &r.raft_log;
+        let beat = m.get_msg_type() == MessageType::MsgHeartbeat
+            && (m.term > r.term || (m.term == r.term && r.state != StateRole::Leader));
+        (beat && m.commit > log.committed && m.commit > log.last_index())
+            .then(|| (m.commit, log.last_index()))
+    }
+
+    /// etcd's raft panics on such a heartbeat (`raftLog.commitTo`) and the
+    /// process exits with status 2, after raft took the heartbeat's term and
+    /// leader; raft-rs would panic the whole simulation, so the heartbeat is
+    /// stepped without its commit and the panic is etcd's, in its words.
+    fn panic_on_lost_log(&mut self, ctx: &mut Ctx, mut m: Message, (to, last): (u64, u64)) {
+        m.commit = self.node.raft.raft_log.committed;
+        let _ = self.node.step(m);
+        self.flush_raft(ctx);
+        let text = format!(
+            "tocommit({to}) is out of range [lastIndex({last})]. Was the raft log corrupted, truncated, or lost?"
+        );
+        if ctx.zap {
+            let ts = ctx.stamp().zap();
+            ctx.log.push(super::zapfmt::raft_commit_panic(&ts, &text));
+        } else {
+            // raft's default logger panics through Go's log: no level
+            let line = format!("raft{} {text}", ctx.stamp().go_log());
+            ctx.log.push(line);
+        }
+        ctx.log.push(format!("panic: {text}"));
+        self.stop_at = Some((ctx.now_ms, Exit::Panic));
     }
 
     /// A leader no longer in its own configuration (it applied its removal).

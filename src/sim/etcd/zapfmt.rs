@@ -26,7 +26,8 @@ pub struct ZapCtx {
 }
 
 /// A JSON value of a field.
-enum Val {
+#[derive(Debug, Clone)]
+pub(super) enum Val {
     Str(String),
     Num(String),
     List(Vec<String>),
@@ -187,6 +188,22 @@ const RULES: &[Rule] = &[
                 ("forward-duration", text(&super::logfmt::go_duration(ticks * z.heartbeat_ms * 1_000_000))),
                 ("election-ticks", n(c, 3)),
                 ("election-timeout", text(&super::logfmt::go_duration(z.election_ms * 1_000_000))),
+            ]
+        },
+        level: None,
+    },
+    // before the plain `added member`, whose last hole would take " from store"
+    Rule {
+        pkg: "etcdserver/membership",
+        pattern: "added member {} [{}] to cluster {} from store",
+        caller: "membership/cluster.go:256",
+        msg: "recovered/added member from store",
+        fields: |c, z| {
+            vec![
+                ("cluster-id", s(c, 3)),
+                local(z),
+                ("recovered-remote-peer-id", s(c, 1)),
+                ("recovered-remote-peer-urls", urls(c, 2)),
             ]
         },
         level: None,
@@ -614,21 +631,6 @@ const RULES: &[Rule] = &[
     },
     Rule {
         pkg: "etcdserver/membership",
-        pattern: "added member {} [{}] to cluster {} from store",
-        caller: "membership/cluster.go:256",
-        msg: "recovered/added member from store",
-        fields: |c, z| {
-            vec![
-                ("cluster-id", s(c, 3)),
-                local(z),
-                ("recovered-remote-peer-id", s(c, 1)),
-                ("recovered-remote-peer-urls", urls(c, 2)),
-            ]
-        },
-        level: None,
-    },
-    Rule {
-        pkg: "etcdserver/membership",
         pattern: "removed member {} from cluster {}",
         caller: "membership/cluster.go:422",
         msg: "removed member",
@@ -767,10 +769,26 @@ const RULES: &[Rule] = &[
     },
     Rule {
         pkg: "etcdserver",
+        pattern: "skip compaction since there is an inflight snapshot",
+        caller: "etcdserver/server.go:2452",
+        msg: "skip compaction since there is an inflight snapshot",
+        fields: |_, _| vec![],
+        level: None,
+    },
+    Rule {
+        pkg: "etcdserver",
         pattern: "raft applied incoming snapshot at index {}",
         caller: "etcdserver/raft.go:294",
         msg: "applied incoming Raft snapshot",
         fields: |c, _| vec![("snapshot-index", n(c, 1))],
+        level: None,
+    },
+    Rule {
+        pkg: "etcdserver/membership",
+        pattern: "set the cluster version to {} from store",
+        caller: "membership/cluster.go:269",
+        msg: "set cluster version from store",
+        fields: |c, _| vec![("cluster-version", s(c, 1))],
         level: None,
     },
     Rule {
@@ -877,8 +895,111 @@ const RULES: &[Rule] = &[
     },
 ];
 
+/// etcd's `applySnapshot` steps (capnslog text), as zap words them: no
+/// fields (`tests/reference-run-b/zap/zx-snapshot-send-and-recover.log`).
+const RECOVERY: &[(&str, &str, &str)] = &[
+    (
+        "recovering lessor...",
+        "etcdserver/server.go:1220",
+        "restoring lease store",
+    ),
+    (
+        "finished recovering lessor",
+        "etcdserver/server.go:1228",
+        "restored lease store",
+    ),
+    (
+        "restoring mvcc store...",
+        "etcdserver/server.go:1235",
+        "restoring mvcc store",
+    ),
+    (
+        "finished restoring mvcc store",
+        "etcdserver/server.go:1250",
+        "restored mvcc store",
+    ),
+    (
+        "closing old backend...",
+        "etcdserver/server.go:1262",
+        "closing old backend file",
+    ),
+    (
+        "finished closing old backend",
+        "etcdserver/server.go:1268",
+        "closed old backend file",
+    ),
+    (
+        "recovering alarms...",
+        "etcdserver/server.go:1286",
+        "restoring alarm store",
+    ),
+    (
+        "finished recovering alarms",
+        "etcdserver/server.go:1300",
+        "restored alarm store",
+    ),
+    (
+        "recovering auth store...",
+        "etcdserver/server.go:1307",
+        "restoring auth store",
+    ),
+    (
+        "finished recovering auth store",
+        "etcdserver/server.go:1315",
+        "restored auth store",
+    ),
+    (
+        "recovering store v2...",
+        "etcdserver/server.go:1322",
+        "restoring v2 store",
+    ),
+    (
+        "finished recovering store v2",
+        "etcdserver/server.go:1335",
+        "restored v2 store",
+    ),
+    (
+        "recovering cluster configuration...",
+        "etcdserver/server.go:1343",
+        "restoring cluster configuration",
+    ),
+    (
+        "finished recovering cluster configuration",
+        "etcdserver/server.go:1351",
+        "restored cluster configuration",
+    ),
+    (
+        "removing old peers from network...",
+        "etcdserver/server.go:1352",
+        "removing old peers from network",
+    ),
+    (
+        "finished removing old peers from network",
+        "etcdserver/server.go:1362",
+        "removed old peers from network",
+    ),
+    (
+        "adding peers from new cluster configuration into network...",
+        "etcdserver/server.go:1363",
+        "adding peers from new cluster configuration",
+    ),
+    (
+        "finished adding peers from new cluster configuration into network...",
+        "etcdserver/server.go:1377",
+        "added peers from new cluster configuration",
+    ),
+];
+
 /// raft's caller for a raft line (etcd's `raft/raft.go` and `raft/node.go`).
 fn raft_caller(text: &str) -> &'static str {
+    if text.contains(" restored snapshot [") {
+        // handleSnapshot's line, or restore's with the log's last index
+        return if text.contains(", lastindex: ") {
+            "raft/raft.go:1479"
+        } else {
+            "raft/raft.go:1396"
+        };
+    }
     if text.starts_with("raft.node: ") && text.contains(" lost leader ") {
         return "raft/node.go:333";
     }
@@ -914,6 +1035,7 @@ fn raft_caller(text: &str) -> &'static str {
         (" starts to transfer leadership to ", "raft/raft.go:1254"),
         (" sends MsgTimeoutNow to ", "raft/raft.go:1260"),
         (" received MsgTimeoutNow from ", "raft/raft.go:1348"),
+        (" starts to restore snapshot [", "raft/log.go:300"),
     ];
     CALLERS
         .iter()
@@ -950,7 +1072,14 @@ fn level(capnslog: &str) -> &'static str {
     }
 }
 
-fn object(level: &str, ts: &str, caller: &str, msg: &str, fields: &[(&str, Val)]) -> String {
+/// One zap line: `level`, `ts`, `caller`, `msg`, then the fields in order.
+pub(super) fn object(
+    level: &str,
+    ts: &str,
+    caller: &str,
+    msg: &str,
+    fields: &[(&str, Val)],
+) -> String {
     let mut out = format!(
         "{{\"level\":{},\"ts\":{},\"caller\":{},\"msg\":{}",
         json_str(level),
@@ -1090,6 +1219,12 @@ fn line_to_zap(line: &str, ts: &str, z: &ZapCtx) -> Option<String> {
     let Some((lvl, pkg, text)) = split_capnslog(line) else {
         return Some(line.to_string());
     };
+    if let Some((_, caller, msg)) = RECOVERY
+        .iter()
+        .find(|(said, _, _)| pkg == "etcdserver" && *said == text)
+    {
+        return Some(object(level(lvl), ts, caller, msg, &[]));
+    }
     for rule in RULES.iter().filter(|r| r.pkg == pkg) {
         if let Some(c) = captures(rule.pattern, text) {
             if rule.msg.is_empty() {
@@ -1251,6 +1386,29 @@ pub fn fatal(ts: &str, error: &str) -> Vec<String> {
             &[err(), ("stacktrace", Val::Str(STACK.into()))],
         ),
     ]
+}
+
+/// The backend file reopened from a received snapshot (zap only; the
+/// simulated disk takes no time).
+pub fn opened_backend(ts: &str, data_dir: &str) -> String {
+    let path = Val::Str(format!("{data_dir}/member/snap/db"));
+    let fields = [("path", path), ("took", Val::Str("0s".into()))];
+    object(
+        "info",
+        ts,
+        "etcdserver/backend.go:80",
+        "opened backend db",
+        &fields,
+    )
+}
+
+/// raft's panic when a heartbeat commits past the end of the log, as zap
+/// writes it before Go's panic (a real run: `tests/reference-run-b/zap/`
+/// `zx-wiped-follower-existing-panic.log`).
+pub fn raft_commit_panic(ts: &str, text: &str) -> String {
+    const STACK: &str = "go.etcd.io/etcd/raft.(*raftLog).commitTo\n\tgo.etcd.io/etcd/raft/log.go:203\ngo.etcd.io/etcd/raft.(*raft).handleHeartbeat\n\tgo.etcd.io/etcd/raft/raft.go:1389\ngo.etcd.io/etcd/raft.stepFollower\n\tgo.etcd.io/etcd/raft/raft.go:1334\ngo.etcd.io/etcd/raft.(*raft).Step\n\tgo.etcd.io/etcd/raft/raft.go:990\ngo.etcd.io/etcd/raft.(*node).run\n\tgo.etcd.io/etcd/raft/node.go:354";
+    let fields = [("stacktrace", Val::Str(STACK.into()))];
+    object("panic", ts, "raft/log.go:203", text, &fields)
 }
 
 /// Where a follower stands when it installs a leader's snapshot: what etcd's
