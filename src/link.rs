@@ -26,8 +26,8 @@ use crate::shell::complete::COMMANDS;
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::runner::{self, RunOptions};
 
-/// The link format this page writes. [`Run::from_link`] reads every version
-/// listed in [`read_version`].
+/// The link format this page writes. [`Run::from_link`] reads it and every
+/// older format (the private `read_version` dispatches on the version).
 pub const FORMAT: u32 = 1;
 
 /// The longest link fragment (`run=...`) the page writes or reads, in

@@ -827,3 +827,25 @@ fn an_instant_command_at_the_fork_point_is_not_its_past() {
     assert_eq!(again.terminal_text(), past);
     assert!(again.future.is_some());
 }
+
+/// A wiped member restarted under its old ID makes members diverge, on real
+/// etcd too (`tests/findings/`): the badge says it broke after the person's
+/// `rm`, not that the simulation broke it.
+#[wasm_bindgen_test]
+fn a_promise_broken_after_a_wipe_is_the_persons_doing() {
+    let script = include_str!("findings/wiped-member-restarted-as-new.sh");
+    let mut m = paused(Model::new(38, Start::Empty));
+    for c in parse::parse_script(script).expect("parses") {
+        m = send(m, Msg::Run(quorum_playground::ui::command_line(&c)));
+    }
+    let broken = &m.promises.broken;
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert_eq!(
+        broken[0].promise,
+        quorum_playground::sim::invariants::Promise::SameAppliedState
+    );
+    assert_eq!(
+        broken[0].after.as_deref(),
+        Some("node01$ rm -rf node01.etcd")
+    );
+}

@@ -214,8 +214,8 @@ pub struct Timeline {
 pub struct Promises {
     /// How many of the world's violations were read.
     seen: usize,
-    /// Each broken promise with the first time it broke, in words.
-    pub broken: Vec<(Promise, String)>,
+    /// Each broken promise, the first time it broke.
+    pub broken: Vec<Broken>,
     /// Why the clients' history has no linearization, if it has none.
     pub not_linearizable: Option<String>,
     /// Acknowledged writes lost, oldest first (kept until dismissed).
@@ -223,6 +223,16 @@ pub struct Promises {
     /// The command that lost them: the latest that forced a new cluster,
     /// removed files or restored a snapshot, if any.
     pub cause: Option<String>,
+}
+
+/// A promise broken, in words, and the command before it that can break
+/// it on purpose (a wiped data dir, a forced new cluster, a restore), if any:
+/// then it is the person's doing, as it would be on real etcd.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Broken {
+    pub promise: Promise,
+    pub why: String,
+    pub after: Option<String>,
 }
 
 /// A command whose simulated time the page's clock has not reached yet.
@@ -806,11 +816,16 @@ impl Model {
         if all.len() == self.promises.seen {
             return;
         }
+        let after = self.destructive_command();
         let p = Rc::make_mut(&mut self.promises);
         for v in &all[p.seen..] {
             let promise = v.promise();
-            if !p.broken.iter().any(|(b, _)| *b == promise) {
-                p.broken.push((promise, v.to_string()));
+            if !p.broken.iter().any(|b| b.promise == promise) {
+                p.broken.push(Broken {
+                    promise,
+                    why: v.to_string(),
+                    after: after.clone(),
+                });
             }
         }
         p.seen = all.len();
