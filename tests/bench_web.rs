@@ -73,6 +73,41 @@ fn replay_of_ten_minutes() {
     );
 }
 
+/// The same run opened as the page opens a share link (or rewinds): the
+/// page's model replayed, with the invariants checked after every event, the
+/// clients' history, the timeline's samples and the lost-writes check.
+#[wasm_bindgen_test]
+fn page_replay_of_ten_minutes() {
+    use quorum_playground::link::{Run, Step};
+    use quorum_playground::ui::{Model, Start};
+    let lines = work::ten_minute_run(1);
+    let mut run = Run::new(1, Start::Empty);
+    run.steps = lines
+        .iter()
+        .map(|l| Step {
+            wait_ms: 0,
+            line: l.clone(),
+        })
+        .collect();
+    let link = run.to_link().expect("fits in a link");
+    let mut best = f64::MAX;
+    for _ in 0..RUNS {
+        let (t, m) = timed(|| Model::replay_run(&run));
+        assert!(m.shown_ms >= 600_000, "the replay reached ten minutes");
+        assert!(m.promises.broken.is_empty());
+        best = best.min(t);
+    }
+    console_log!(
+        "page_replay_10_min_wasm: {best:.1} ms (a share link or rewind of the same run: the page's model with invariants, history and timeline, best of {RUNS}) (goal: < 100 ms)"
+    );
+    console_log!(
+        "link_chars_10_min: {} characters for {} commands (limit: {})",
+        link.len(),
+        lines.len(),
+        quorum_playground::link::MAX_LINK_CHARS
+    );
+}
+
 #[wasm_bindgen_test]
 fn memory_after_a_day_of_puts() {
     let before = linear_memory_mb();
