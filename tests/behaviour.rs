@@ -70,6 +70,68 @@ fn zero_intervals_fail_as_etcd_does() {
     assert_eq!(a.last_exit.as_ref().map(|e| e.status), Some(1));
 }
 
+/// Real etcd 3.4.23, recorded for this test: listen client URLs set (by flag
+/// or by `ETCD_LISTEN_CLIENT_URLS`) without advertised ones is refused, after
+/// the timing checks, with a second line saying why (zap: `etcdmain/etcd.go:73`).
+#[test]
+fn listen_client_urls_without_advertised_ones_fail_as_etcd_does() {
+    let mut s = Session::new(1);
+    run(
+        &mut s,
+        "machine add a 127.0.0.77
+         a$ etcd --name x --listen-client-urls http://127.0.0.77:2379 --listen-peer-urls http://127.0.0.77:2380
+",
+    );
+    let log = log_of(&s, "a");
+    assert!(log.contains(
+        "E | etcdmain: error verifying flags, --advertise-client-urls is required when --listen-client-urls is set explicitly. See 'etcd --help'.
+"
+    ), "{log}");
+    assert!(log.contains(
+        "E | etcdmain: When listening on specific address(es), this etcd process must advertise accessible url(s) to each connected client.
+"
+    ));
+    let out = run(
+        &mut s,
+        "a$ etcdctl --endpoints=127.0.0.77:2379 put a b
+",
+    );
+    assert!(out.ends_with("Error: context deadline exceeded\n"), "{out}");
+    // By variable too; the timing checks come first.
+    run(
+        &mut s,
+        "a$ export ETCD_LISTEN_CLIENT_URLS=http://127.0.0.77:2379
+a$ etcd --heartbeat-interval 0
+",
+    );
+    assert!(log_of(&s, "a").ends_with(
+        "error verifying flags, --heartbeat-interval must be >0 (set to 0ms). See 'etcd --help'.
+"
+    ));
+    run(
+        &mut s,
+        "a$ etcd --logger zap
+",
+    );
+    let log = log_of(&s, "a");
+    let last: Vec<&str> = log.lines().rev().take(2).collect();
+    assert!(last[1].contains(r#""caller":"etcdmain/etcd.go:66","msg":"failed to verify flags","error":"--advertise-client-urls is required when --listen-client-urls is set explicitly"}"#), "{log}");
+    assert!(last[0].contains(r#""caller":"etcdmain/etcd.go:73","msg":"advertise client URLs are not set","error":"--advertise-client-urls is required when --listen-client-urls is set explicitly"}"#), "{log}");
+    // Advertised URLs given: it starts.
+    run(
+        &mut s,
+        "a$ etcd --advertise-client-urls http://127.0.0.77:2379
+$ sleep 2
+",
+    );
+    let out = run(
+        &mut s,
+        "a$ etcdctl --endpoints=127.0.0.77:2379 put a b
+",
+    );
+    assert_eq!(out.lines().last(), Some("OK"), "{out}");
+}
+
 #[test]
 fn force_new_cluster_after_a_restore() {
     let mut s = booted();

@@ -165,6 +165,16 @@ pub fn parse(
         set(&mut cfg, name, value)
             .map_err(|e| bad(format!("invalid value {value:?} for flag -{name}: {e}")))?;
     }
+    // etcd drops its default advertised client URL when the listen URLs are
+    // set (by flag or variable) and the advertised ones are not
+    // (`configFromCmdLine`); `EtcdConfig::validate` then refuses the start.
+    let is_set = |flag: &str| {
+        given.iter().any(|(n, _)| n == flag)
+            || env(&format!("ETCD_{}", flag.to_uppercase().replace('-', "_"))).is_some()
+    };
+    if is_set("listen-client-urls") && !is_set("advertise-client-urls") {
+        cfg.advertise_client_urls.clear();
+    }
     Ok(cfg)
 }
 

@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::etcd::bootstrap::{self, RemoteMembers};
 use super::etcd::config::Logger;
-use super::etcd::config::{ClusterState, EtcdConfig};
+use super::etcd::config::{ClusterState, EtcdConfig, ADVERTISE_CLIENT_URLS_REQUIRED};
 use super::etcd::datadir::DataDir;
 use super::etcd::logfmt::{days_from_civil, Stamp};
 use super::etcd::rafthttp::{Reaches, StreamRequest};
@@ -691,18 +691,24 @@ impl World {
             Err(failure) => {
                 let stamp = self.stamp().capnslog();
                 let ts = self.stamp().zap();
+                let unset = matches!(&failure, StartFailure::Flags(m) if m == ADVERTISE_CLIENT_URLS_REQUIRED);
                 let (lines, reason) = match failure {
                     StartFailure::Flags(msg) if zap.is_some() => {
-                        (vec![zapfmt::flag_error(&ts, &msg)], msg)
+                        let mut lines = vec![zapfmt::flag_error(&ts, &msg)];
+                        if unset {
+                            lines.push(zapfmt::advertise_unset(&ts, &msg));
+                        }
+                        (lines, msg)
                     }
-                    StartFailure::Flags(msg) => (
-                        vec![format!("{stamp} E | etcdmain: error verifying flags, {msg}. See 'etcd --help'.")],
-                        msg,
-                    ),
+                    StartFailure::Flags(msg) => {
+                        let mut lines = vec![format!("{stamp} E | etcdmain: error verifying flags, {msg}. See 'etcd --help'.")];
+                        if unset {
+                            lines.push(format!("{stamp} E | etcdmain: When listening on specific address(es), this etcd process must advertise accessible url(s) to each connected client."));
+                        }
+                        (lines, msg)
+                    }
                     StartFailure::Fatal(msg) if zap.is_some() => (zapfmt::fatal(&ts, &msg), msg),
-                    StartFailure::Fatal(msg) => {
-                        (vec![format!("{stamp} C | etcdmain: {msg}")], msg)
-                    }
+                    StartFailure::Fatal(msg) => (vec![format!("{stamp} C | etcdmain: {msg}")], msg),
                 };
                 self.push_logs_as(machine, lines, None);
                 if let Some(m) = self.machines.get_mut(machine) {

@@ -15,6 +15,11 @@ pub enum Logger {
     Zap,
 }
 
+/// `embed.ErrUnsetAdvertiseClientURLsFlag`: `--listen-client-urls` set and
+/// `--advertise-client-urls` not.
+pub const ADVERTISE_CLIENT_URLS_REQUIRED: &str =
+    "--advertise-client-urls is required when --listen-client-urls is set explicitly";
+
 /// The flags an etcd 3.4 server runs with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EtcdConfig {
@@ -112,6 +117,10 @@ impl EtcdConfig {
                 "--election-timeout[{}ms] is too long, and should be set less than 50000ms",
                 self.election_ms
             ));
+        }
+        // checked last, as etcd does
+        if self.advertise_client_urls.is_empty() {
+            return Err(ADVERTISE_CLIENT_URLS_REQUIRED.into());
         }
         Ok(())
     }

@@ -1486,6 +1486,18 @@ pub fn flag_error(ts: &str, error: &str) -> String {
     )
 }
 
+/// What etcd adds after [`flag_error`] when the advertised client URLs are
+/// missing (`etcdmain/etcd.go`, recorded on etcd 3.4.23).
+pub fn advertise_unset(ts: &str, error: &str) -> String {
+    object(
+        "warn",
+        ts,
+        "etcdmain/etcd.go:73",
+        "advertise client URLs are not set",
+        &[("error", Val::Str(error.to_string()))],
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
