@@ -3,6 +3,7 @@ pub mod bench;
 pub mod chaos;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod export;
 pub mod lessons;
 pub mod link;
 pub mod shell;

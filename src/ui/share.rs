@@ -1,6 +1,6 @@
 //! Share, export and import: the run as a link (the page opens on the same
 //! moment), as an `<iframe>` snippet, as the runner's transcript, as a bash
-//! script for real etcd on loopback addresses, and a box to paste a script or
+//! script for real etcd on loopback addresses (`crate::export`), and a box to paste a script or
 //! transcript into, which replays it in a new world. Everything is computed
 //! when its button is pressed, from the latest model, and shown as text only.
 
@@ -122,6 +122,7 @@ pub fn share_panel(props: &ShareProps) -> Html {
                 { button("Copy embed code", "copy-embed", "an <iframe> for course material", make_embed) }
                 { button("Transcript", "export-transcript", "the run as the headless runner prints it", make_transcript) }
                 { button("Script", "export-script", "the run's commands for the headless runner or Import", make_script) }
+                { button("Bash for real etcd", "export-bash", "the same steps against real etcd 3.4 on 127.0.0.x loopback addresses", make_bash) }
                 <button data-testid="import" title="paste a script or transcript and replay it" onclick={import}>{ "Import…" }</button>
             </div>
             if let Some(e) = &*error {
@@ -163,6 +164,15 @@ fn make_script(run: &Run) -> Result<Shown, String> {
         what: "Script",
         file: format!("quorum-playground-seed{}.sh", run.seed),
         text: run.script(),
+    })
+}
+
+fn make_bash(run: &Run) -> Result<Shown, String> {
+    let text = crate::export::bash_seeded(&run.script(), run.seed).map_err(|e| e.to_string())?;
+    Ok(Shown::Text {
+        what: "Bash script for real etcd 3.4 (net faults become manual steps)",
+        file: format!("quorum-playground-seed{}-real-etcd.sh", run.seed),
+        text,
     })
 }
 
