@@ -410,6 +410,18 @@ describe('share links and rewind', () => {
       const script = await page.locator('[data-testid="share-text"]').inputValue();
       assert.match(script, /^# Quorum Playground run, seed 1/);
       assert.match(script, /^sleep \d+ms$/m, 'the clock ran between commands');
+      // The same steps for real etcd: a bash script on loopback addresses.
+      await page.locator('[data-testid="export-bash"]').click();
+      const bash = await page.locator('[data-testid="share-text"]').inputValue();
+      assert.match(bash, /^#!\/usr\/bin\/env bash\n/);
+      assert.ok(bash.includes('#   node01 (192.168.0.61) -> 127.0.0.2'), 'node01 became 127.0.0.2');
+      const run = bash.split('\n').filter((l) => !l.startsWith('#') && !l.startsWith('say '));
+      assert.ok(!run.some((l) => l.includes('192.168.0.61')), 'only the echoes name simulated addresses');
+      assert.ok(bash.includes('put y 2'), 'the typed commands are in it');
+      assert.equal(
+        await page.locator('[data-testid="share-download"]').getAttribute('download'),
+        'quorum-playground-seed1-real-etcd.sh',
+      );
 
       for (const [what, text] of [['transcript', transcript], ['script', script]]) {
         await page.locator('[data-testid="import"]').click();
