@@ -57,7 +57,7 @@ use std::fmt;
 
 use crate::shell::etcd_flags;
 use crate::shell::parse::{self, Prompt, ScriptCommand};
-use crate::shell::session::{Executed, Session};
+use crate::shell::session::{self, Executed, Session};
 use crate::shell::Output;
 use crate::sim::url::split_url;
 
@@ -347,25 +347,11 @@ const ETCDCTL_URL_FLAGS: &[&str] = &[
     "initial-advertise-peer-urls",
 ];
 
-/// etcdctl 3.4's boolean flags (every other flag takes a value).
-const ETCDCTL_BOOL_FLAGS: &[&str] = &[
-    "hex",
-    "learner",
-    "prefix",
-    "print-value-only",
-    "keys-only",
-    "cluster",
-    "prev-kv",
-    "skip-hash-check",
-    "debug",
-    "insecure-skip-tls-verify",
-    "insecure-transport",
-    "insecure-discovery",
-    "from-key",
-    "count-only",
-    "help",
-    "h",
-];
+/// etcdctl 3.4's boolean flags (every other flag takes a value): the shell's,
+/// and `--help`.
+fn etcdctl_is_bool(name: &str) -> bool {
+    crate::shell::etcdctl::BOOL_FLAGS.contains(&name) || matches!(name, "help" | "h")
+}
 
 fn etcd_is_bool(name: &str) -> bool {
     etcd_flags::BOOL_FLAGS.contains(&name)
@@ -395,7 +381,7 @@ fn classify_etcd(args: &[String]) -> Vec<Arg> {
 
 /// etcdctl reads flags with `pflag`: anywhere, until `--`; `-w` is `--write-out`.
 fn classify_etcdctl(args: &[String]) -> Vec<Arg> {
-    classify(args, &|n| ETCDCTL_BOOL_FLAGS.contains(&n), false)
+    classify(args, &etcdctl_is_bool, false)
 }
 
 fn classify(args: &[String], is_bool: &dyn Fn(&str) -> bool, go: bool) -> Vec<Arg> {
@@ -448,20 +434,6 @@ fn flag_names(classes: &[Arg]) -> BTreeSet<String> {
 fn var_flag(var: &str, prefix: &str) -> Option<String> {
     var.strip_prefix(prefix)
         .map(|n| n.to_lowercase().replace('_', "-"))
-}
-
-/// Leading `NAME=VALUE` words (sh assignments), and the command after them.
-fn split_assignments(words: &[String]) -> (Vec<(String, String)>, Vec<String>) {
-    let mut assigns = Vec::new();
-    let mut i = 0;
-    while let Some(w) = words.get(i) {
-        match w.split_once('=') {
-            Some((k, v)) if parse::is_name(k) => assigns.push((k.to_string(), v.to_string())),
-            _ => break,
-        }
-        i += 1;
-    }
-    (assigns, words.get(i..).unwrap_or_default().to_vec())
 }
 
 // ---------------------------------------------------------------------------------
@@ -757,7 +729,7 @@ impl Exporter {
             }
             Err(_) => return Ok(replay(&ex.output)),
         };
-        let (assigns, argv) = split_assignments(&words);
+        let (assigns, argv) = session::split_assignments(&words);
         if argv.is_empty() {
             let vars = self.vars.entry(key).or_default();
             vars.extend(assigns);

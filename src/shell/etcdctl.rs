@@ -56,7 +56,8 @@ impl Line {
     }
 }
 
-const BOOL_FLAGS: &[&str] = &[
+/// etcdctl 3.4's boolean flags (the export to bash reads them too).
+pub const BOOL_FLAGS: &[&str] = &[
     "hex",
     "learner",
     "prefix",

@@ -655,7 +655,7 @@ fn partition_words(
 }
 
 /// Leading `NAME=VALUE` words (sh assignments), and the command after them.
-fn split_assignments(words: &[String]) -> (Vec<(String, String)>, Vec<String>) {
+pub fn split_assignments(words: &[String]) -> (Vec<(String, String)>, Vec<String>) {
     let mut assigns = Vec::new();
     let mut i = 0;
     while let Some(w) = words.get(i) {
@@ -665,7 +665,7 @@ fn split_assignments(words: &[String]) -> (Vec<(String, String)>, Vec<String>) {
         }
         i += 1;
     }
-    (assigns, words[i..].to_vec())
+    (assigns, words.get(i..).unwrap_or_default().to_vec())
 }
 
 fn valid_name(n: &str) -> bool {
