@@ -849,3 +849,22 @@ fn a_promise_broken_after_a_wipe_is_the_persons_doing() {
         Some("node01$ rm -rf node01.etcd")
     );
 }
+
+/// A link's commands can run the clock themselves: a replay stops after a
+/// simulated day, so no link holds the page for long.
+#[wasm_bindgen_test]
+fn a_replay_stops_after_a_simulated_day() {
+    let mut run = Run::new(1, Start::Empty);
+    run.steps = (0..5)
+        .map(|_| quorum_playground::link::Step {
+            wait_ms: 0,
+            line: "sleep 20h".into(),
+        })
+        .collect();
+    let m = Model::replay_run(&run);
+    assert_eq!(m.run.steps.len(), 2, "20 h, 40 h, then it stops");
+    assert!(m
+        .notice
+        .as_deref()
+        .is_some_and(|n| n.contains("replayed up to its command 2 of 5")));
+}

@@ -69,7 +69,11 @@ fn linked_run() -> Option<Result<Run, LinkError>> {
 /// Then the embed options: `autoplay=` and `speed=`.
 fn initial_model(options: &Options) -> Model {
     let (mut m, mut notice) = match linked_run() {
-        Some(Ok(run)) => (Model::replay_run(&run), None),
+        Some(Ok(run)) => {
+            let m = Model::replay_run(&run);
+            let notice = m.notice.clone();
+            (m, notice)
+        }
         Some(Err(e)) => (query_model().0, Some(e.to_string())),
         None => query_model(),
     };

@@ -945,11 +945,24 @@ impl Model {
         // replay arrives at is the same, and asking after every command
         // would cost a third of the replay's time.
         m.replaying = true;
-        for step in &run.steps {
+        // A link bounds the time between its commands; its commands can run
+        // the clock too (`sleep 24h`, many times): the replay stops once it
+        // has run a day, so no link can hold the page for long.
+        let limit = m.origin_ms.saturating_add(crate::link::LIMITS.wait_ms);
+        for (i, step) in run.steps.iter().enumerate() {
+            if m.session.borrow().world.now_ms() > limit {
+                m.notice = Some(format!(
+                    "This run goes on for more than a simulated day: it was replayed up to its command {i} of {}.",
+                    run.steps.len()
+                ));
+                break;
+            }
             m.idle_for(step.wait_ms);
             m.submit(&step.line);
         }
-        m.idle_for(run.tail_ms);
+        if m.notice.is_none() {
+            m.idle_for(run.tail_ms);
+        }
         m.replaying = false;
         m.check_promises();
         m
