@@ -77,3 +77,13 @@ fn a_failing_run_shrinks_to_a_script_that_still_fails() {
     assert!(text.starts_with("# quorum-playground run --seed 38"));
     assert!(text.contains("# broke: "));
 }
+
+/// `make soak` found it: an old leader cut off by `net isolate` still believes
+/// it leads for a moment after a new one was elected, and was taken for the
+/// cluster when asking for lost writes (`sim::lost` now asks only a leader no
+/// member has a later term than).
+#[test]
+fn seed_7572_a_cut_off_old_leader_is_not_the_cluster() {
+    let outcome = quorum_playground::chaos::run(7572, 200);
+    assert_eq!(outcome.violations, Vec::<String>::new());
+}

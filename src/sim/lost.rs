@@ -9,9 +9,10 @@
 //! When it could not, the key's last acknowledged write is lost.
 //!
 //! Only a leader that is serving and has caught up answers (it has committed
-//! an entry of its own term and applied all it committed), so a new leader
-//! that has not yet learnt what its predecessor committed never counts as a
-//! loss.
+//! an entry of its own term and applied all it committed, and no member of
+//! its cluster is in a later term), so neither a new leader that has not yet
+//! learnt what its predecessor committed nor an old one cut off from the
+//! others counts as a loss.
 
 use std::collections::BTreeSet;
 
@@ -55,12 +56,20 @@ fn clock(ms: u64) -> String {
     format!("{:02}:{:02}.{}", ms / 60_000, ms / 1000 % 60, ms / 100 % 10)
 }
 
-/// The leader that serves linearizable reads and has applied all it knows committed.
+/// The leader that serves linearizable reads and has applied all it knows
+/// committed. A leader cut off from the others still believes it leads until
+/// its election timeout: it counts only while no member of its cluster has
+/// moved to a later term.
 fn serving(world: &World) -> Option<(&str, &Server)> {
     world.servers().find(|(_, s)| {
         let commit = s.commit_index();
+        let latest = world
+            .servers()
+            .filter(|(_, o)| o.cluster_id == s.cluster_id)
+            .all(|(_, o)| o.term() <= s.term());
         s.is_leader()
             && s.ready
+            && latest
             && s.backend.applied >= commit
             && s.log_term(commit) == Some(s.term())
     })
