@@ -108,9 +108,10 @@ pub enum LinkError {
     Invalid(String),
 }
 
-impl std::fmt::Display for LinkError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let why = match self {
+impl LinkError {
+    /// Why, without what the page does about it.
+    pub fn why(&self) -> String {
+        match self {
             LinkError::NotALink => "it is not a Quorum Playground run link (it should contain #run=1.…)".to_string(),
             LinkError::UnknownVersion(v) => format!(
                 "it was made in link format {v:?}, and this page reads format {FORMAT}; open it in the version of Quorum Playground that made it"
@@ -123,10 +124,16 @@ impl std::fmt::Display for LinkError {
             }
             LinkError::TooBig => format!("it unpacks to more than {MAX_JSON_BYTES} bytes"),
             LinkError::Invalid(why) => why.clone(),
-        };
+        }
+    }
+}
+
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "This link cannot be opened: {why}. The default world is shown instead."
+            "This link cannot be opened: {}. The default world is shown instead.",
+            self.why()
         )
     }
 }

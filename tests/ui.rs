@@ -868,3 +868,29 @@ fn a_replay_stops_after_a_simulated_day() {
         .as_deref()
         .is_some_and(|n| n.contains("replayed up to its command 2 of 5")));
 }
+
+#[wasm_bindgen_test]
+fn a_run_too_long_for_a_link_says_what_to_do_instead() {
+    let mut run = Run::new(1, Start::Empty);
+    let mut x: u64 = 7;
+    for _ in 0..2000 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        run.steps.push(quorum_playground::link::Step {
+            wait_ms: x % 1000,
+            line: format!("etcdctl put k{x} v{}", x >> 7),
+        });
+    }
+    let e = quorum_playground::ui::share_url(&run).expect_err("too long");
+    assert!(
+        e.starts_with("This run does not fit in a link: it is "),
+        "{e}"
+    );
+    assert!(
+        e.ends_with("Export it as a script and Import it instead."),
+        "{e}"
+    );
+    let short = quorum_playground::ui::share_url(&Run::new(1, Start::Cluster)).expect("fits");
+    assert!(short.contains("#run=1."), "{short}");
+}

@@ -45,9 +45,9 @@ fn page_base() -> String {
 /// The share link of a run, or why there is none.
 pub fn share_url(run: &Run) -> Result<String, String> {
     let fragment = run.to_link().map_err(|e| {
-        format!("{e}").replace(
-            "This link cannot be opened",
-            "This run does not fit in a link",
+        format!(
+            "This run does not fit in a link: {}. Export it as a script and Import it instead.",
+            e.why()
         )
     })?;
     Ok(format!("{}#{fragment}", page_base()))
