@@ -16,6 +16,7 @@ const LESSONS = [
   '002-runtime-reconfiguration',
   '003-two-nodes-learner-standby',
   '004-clustering-step-by-step',
+  '005-snapshot-catch-up',
 ];
 
 let browser;

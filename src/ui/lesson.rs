@@ -14,7 +14,7 @@ use super::state::{command_line, LessonState, Model, Msg, Shared};
 use crate::lessons::{self, Lesson};
 
 /// The lessons shipped in `static/lessons/`: file stem and title.
-pub const CATALOGUE: [(&str, &str); 5] = [
+pub const CATALOGUE: [(&str, &str); 6] = [
     (
         "000-server-addition-deletion",
         "000: adding and removing servers",
@@ -32,6 +32,7 @@ pub const CATALOGUE: [(&str, &str); 5] = [
         "004-clustering-step-by-step",
         "004: clustering step by step",
     ),
+    ("005-snapshot-catch-up", "005: catching up from a snapshot"),
 ];
 
 /// Where a lesson given as `?lesson=` lives: a bare name is a file in
