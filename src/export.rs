@@ -147,6 +147,13 @@ enum Seg {
 
 type Word = Vec<Seg>;
 
+/// `--flag=VALUE` with its value replaced by `value` (the flag as written).
+fn with_flag(arg: &str, v: &str, value: Word) -> Word {
+    let mut w = lit(arg.strip_suffix(v).unwrap_or(arg));
+    w.extend(value);
+    w
+}
+
 fn lit(s: &str) -> Word {
     vec![Seg::Lit(s.to_string())]
 }
@@ -1126,12 +1133,7 @@ impl Exporter {
                 Arg::Flag {
                     name,
                     value: Some(v),
-                } => {
-                    let prefix = &arg[..arg.len() - v.len()];
-                    let mut w = lit(prefix);
-                    w.extend(self.etcd_value(machine, name, v, prep)?);
-                    w
-                }
+                } => with_flag(arg, v, self.etcd_value(machine, name, v, prep)?),
                 Arg::Value { name } => self.etcd_value(machine, name, arg, prep)?,
                 _ => lit(arg),
             };
@@ -1272,12 +1274,7 @@ impl Exporter {
                 Arg::Flag {
                     name,
                     value: Some(v),
-                } => {
-                    let prefix = &arg[..arg.len() - v.len()];
-                    let mut w = lit(prefix);
-                    w.extend(self.etcdctl_value(machine, name, v, prep)?);
-                    w
-                }
+                } => with_flag(arg, v, self.etcdctl_value(machine, name, v, prep)?),
                 Arg::Value { name } => self.etcdctl_value(machine, name, arg, prep)?,
                 Arg::Positional => {
                     n += 1;
