@@ -30,6 +30,10 @@ use crate::shell::runner::{self, RunOptions};
 /// older format (the private `read_version` dispatches on the version).
 pub const FORMAT: u32 = 1;
 
+/// Slowest and fastest speed (the page's speed field takes the same range).
+pub const SPEED_MIN: f64 = 0.1;
+pub const SPEED_MAX: f64 = 100.0;
+
 /// The longest link fragment (`run=...`) the page writes or reads, in
 /// characters: short enough for chat tools and e-mail, and a run that does not
 /// fit is exported as a script instead.
@@ -304,8 +308,8 @@ fn check(run: &Run) -> Result<(), LinkError> {
     if wait.is_none_or(|w| w > LIMITS.wait_ms) {
         return bad("it runs the clock for more than 24 simulated hours".to_string());
     }
-    if !(run.speed.is_finite() && (0.1..=100.0).contains(&run.speed)) {
-        return bad("its speed is not from 0.1 to 100".to_string());
+    if !(run.speed.is_finite() && (SPEED_MIN..=SPEED_MAX).contains(&run.speed)) {
+        return bad(format!("its speed is not from {SPEED_MIN} to {SPEED_MAX}"));
     }
     if let Some(l) = &run.lesson {
         let plain = !l.name.is_empty()

@@ -313,7 +313,10 @@ fn the_report_names_the_seed_and_the_commands() {
 #[wasm_bindgen_test]
 fn the_panic_banner_shows_the_report_as_text() {
     let _ = paused(Model::new(9, Start::Empty));
-    report::command(0, 0, "<b>not html</b>");
+    report::command(&quorum_playground::link::Step {
+        wait_ms: 0,
+        line: "<b>not html</b>".into(),
+    });
     report::show_banner(&report::text("a test panic"));
     let banner = by_testid(
         &document().document_element().expect("root"),

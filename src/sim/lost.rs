@@ -18,6 +18,7 @@ use std::collections::BTreeSet;
 
 use super::etcd::server::Server;
 use super::history::{self, Kind, Op};
+use super::view::elapsed_text;
 use super::world::World;
 
 /// A write the cluster acknowledged and no longer has.
@@ -46,14 +47,10 @@ impl std::fmt::Display for LostWrite {
         write!(
             f,
             "{what} (acknowledged at {}) is gone: {} now has {now}",
-            clock(self.acked_ms),
+            elapsed_text(self.acked_ms),
             self.machine
         )
     }
-}
-
-fn clock(ms: u64) -> String {
-    format!("{:02}:{:02}.{}", ms / 60_000, ms / 1000 % 60, ms / 100 % 10)
 }
 
 /// The leader that serves linearizable reads and has applied all it knows

@@ -249,6 +249,12 @@ impl World {
     }
 }
 
+/// A moment of simulated time since the world began, `mm:ss.s` (the page's
+/// clock and the lost-writes banner write it so).
+pub fn elapsed_text(ms: u64) -> String {
+    format!("{:02}:{:02}.{}", ms / 60_000, ms / 1000 % 60, ms / 100 % 10)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -307,9 +307,10 @@ pub fn use_bridge(model: &UseReducerHandle<Model>, origin: Option<String>) {
             move || drop(listener)
         });
     }
-    let events = events(&mut told.borrow_mut(), model);
+    // After each render, not during it: what changed is told once.
+    let latest = (**model).clone();
     use_effect(move || {
-        for e in &events {
+        for e in &events(&mut told.borrow_mut(), &latest) {
             post(e, origin.as_deref());
         }
     });

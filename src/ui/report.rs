@@ -4,63 +4,38 @@
 
 use std::cell::RefCell;
 
+use crate::lessons::Start;
+use crate::link::{Run, Step};
+
 thread_local! {
-    static RUN: RefCell<Run> = const { RefCell::new(Run { seed: 1, empty: false, commands: Vec::new(), last_ms: 0 }) };
+    static RUN: RefCell<Option<Run>> = const { RefCell::new(None) };
 }
 
-struct Run {
-    seed: u64,
-    empty: bool,
-    commands: Vec<String>,
-    /// The world's clock when the last command ended.
-    last_ms: u64,
+/// A new world began.
+pub fn reset(seed: u64, start: Start) {
+    RUN.with(|r| *r.borrow_mut() = Some(Run::new(seed, start)));
 }
 
-/// A new world began; its clock reads `now_ms` (after the boot script).
-pub fn reset(seed: u64, empty: bool, now_ms: u64) {
+/// A command the page recorded, with the time its clock ran before it (the
+/// page's own `Run` step, kept here too because a panicked app cannot be read).
+pub fn command(step: &Step) {
     RUN.with(|r| {
-        let mut r = r.borrow_mut();
-        r.seed = seed;
-        r.empty = empty;
-        r.commands.clear();
-        r.last_ms = now_ms;
-    });
-}
-
-/// A command ran from `start_ms` to `end_ms` of the world's clock. Time the
-/// page's clock ran in between becomes a `sleep`, so the runner replays the
-/// same run.
-pub fn command(start_ms: u64, end_ms: u64, line: &str) {
-    RUN.with(|r| {
-        let mut r = r.borrow_mut();
-        if start_ms > r.last_ms {
-            let gap = start_ms - r.last_ms;
-            r.commands.push(format!("sleep {gap}ms"));
+        if let Some(run) = r.borrow_mut().as_mut() {
+            run.steps.push(step.clone());
         }
-        r.commands.push(line.to_string());
-        r.last_ms = end_ms;
     });
 }
 
-/// The report: what to paste into a bug report, and a script the runner replays.
+/// The report: what to paste into a bug report, and the run as a script the
+/// runner replays (`Run::script`).
 pub fn text(panic: &str) -> String {
-    RUN.with(|r| {
-        let r = r.borrow();
-        let mut s = format!(
-            "Quorum Playground stopped: {panic}\nseed: {}\nstart: {}\ncommands so far ({}):\n",
-            r.seed,
-            if r.empty {
-                "empty world"
-            } else {
-                "three-member cluster (src/ui/boot.sh)"
-            },
-            r.commands.len()
-        );
-        for c in &r.commands {
-            s.push_str(c);
-            s.push('\n');
-        }
-        s
+    RUN.with(|r| match r.borrow().as_ref() {
+        Some(run) => format!(
+            "Quorum Playground stopped: {panic}\ncommands so far: {}\n{}",
+            run.steps.len(),
+            run.script()
+        ),
+        None => format!("Quorum Playground stopped: {panic}\n(before any world began)\n"),
     })
 }
 

@@ -37,7 +37,7 @@ use crate::sim::etcd::logfmt::Stamp;
 use crate::sim::invariants::Promise;
 use crate::sim::lost::{self, LostWrite};
 use crate::sim::quorum::{self, QuorumInfo};
-use crate::sim::view::WorldView;
+use crate::sim::view::{elapsed_text, WorldView};
 use crate::sim::world::Action;
 
 /// The script the page opens on.
@@ -63,9 +63,8 @@ pub const MAX_FRAME_MS: f64 = 250.0;
 /// The speed field's presets (the field accepts any value in between).
 pub const SPEEDS: [f64; 10] = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0, 100.0];
 
-/// Slowest and fastest speed.
-pub const SPEED_MIN: f64 = 0.1;
-pub const SPEED_MAX: f64 = 100.0;
+/// Slowest and fastest speed (a share link's range too).
+pub use crate::link::{SPEED_MAX, SPEED_MIN};
 
 /// Samples the timeline keeps (older ones are dropped).
 const TIMELINE_SAMPLES: usize = 4000;
@@ -362,7 +361,7 @@ impl Model {
                 }
             }
         }
-        report::reset(seed, start == Start::Empty, session.world.now_ms());
+        report::reset(seed, start);
         let view = Rc::new(session.world.view());
         let quorum = Rc::new(quorum::analyze(&view));
         let prompt = prompt_of(&session);
@@ -421,7 +420,7 @@ impl Model {
 
     /// The page's time since the world began, `mm:ss.s`.
     pub fn elapsed_text(&self) -> String {
-        fmt_clock(self.shown_ms)
+        elapsed_text(self.shown_ms)
     }
 
     /// The whole terminal as plain text.
@@ -544,7 +543,6 @@ impl Model {
         self.record(trimmed, start_ms, end_ms);
         self.check_promises();
         if !trimmed.is_empty() {
-            report::command(start_ms, end_ms, trimmed);
             if status == 0 {
                 self.mark_command(start_ms, trimmed);
             }
@@ -888,11 +886,12 @@ impl Model {
 impl Model {
     /// Records a command that ran in the world from `start_ms` to `end_ms`.
     fn record(&mut self, line: &str, start_ms: u64, end_ms: u64) {
-        let wait_ms = start_ms.saturating_sub(self.last_end_ms());
-        Rc::make_mut(&mut self.run).steps.push(Step {
-            wait_ms,
+        let step = Step {
+            wait_ms: start_ms.saturating_sub(self.last_end_ms()),
             line: line.to_string(),
-        });
+        };
+        report::command(&step);
+        Rc::make_mut(&mut self.run).steps.push(step);
         Rc::make_mut(&mut self.times).push((start_ms, end_ms));
     }
 
@@ -990,7 +989,7 @@ impl Model {
         next.version = self.version;
         next.lesson = self.lesson.clone();
         next.future = if at_end { None } else { Some(full) };
-        next.announce = format!("showing {}", fmt_clock(next.shown_ms));
+        next.announce = format!("showing {}", elapsed_text(next.shown_ms));
         *self = next;
     }
 
@@ -1050,11 +1049,6 @@ fn cut(full: &Recorded, ms: u64) -> (Run, bool) {
     run.steps.truncate(kept);
     run.tail_ms = ms.saturating_sub(last_end);
     (run, false)
-}
-
-/// `mm:ss.s` of a simulated moment.
-fn fmt_clock(ms: u64) -> String {
-    format!("{:02}:{:02}.{}", ms / 60_000, ms / 1000 % 60, ms / 100 % 10)
 }
 
 /// A lesson command as a person types it: `HOST$ text`, or the text alone.
