@@ -91,7 +91,14 @@ pub enum WordsError {
     Unsupported(String),
     /// `${` without a closing `}`, or with something other than a name inside.
     BadSubstitution,
+    /// The words, once expanded, hold more than [`MAX_EXPANDED_CHARS`].
+    TooLong,
 }
+
+/// The most characters a command's words may hold once its variables are
+/// expanded. sh has no such bound; without one, `A=$A$A…` doubles a value
+/// per line until the page runs out of memory.
+pub const MAX_EXPANDED_CHARS: usize = 65_536;
 
 impl WordsError {
     /// The message a shell prints for the error; one function so that all callers
@@ -101,6 +108,9 @@ impl WordsError {
         match self {
             WordsError::UnterminatedQuote => "sh: syntax error: unterminated quoted string".into(),
             WordsError::BadSubstitution => "sh: syntax error: bad substitution".into(),
+            WordsError::TooLong => format!(
+                "sh: the command is longer than {MAX_EXPANDED_CHARS} characters once its variables are expanded (the playground's limit); nothing was run"
+            ),
             WordsError::Unsupported(construct) => unsupported_message(construct),
         }
     }
@@ -127,11 +137,15 @@ fn unsupported_message(construct: &str) -> String {
 // ---------------------------------------------------------------------------------
 
 /// A command being read across continuation lines.
+#[derive(Debug, Clone)]
 struct Pending {
     line: usize,
     prompt: Prompt,
     /// The text so far, with the continuation `\` already removed.
     text: String,
+    /// How the lexer stood at the end of `text`, so the next piece is scanned
+    /// from there and not from the start (reading stays linear in the text).
+    state: ScanState,
 }
 
 /// The error for text that ends inside a `\` continuation: more lines would
@@ -156,23 +170,68 @@ impl ParseError {
 /// for the lines that did parse.
 pub fn parse_script(src: &str) -> Result<Vec<ScriptCommand>, ParseError> {
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+    let mut reader = Reader::default();
     let mut commands = Vec::new();
-    let mut pending: Option<Pending> = None;
-    let mut last_line = 0;
-    for (index, raw) in src.split_terminator('\n').enumerate() {
-        last_line = index + 1;
-        let line = raw.trim_end_matches(is_space);
-        pending = match pending.take() {
-            Some(open) => continue_command(open, line, &mut commands)?,
-            None => start_command(last_line, line, &mut commands)?,
-        };
+    for raw in src.split_terminator('\n') {
+        commands.extend(reader.feed(raw)?);
     }
-    match pending {
-        Some(_) => Err(ParseError {
-            line: last_line,
-            message: OPEN_CONTINUATION.into(),
-        }),
-        None => Ok(commands),
+    reader.finish()?;
+    Ok(commands)
+}
+
+/// Reads a script a line at a time, as [`parse_script`] reads it whole: the
+/// page's terminal feeds it each line typed or pasted, so a command continued
+/// over thousands of lines costs time in proportion to its length.
+#[derive(Debug, Clone, Default)]
+pub struct Reader {
+    /// Lines fed so far.
+    lines: usize,
+    pending: Option<Pending>,
+}
+
+impl Reader {
+    /// Reads one line (without its `\n`; a trailing `\r` is forgiven). Returns
+    /// the command it completes, if any.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] for the command this line ends or starts; the reader
+    /// is then empty again, ready for the next command.
+    pub fn feed(&mut self, raw: &str) -> Result<Option<ScriptCommand>, ParseError> {
+        self.lines += 1;
+        let line = raw.trim_end_matches(is_space);
+        let mut commands = Vec::new();
+        let read = match self.pending.take() {
+            Some(open) => continue_command(open, line, &mut commands),
+            None => start_command(self.lines, line, &mut commands),
+        };
+        self.pending = read?;
+        Ok(commands.pop())
+    }
+
+    /// Whether a command waits for its continuation lines.
+    pub fn is_open(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// The text of the command waiting for its continuation, as joined so far.
+    pub fn open_text(&self) -> Option<&str> {
+        self.pending.as_ref().map(|p| p.text.as_str())
+    }
+
+    /// The script ended: an open continuation is an error.
+    ///
+    /// # Errors
+    ///
+    /// [`OPEN_CONTINUATION`] at the last line when a command still waits.
+    pub fn finish(&self) -> Result<(), ParseError> {
+        match self.pending {
+            Some(_) => Err(ParseError {
+                line: self.lines,
+                message: OPEN_CONTINUATION.into(),
+            }),
+            None => Ok(()),
+        }
     }
 }
 
@@ -198,9 +257,10 @@ fn start_command(
     let open = Pending {
         line: line_no,
         prompt,
-        text: rest.to_string(),
+        text: String::new(),
+        state: ScanState::default(),
     };
-    end_of_line(open, commands)
+    end_of_line(open, rest, commands)
 }
 
 fn continue_command(
@@ -211,24 +271,28 @@ fn continue_command(
     let piece = line.trim_matches(is_space);
     if piece.is_empty() {
         // `\` followed by an empty line: sh ends the command here.
-        return end_of_line(open, commands);
+        return end_of_line(open, "", commands);
     }
     let spaced = open.text.ends_with(is_space) || line.starts_with(is_space);
     let kept = open.text.trim_end_matches(is_space).len();
     open.text.truncate(kept);
-    if spaced && !open.text.is_empty() {
-        open.text.push(' ');
-    }
-    open.text.push_str(piece);
-    end_of_line(open, commands)
+    let joint = if spaced && !open.text.is_empty() {
+        " "
+    } else {
+        ""
+    };
+    end_of_line(open, &format!("{joint}{piece}"), commands)
 }
 
-/// Decide what the end of a physical line means for the command read so far.
+/// Appends `piece` to the command read so far and decides what the end of
+/// the physical line means for it.
 fn end_of_line(
     mut open: Pending,
+    piece: &str,
     commands: &mut Vec<ScriptCommand>,
 ) -> Result<Option<Pending>, ParseError> {
-    match scan(&open.text) {
+    open.text.push_str(piece);
+    match open.state.scan(piece) {
         LineEnd::Continues => {
             open.text.pop();
             Ok(Some(open))
@@ -259,33 +323,43 @@ enum LineEnd {
     OpenQuote(char),
 }
 
-/// Track quotes, escapes and comments the way sh's lexer does, to find out how the
-/// text ends. Words and operators are not interpreted here.
-fn scan(text: &str) -> LineEnd {
-    let mut chars = text.chars();
-    let mut quote: Option<char> = None;
-    let mut in_token = false;
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some('\''), '\'') | (Some('"'), '"') => quote = None,
-            (Some('"') | None, '\\') => {
-                if chars.next().is_none() {
-                    return LineEnd::Continues;
+/// Where sh's lexer stands after some text: inside a quote or not, inside a
+/// word or not (a `#` starts a comment only outside one).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct ScanState {
+    quote: Option<char>,
+    in_token: bool,
+}
+
+impl ScanState {
+    /// Tracks quotes, escapes and comments through `text` the way sh's lexer
+    /// does, from where the text before it left off, to find out how the
+    /// line ends. Words and operators are not interpreted here. A line that
+    /// continues leaves the state as it stood before its final `\`.
+    fn scan(&mut self, text: &str) -> LineEnd {
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            match (self.quote, c) {
+                (Some('\''), '\'') | (Some('"'), '"') => self.quote = None,
+                (Some('"') | None, '\\') => {
+                    if chars.next().is_none() {
+                        return LineEnd::Continues;
+                    }
+                    self.in_token = true;
                 }
-                in_token = true;
+                (Some(_), _) => {}
+                (None, '\'' | '"') => {
+                    self.quote = Some(c);
+                    self.in_token = true;
+                }
+                (None, '#') if !self.in_token => return LineEnd::Complete,
+                (None, _) => self.in_token = !(is_blank(c) || is_operator_char(c)),
             }
-            (Some(_), _) => {}
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                in_token = true;
-            }
-            (None, '#') if !in_token => return LineEnd::Complete,
-            (None, _) => in_token = !(is_blank(c) || is_operator_char(c)),
         }
-    }
-    match quote {
-        Some(q) => LineEnd::OpenQuote(q),
-        None => LineEnd::Complete,
+        match self.quote {
+            Some(q) => LineEnd::OpenQuote(q),
+            None => LineEnd::Complete,
+        }
     }
 }
 
@@ -390,6 +464,9 @@ pub fn words(
         last_status,
     };
     lexer.run()?;
+    if lexer.fields.over() {
+        return Err(WordsError::TooLong);
+    }
     Ok(lexer.fields.finish())
 }
 
@@ -400,22 +477,41 @@ struct Fields {
     current: String,
     /// The current field exists, even if empty (it had a quote or a character).
     started: bool,
+    /// Characters in all fields so far.
+    chars: usize,
 }
 
 impl Fields {
     fn push(&mut self, c: char) {
+        self.chars += 1;
+        if self.over() {
+            return;
+        }
         self.current.push(c);
         self.started = true;
     }
 
     fn push_quoted(&mut self, value: &str) {
+        self.chars = self.chars.saturating_add(value.chars().count());
+        if self.over() {
+            return;
+        }
         self.current.push_str(value);
         self.started = true;
+    }
+
+    /// Whether the words have grown past [`MAX_EXPANDED_CHARS`] (nothing more
+    /// is kept then).
+    fn over(&self) -> bool {
+        self.chars > MAX_EXPANDED_CHARS
     }
 
     /// Add an unquoted expansion: IFS whitespace in it separates fields.
     fn push_unquoted(&mut self, value: &str) {
         for c in value.chars() {
+            if self.over() {
+                return;
+            }
             if is_ifs(c) {
                 self.end_field();
             } else {
@@ -466,6 +562,9 @@ impl Lexer<'_> {
 
     fn run(&mut self) -> Result<(), WordsError> {
         while let Some(c) = self.peek(0) {
+            if self.fields.over() {
+                return Err(WordsError::TooLong);
+            }
             if is_ifs(c) {
                 self.fields.end_field();
                 self.token_start = None;

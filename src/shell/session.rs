@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use super::parse::{self, Prompt};
 use super::{etcd_flags, etcdctl, Output};
+use crate::sim::budget::{self, Budget, Spent};
 use crate::sim::etcd::logfmt::{days_from_civil, Stamp};
-use crate::sim::world::{Action, Signal, World, WorldError};
+use crate::sim::world::{Action, Held, Signal, World, WorldError};
 
 /// A shell over a world.
 pub struct Session {
@@ -15,8 +16,17 @@ pub struct Session {
     pub seed: u64,
     current: Option<String>,
     vars: BTreeMap<String, BTreeMap<String, String>>,
+    /// Bytes of every variable's name and value, on every machine.
+    var_bytes: usize,
     last_status: i32,
+    /// A replay's bounds (`sim::budget`): every command runs inside them, as
+    /// well as inside its own.
+    replay: Budget,
 }
+
+/// The most bytes of variables (names and values, all machines together) a
+/// session holds.
+pub const MAX_VAR_BYTES: usize = 1 << 20;
 
 /// What a command ran on and what it printed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +43,9 @@ impl Session {
             seed,
             current: None,
             vars: BTreeMap::new(),
+            var_bytes: 0,
             last_status: 0,
+            replay: Budget::NONE,
         }
     }
 
@@ -44,6 +56,30 @@ impl Session {
 
     pub fn last_status(&self) -> i32 {
         self.last_status
+    }
+
+    /// Bounds every later command (and the time run between them) by a
+    /// replay's budget: at most [`budget::REPLAY_EVENTS`] events and
+    /// [`budget::REPLAY_MS`] of simulated time from now.
+    pub fn start_replay(&mut self) {
+        self.replay = Budget {
+            until_ms: Some(self.world.now_ms().saturating_add(budget::REPLAY_MS)),
+            until_events: Some(self.world.events().saturating_add(budget::REPLAY_EVENTS)),
+        };
+        self.world.set_budget(self.replay);
+    }
+
+    /// The replay is over (or was never started): only each command's own
+    /// budget bounds what follows.
+    pub fn end_replay(&mut self) {
+        self.replay = Budget::NONE;
+        self.world.set_budget(Budget::NONE);
+    }
+
+    /// Which of the replay's bounds has been reached, if one has: then the
+    /// world's clock no longer moves, and a replay should stop.
+    pub fn replay_spent(&self) -> Option<Spent> {
+        spent_of(self.replay, &self.world)
     }
 
     /// Runs one command line as typed in the terminal (a prompt is optional).
@@ -73,9 +109,31 @@ impl Session {
             }
         }
         let machine = self.current.clone();
-        let output = self.execute(text);
+        let output = self.budgeted(text);
         self.last_status = output.status;
         Executed { machine, output }
+    }
+
+    /// Runs a command inside its own budget ([`budget::COMMAND_EVENTS`]) and
+    /// the replay's; a command stopped by either says which, and fails with
+    /// 124 (as `timeout` does) if it had not failed already.
+    fn budgeted(&mut self, text: &str) -> Output {
+        let own = Budget {
+            until_ms: None,
+            until_events: Some(self.world.events().saturating_add(budget::COMMAND_EVENTS)),
+        };
+        self.world.set_budget(self.replay.min(own));
+        let mut output = self.execute(text);
+        let spent = self.world.take_spent();
+        self.world.set_budget(self.replay);
+        if let Some(spent) = spent {
+            let by_replay = spent_of(self.replay, &self.world).is_some();
+            output.err(&spent_message(spent, by_replay));
+            if output.status == 0 {
+                output.status = 124;
+            }
+        }
+        output
     }
 
     fn var(&self, name: &str) -> Option<String> {
@@ -83,12 +141,31 @@ impl Session {
         self.vars.get(&key).and_then(|v| v.get(name)).cloned()
     }
 
-    fn set_var(&mut self, name: &str, value: &str) {
+    /// Sets a variable on the current machine, within [`MAX_VAR_BYTES`].
+    fn set_var(&mut self, name: &str, value: &str) -> Result<(), Output> {
         let key = self.current.clone().unwrap_or_default();
-        self.vars
-            .entry(key)
-            .or_default()
-            .insert(name.to_string(), value.to_string());
+        let vars = self.vars.entry(key).or_default();
+        let old = vars.get(name).map_or(0, |v| name.len() + v.len());
+        let bytes = self.var_bytes - old + name.len() + value.len();
+        if bytes > MAX_VAR_BYTES {
+            return Err(Output::failure(
+                &format!(
+                    "sh: {name}: cannot set: the variables would hold more than {MAX_VAR_BYTES} bytes (the playground's limit)"
+                ),
+                1,
+            ));
+        }
+        vars.insert(name.to_string(), value.to_string());
+        self.var_bytes = bytes;
+        Ok(())
+    }
+
+    /// Removes a variable from the current machine.
+    fn unset_var(&mut self, name: &str) {
+        let key = self.current.clone().unwrap_or_default();
+        if let Some(v) = self.vars.get_mut(&key).and_then(|m| m.remove(name)) {
+            self.var_bytes -= name.len() + v.len();
+        }
     }
 
     fn execute(&mut self, text: &str) -> Output {
@@ -107,7 +184,9 @@ impl Session {
         let (assigns, argv) = split_assignments(&words);
         if argv.is_empty() {
             for (k, v) in assigns {
-                self.set_var(&k, &v);
+                if let Err(out) = self.set_var(&k, &v) {
+                    return out;
+                }
             }
             return Output::default();
         }
@@ -115,19 +194,16 @@ impl Session {
             .iter()
             .map(|(k, _)| (k.clone(), self.var(k)))
             .collect();
-        for (k, v) in &assigns {
-            self.set_var(k, v);
-        }
-        let out = self.command(&argv);
+        let set = assigns.iter().try_for_each(|(k, v)| self.set_var(k, v));
+        let out = match set {
+            Ok(()) => self.command(&argv),
+            Err(out) => out,
+        };
+        // Put back what was there: never more bytes than before.
         for (k, old) in saved {
-            match old {
-                Some(v) => self.set_var(&k, &v),
-                None => {
-                    let key = self.current.clone().unwrap_or_default();
-                    if let Some(m) = self.vars.get_mut(&key) {
-                        m.remove(&k);
-                    }
-                }
+            self.unset_var(&k);
+            if let Some(v) = old {
+                let _ = self.set_var(&k, &v);
             }
         }
         out
@@ -192,6 +268,7 @@ impl Session {
             WorldError::Unreachable(h) => {
                 format!("ssh: connect to host {h} port 22: Connection timed out")
             }
+            WorldError::TooMany { what, max } => budget_message(what, max),
         };
         Output::failure(&msg, 1)
     }
@@ -309,7 +386,11 @@ impl Session {
     fn export(&mut self, rest: &[&str]) -> Output {
         for a in rest {
             match a.split_once('=') {
-                Some((k, v)) if parse::is_name(k) => self.set_var(k, v),
+                Some((k, v)) if parse::is_name(k) => {
+                    if let Err(out) = self.set_var(k, v) {
+                        return out;
+                    }
+                }
                 Some((k, _)) => {
                     return Output::failure(&format!("sh: export: {k}: bad variable name"), 1)
                 }
@@ -633,6 +714,48 @@ impl Session {
             None => Output::failure(&format!("sleep: invalid time interval '{d}'"), 1),
         }
     }
+}
+
+/// Which of `budget`'s bounds `world` has reached, if one has.
+fn spent_of(budget: Budget, world: &World) -> Option<Spent> {
+    if budget.until_events.is_some_and(|e| world.events() >= e) {
+        Some(Spent::Work)
+    } else if budget.until_ms.is_some_and(|t| world.now_ms() >= t) {
+        Some(Spent::Time)
+    } else {
+        None
+    }
+}
+
+/// What a command stopped by a budget prints (`sim::budget`).
+fn spent_message(spent: Spent, by_replay: bool) -> String {
+    let what = match (spent, by_replay) {
+        (Spent::Time, _) => format!(
+            "a replay runs at most {} simulated hours",
+            budget::REPLAY_MS / 3_600_000
+        ),
+        (Spent::Work, true) => format!(
+            "a replay handles at most {} simulated events",
+            budget::REPLAY_EVENTS
+        ),
+        (Spent::Work, false) => format!(
+            "one command handles at most {} simulated events",
+            budget::COMMAND_EVENTS
+        ),
+    };
+    format!("sh: stopped here: {what} (the playground's work limit); the world stays as it was at this moment")
+}
+
+/// A world bound's refusal, naming the bound (`sim::budget`).
+fn budget_message(what: Held, max: usize) -> String {
+    let (who, things) = match what {
+        Held::Machines => ("machine", "machines"),
+        Held::Addresses => ("machine", "addresses on one machine"),
+        Held::Hosts => ("hosts", "names added with `hosts set`"),
+    };
+    format!(
+        "{who}: this playground holds at most {max} {things} (a limit that keeps the page quick)"
+    )
 }
 
 /// The longest `wait` in simulated time (a real shell would wait forever).

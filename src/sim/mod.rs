@@ -3,6 +3,7 @@
 //! No web crates and no wall-clock time: the same seed and actions give the same
 //! bytes natively and in wasm.
 
+pub mod budget;
 pub mod etcd;
 pub mod history;
 pub mod invariants;

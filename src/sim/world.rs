@@ -10,6 +10,7 @@ use raft::eraftpb::Message;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::budget::{self, Budget, Spent};
 use super::etcd::bootstrap::{self, RemoteMembers};
 use super::etcd::config::Logger;
 use super::etcd::config::{ClusterState, EtcdConfig, ADVERTISE_CLIENT_URLS_REQUIRED};
@@ -212,6 +213,19 @@ pub enum WorldError {
     AddressAlreadyInUse(String),
     NoSuchFile(String),
     Unreachable(String),
+    /// A bound of `sim::budget` (what, and the most there may be).
+    TooMany {
+        what: Held,
+        max: usize,
+    },
+}
+
+/// What a world holds a bounded number of (see `sim::budget`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Held {
+    Machines,
+    Addresses,
+    Hosts,
 }
 
 #[derive(Debug, Clone)]
@@ -362,6 +376,13 @@ pub struct World {
     /// When asked: the clients' key-value operations, and the call each
     /// still waits for (`sim::history`).
     history: Option<(Vec<super::history::Op>, BTreeMap<u64, usize>)>,
+    // ----- the work budget (`sim::budget`) -----
+    /// Events handled since the world began: the simulation's unit of work.
+    events: u64,
+    /// Where the clock must stop, if anywhere.
+    budget: Budget,
+    /// Which bound stopped the clock, since the last [`Self::take_spent`].
+    spent: Option<Spent>,
 }
 
 impl World {
@@ -388,6 +409,9 @@ impl World {
             frames: Vec::new(),
             invariants: None,
             history: None,
+            events: 0,
+            budget: Budget::NONE,
+            spent: None,
         }
     }
 
@@ -408,6 +432,28 @@ impl World {
     /// A number from the world's RNG (client IDs in retry lines, and the like).
     pub fn random_u64(&mut self) -> u64 {
         self.rng.gen()
+    }
+
+    /// Events handled since the world began (timer ticks, messages, client
+    /// calls): the unit a [`Budget`] counts.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// From now on the clock stops where `budget` says (replacing any
+    /// earlier budget); [`Self::take_spent`] tells whether it did.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    /// The budget in force.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// Which bound stopped the clock since the last call, if one did.
+    pub fn take_spent(&mut self) -> Option<Spent> {
+        self.spent.take()
     }
 
     /// Applies one action.
@@ -434,6 +480,12 @@ impl World {
                 Ok(())
             }
             Action::SetHost { name, addr } => {
+                if !self.hosts.contains_key(&name) && self.hosts.len() >= budget::MAX_HOSTS {
+                    return Err(WorldError::TooMany {
+                        what: Held::Hosts,
+                        max: budget::MAX_HOSTS,
+                    });
+                }
                 self.hosts.insert(name, addr);
                 Ok(())
             }
@@ -521,8 +573,20 @@ impl World {
         if self.find_machine(&name).is_some() {
             return Err(WorldError::MachineExists(name));
         }
+        if self.machines.len() >= budget::MAX_MACHINES {
+            return Err(WorldError::TooMany {
+                what: Held::Machines,
+                max: budget::MAX_MACHINES,
+            });
+        }
         if !addrs.contains(&name) {
             addrs.insert(0, name.clone());
+        }
+        if addrs.len() > budget::MAX_ADDRESSES {
+            return Err(WorldError::TooMany {
+                what: Held::Addresses,
+                max: budget::MAX_ADDRESSES,
+            });
         }
         for a in &addrs {
             if self.owner_of(a).is_some() {
@@ -956,8 +1020,11 @@ impl World {
         });
     }
 
-    /// Runs events until `until_ms`, or until `done` says so after an event.
+    /// Runs events until `until_ms`, or until `done` says so after an event,
+    /// or until the [`Budget`] stops the clock: at its moment, or (its events
+    /// handled) where the last event left it.
     fn run_until(&mut self, until_ms: u64, done: impl Fn(&World) -> bool) {
+        let stop_ms = self.budget.until_ms.map_or(until_ms, |b| until_ms.min(b));
         loop {
             if done(self) {
                 return;
@@ -965,19 +1032,27 @@ impl World {
             let Some(&Scheduled { at: (t, _), .. }) = self.queue.peek() else {
                 break;
             };
-            if t > until_ms {
+            if t > stop_ms {
                 break;
+            }
+            if self.budget.until_events.is_some_and(|e| self.events >= e) {
+                self.spent = Some(Spent::Work);
+                return;
             }
             let Some(Scheduled { ev, .. }) = self.queue.pop() else {
                 break;
             };
             self.record_frame_before(t);
             self.now_ms = t;
+            self.events += 1;
             self.handle(ev);
             self.check_invariants_now();
         }
-        self.record_frame_before(until_ms);
-        self.now_ms = self.now_ms.max(until_ms);
+        self.record_frame_before(stop_ms);
+        self.now_ms = self.now_ms.max(stop_ms);
+        if stop_ms < until_ms {
+            self.spent = Some(Spent::Time);
+        }
     }
 
     // ----- invariants (observation only) -----

@@ -89,6 +89,13 @@ fn initial_members(cfg: &EtcdConfig) -> Result<Vec<Member>, Fatal> {
             None => by_name.push((name, vec![url])),
         }
     }
+    if by_name.len() > crate::sim::budget::MAX_MEMBERS {
+        return Err(Fatal(format!(
+            "--initial-cluster lists {} members, and this playground runs clusters of at most {}",
+            by_name.len(),
+            crate::sim::budget::MAX_MEMBERS
+        )));
+    }
     let mut all_urls: Vec<&String> = by_name.iter().flat_map(|(_, u)| u).collect();
     all_urls.sort();
     if all_urls.windows(2).any(|w| w[0] == w[1]) {

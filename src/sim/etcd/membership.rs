@@ -67,6 +67,8 @@ pub enum MemberError {
     PeerUrlExists,
     NotLearner,
     TooManyLearners,
+    /// Not etcd's: the playground's bound on a cluster (`sim::budget::MAX_MEMBERS`).
+    TooManyMembers,
 }
 
 /// Too few started voters for a reconfiguration: etcd's warning gives both numbers.
@@ -179,6 +181,9 @@ impl Membership {
                 }
                 if m.is_learner && self.learners().len() + 1 > MAX_LEARNERS {
                     return Err(MemberError::TooManyLearners);
+                }
+                if self.members.len() >= crate::sim::budget::MAX_MEMBERS {
+                    return Err(MemberError::TooManyMembers);
                 }
                 Ok(())
             }

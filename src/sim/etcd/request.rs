@@ -241,5 +241,9 @@ fn member_status(e: MemberError) -> (Code, &'static str) {
             FailedPrecondition,
             "etcdserver: too many learner members in cluster",
         ),
+        MemberError::TooManyMembers => (
+            FailedPrecondition,
+            "etcdserver: too many members in cluster (this playground holds at most 32)",
+        ),
     }
 }
