@@ -444,3 +444,137 @@ describe('share links and rewind', () => {
     });
   });
 });
+
+// The attacks of issue 20, each kept as a script in tests/attacks/, opened as
+// share links: the page paints at once (the run replays in parts, with its
+// progress shown), is usable within a few seconds, names the limit it met,
+// and stays within the memory bounds below (measured: the README's Limits).
+const ATTACKS = [
+  ['exponential-variables', /once its variables are expanded/],
+  ['machines-1200', /holds at most 16 machines/],
+  ['clusters-100-day', /one command handles at most 1500000 simulated events/],
+  ['servers-790-two-days', /more work than the page does for one run \(3000000 simulated events\)/],
+  ['three-days', /more than 24 simulated hours/],
+];
+/** The bounds every hostile link's page stays under. */
+const BOUNDS = {
+  firstPaintMs: 3_000, // the progress screen or the page
+  usableMs: 15_000, // the terminal takes commands (2-core CI machines; about 5 s on a laptop)
+  wasmBytes: 256 * 1024 * 1024,
+  jsHeapBytes: 128 * 1024 * 1024,
+  domNodes: 60_000,
+};
+
+/** A format-1 link that types each command of a script in an empty world. */
+async function attackLink(name) {
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(new URL(`../tests/attacks/${name}.sh`, import.meta.url), 'utf8');
+  const lines = text.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+  return linkOf({ v: 1, seed: 1, start: 'empty', speed: 1, steps: lines.map((l) => [0, l]), tail: 0 });
+}
+
+/** The renderer's figures: CDP's JS heap and DOM node count, and the wasm memory. */
+async function memory(page, cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const get = (name) => metrics.find((m) => m.name === name)?.value ?? NaN;
+  const wasm = await page.evaluate(() => window.wasmBindings.quorumPlaygroundMemoryBytes());
+  return { jsHeapBytes: get('JSHeapUsedSize'), domNodes: get('Nodes'), wasmBytes: wasm };
+}
+
+describe('hostile links', () => {
+  for (const [name, says] of ATTACKS) {
+    test(`${name}: a usable page within seconds, the limit named, memory bounded`, { timeout: 60_000 }, async () => {
+      const fragment = await attackLink(name);
+      assert.ok(fragment.length <= 8192, `the attack fits in a link (${fragment.length})`);
+      const context = await browser.newContext({ viewport: VIEWPORT });
+      try {
+        const page = await context.newPage();
+        const errors = [];
+        page.on('pageerror', (e) => errors.push(String(e)));
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Performance.enable');
+        // When the progress screen (or the page) is first drawn: the frame
+        // callback after it appears runs just before the browser paints it,
+        // even when a long part of the replay follows.
+        await page.addInitScript(() => {
+          const seen = new MutationObserver(() => {
+            if (document.querySelector('[data-testid="replay-progress"], [data-testid="terminal-input"]')) {
+              seen.disconnect();
+              requestAnimationFrame(() => { window.__firstPaint = performance.now(); });
+            }
+          });
+          seen.observe(document, { childList: true, subtree: true });
+        });
+        await page.goto(`${server.url}#${fragment}`, { waitUntil: 'load' });
+        await page.locator(INPUT).waitFor({ timeout: BOUNDS.usableMs + 5_000 });
+        const usable = await page.evaluate(() => performance.now());
+        const firstPaint = await page.evaluate(() => window.__firstPaint);
+        const text = `${await notice(page).textContent().catch(() => '')}\n${await terminalText(page)}`;
+        assert.match(text, says, `${name}: the page names the limit`);
+        await type(page, 'echo still here');
+        await waitForOutput(page, 'still here');
+        const m = await memory(page, cdp);
+        console.log(`# hostile link ${name}: ${fragment.length} chars, first paint ${firstPaint.toFixed(0)} ms, usable ${usable.toFixed(0)} ms, wasm ${(m.wasmBytes / 2 ** 20).toFixed(1)} MiB, JS heap ${(m.jsHeapBytes / 2 ** 20).toFixed(1)} MiB, ${m.domNodes} DOM nodes`);
+        await screenshot(page, `hostile-${name}.png`);
+        assert.ok(firstPaint <= BOUNDS.firstPaintMs, `${name}: first paint after ${firstPaint} ms`);
+        assert.ok(usable <= BOUNDS.usableMs, `${name}: usable after ${usable} ms`);
+        for (const k of ['wasmBytes', 'jsHeapBytes', 'domNodes']) {
+          assert.ok(m[k] <= BOUNDS[k], `${name}: ${k} ${m[k]} over ${BOUNDS[k]}`);
+        }
+        assert.deepEqual(errors, [], `${name}: the page reported errors`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('a paste of 2,000 continuation lines is read in linear time', { timeout: 60_000 }, async () => {
+    const { readFile } = await import('node:fs/promises');
+    const text = await readFile(new URL('../tests/attacks/continuations-2000.sh', import.meta.url), 'utf8');
+    const body = text.split('\n').filter((l) => !l.startsWith('#')).join('\n');
+    await withPage(server.url, async (page) => {
+      await pause(page);
+      const ms = await page.evaluate(([sel, body]) => {
+        const input = document.querySelector(sel);
+        const data = new DataTransfer();
+        data.setData('text', body);
+        const t0 = performance.now();
+        input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+        return performance.now() - t0;
+      }, [INPUT, body]);
+      await waitForOutput(page, 'word1998 end');
+      console.log(`# paste of 2,000 continuation lines: ${ms.toFixed(0)} ms`);
+      // It froze the page for 24 s when every line re-read the whole command.
+      assert.ok(ms < 2_000, `the paste took ${ms} ms`);
+      assert.match(await terminalText(page), /\$ echo word0 word1 word2 .* word1998 end\nword0 word1/);
+    }, 'share-paste-2000');
+  });
+
+  test('a long replay shows its progress and stops where asked', { timeout: 60_000 }, async () => {
+    // Thirty hours of the three-member cluster: an hour is a part of the replay.
+    const fragment = linkOf({ v: 1, seed: 1, start: 'cluster', speed: 1, steps: Array.from({ length: 30 }, () => [0, 'sleep 1h']), tail: 0 });
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}#${fragment}`, { waitUntil: 'load' });
+      const progress = page.locator('[data-testid="replay-progress"]');
+      await progress.waitFor({ timeout: 5_000 });
+      assert.match(await progress.textContent(), /Replaying command \d+ of 30/);
+      // Clicked from the page's own script: between two parts of the replay,
+      // as a person's click lands.
+      await page.evaluate(() => document.querySelector('[data-testid="replay-cancel"]').click());
+      await page.locator(INPUT).waitFor({ timeout: 10_000 });
+      const said = await notice(page).textContent();
+      const got = Number(/its first (\d+) of 30 commands\./.exec(said)?.[1]);
+      assert.ok(got >= 1 && got < 12, `stopped early: ${said}`);
+      // What the progress screen looks like, for the people who review it.
+      const look = await browser.newPage({ viewport: VIEWPORT });
+      await look.goto(`${server.url}#${fragment}`, { waitUntil: 'load' });
+      await look.locator('[data-testid="replay-progress"]').waitFor({ timeout: 5_000 });
+      await screenshot(look, 'hostile-progress.png').catch(() => {});
+      await look.close();
+    } finally {
+      await context.close();
+    }
+  });
+});

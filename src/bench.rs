@@ -308,6 +308,55 @@ pub fn replay(seed: u64, lines: &[String]) -> Session {
     session_after(seed, &lines.join("\n"))
 }
 
+/// The lesson in `dir` whose replay handles the most events, and how many.
+pub fn lesson_events(dir: &str) -> (String, u64) {
+    let mut most = (String::new(), 0);
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let Some(lesson) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| crate::lessons::parse(&name, &text).ok())
+        else {
+            continue;
+        };
+        let mut s = Session::new(lesson.seed);
+        let mut sink = String::new();
+        if lesson.start == crate::lessons::Start::Cluster {
+            for c in parse::parse_script(crate::lessons::CLUSTER_SCRIPT).unwrap_or_default() {
+                run_one(&mut s, &c, false, &mut sink);
+            }
+        }
+        for step in &lesson.steps {
+            for c in &step.commands {
+                run_one(&mut s, &c.command, false, &mut sink);
+            }
+        }
+        if s.world.events() > most.1 {
+            most = (name, s.world.events());
+        }
+    }
+    most
+}
+
+/// A replay that spends its whole budget: sixteen one-member clusters
+/// sleeping, as a hostile link would have them. Returns the events handled.
+pub fn replay_budget_spent() -> u64 {
+    let mut s = Session::new(1);
+    s.start_replay();
+    for i in 0..crate::sim::budget::MAX_MACHINES {
+        s.run_typed(&format!("machine add c{i}"));
+        s.run_typed(&format!("c{i}$ etcd --name c{i}"));
+    }
+    while s.replay_spent().is_none() {
+        s.run_typed("sleep 24h");
+    }
+    s.world.events()
+}
+
 /// Simulated ticks a run took: each running member ticks every 100 ms.
 pub fn member_ticks(members: u64, ms: u64) -> u64 {
     members * ms / 100

@@ -25,6 +25,7 @@ use crate::lessons::{Start, CLUSTER_SCRIPT};
 use crate::shell::complete::COMMANDS;
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::runner::{self, RunOptions};
+use crate::sim::view::visible_text;
 
 /// The link format this page writes. [`Run::from_link`] reads it and every
 /// older format (the private `read_version` dispatches on the version).
@@ -376,16 +377,110 @@ impl std::fmt::Display for ImportError {
 /// A pasted script (what the runner reads) or transcript (what it prints) as a
 /// run in an empty world: its commands in order, each typed when the one before
 /// finished (time passes only where the text says `sleep`). The seed is the
-/// first `# seed: N` line's, else the runner's default, 1. A text is read as a
-/// transcript when it has [`TRANSCRIPT_HEADER`], or when it has prompted lines
-/// and a line without a prompt that is not a command (output): then only the
-/// prompted lines run.
+/// first `# seed: N` line's, else the runner's default, 1. How the text was
+/// read is [`import_with_report`]'s to say; this is its run alone.
 pub fn import(text: &str) -> Result<Run, ImportError> {
+    import_with_report(text).map(|i| i.run)
+}
+
+/// What [`import_with_report`] makes of a text: the run, and what it did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    pub run: Run,
+    pub report: ImportReport,
+}
+
+/// What Import did with a text, for the notice the page shows after it:
+/// how it read the text and why, how many commands it kept, and every line
+/// worth a word (a command the shell does not know, a command-like line that
+/// did not run). Its `Display` is that notice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportReport {
+    pub read_as: ReadAs,
+    /// The lines' shape, which decided [`ReadAs`] when there is no header.
+    pub shape: Shape,
+    /// Commands kept: the run's steps.
+    pub kept: usize,
+    /// Lines without a prompt a transcript's reading skipped as output.
+    pub output_skipped: usize,
+    /// The lines worth a word, by line number.
+    pub notes: Vec<LineNote>,
+}
+
+/// Script or transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadAs {
+    /// Every command runs, with or without a prompt (what the runner does).
+    Script,
+    /// Only the lines after a prompt run; the others are output. `header` is
+    /// the line (1-based) of [`TRANSCRIPT_HEADER`] when there is one; without
+    /// it, the text has prompted lines and more of its other lines look like
+    /// output than like commands.
+    Transcript { header: Option<usize> },
+}
+
+/// The non-blank, non-comment lines of a text by what they look like (a
+/// `\` continuation line counts with the line it continues).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// Lines that start with a prompt (`$ `, `HOST$ `, `(X)$ `).
+    pub prompted: usize,
+    /// Lines without a prompt that look like commands: the first word is a
+    /// command the shell knows, an assignment, or one typing slip away from a
+    /// command (`ectdctl`).
+    pub commands: usize,
+    /// Lines without a prompt that do not look like commands.
+    pub output: usize,
+}
+
+/// One line Import has something to say about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineNote {
+    /// 1-based, as an editor numbers it.
+    pub line: usize,
+    /// The line (trimmed, at most [`NOTE_CHARS`] characters).
+    pub text: String,
+    pub fate: Fate,
+}
+
+/// What became of a noted line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// Kept and run, but its first word is no command the shell knows: the
+    /// terminal shows `sh: WORD: command not found`, as the runner would.
+    UnknownCommand,
+    /// Not run: a line without a prompt in a transcript that looks like a
+    /// command (a transcript's commands all have prompts).
+    NoPrompt,
+}
+
+/// The most characters of a line a [`LineNote`] quotes.
+pub const NOTE_CHARS: usize = 60;
+
+/// How many noted lines the notice quotes; the rest it lists by number.
+const NOTICE_QUOTED: usize = 6;
+/// How many more line numbers the notice lists before "and N more".
+const NOTICE_NUMBERED: usize = 30;
+
+/// [`import`], saying what it did: read as a script when the text has no
+/// [`TRANSCRIPT_HEADER`] and either no prompts or at least as many
+/// command-like lines without a prompt as output-like ones (so one stray line
+/// cannot turn a script into a transcript and drop its commands). Nothing is
+/// dropped without a [`LineNote`].
+pub fn import_with_report(text: &str) -> Result<Imported, ImportError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let seed = seed_line(text)?.unwrap_or(1);
-    let lines = if is_transcript(text) {
-        transcript_commands(text)
+    let kinds = line_kinds(text);
+    let shape = shape_of(&kinds);
+    let header = text
+        .lines()
+        .position(|l| l.starts_with(TRANSCRIPT_HEADER))
+        .map(|i| i + 1);
+    let transcript = header.is_some() || (shape.prompted > 0 && shape.output > shape.commands);
+    let (lines, report) = if transcript {
+        read_transcript(text, &kinds, header, shape)
     } else {
-        script_commands(text)?
+        read_script(text, shape)?
     };
     if lines.is_empty() {
         return Err(ImportError::Empty);
@@ -399,7 +494,7 @@ pub fn import(text: &str) -> Result<Run, ImportError> {
         LinkError::Invalid(why) => ImportError::Limits(why.replace("its command", "command")),
         other => ImportError::Limits(other.to_string()),
     })?;
-    Ok(run)
+    Ok(Imported { run, report })
 }
 
 fn seed_line(text: &str) -> Result<Option<u64>, ImportError> {
@@ -422,44 +517,284 @@ fn prompted(line: &str) -> Option<String> {
     (text != line.trim()).then_some(text)
 }
 
-fn is_transcript(text: &str) -> bool {
-    if text.lines().any(|l| l.starts_with(TRANSCRIPT_HEADER)) {
-        return true;
-    }
-    let mut any_prompt = false;
-    let mut continued = false;
-    let mut output = false;
-    for line in text.lines() {
-        let t = line.trim();
-        let was_continued = std::mem::replace(&mut continued, t.ends_with('\\'));
-        if t.is_empty() || t.starts_with('#') || was_continued {
-            continue;
-        }
-        if prompted(t).is_some() {
-            any_prompt = true;
-        } else {
-            let first = t.split_whitespace().next().unwrap_or("");
-            output |= !COMMANDS.contains(&first) && !parse::is_assignment(first);
-        }
-    }
-    any_prompt && output
+/// What one line of a pasted text looks like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Blank, a comment, or the rest of a `\` continued line.
+    Skip,
+    Prompted,
+    Command,
+    Output,
 }
 
-/// A transcript's commands: its prompted lines, as echoed (already joined).
-fn transcript_commands(text: &str) -> Vec<String> {
+/// Each line's [`Kind`], in order.
+fn line_kinds(text: &str) -> Vec<Kind> {
+    let mut continued = false;
     text.lines()
-        .filter(|l| !l.trim_start().starts_with('#') && prompted(l.trim()).is_some())
-        .map(|l| l.trim().to_string())
+        .map(|line| {
+            let t = line.trim();
+            let was_continued = continued;
+            // A comment ends at its line; anything else may go on after `\`.
+            continued = t.ends_with('\\') && (was_continued || !t.starts_with('#'));
+            if t.is_empty() || t.starts_with('#') || was_continued {
+                Kind::Skip
+            } else if prompted(t).is_some() {
+                Kind::Prompted
+            } else if looks_like_command(t) {
+                Kind::Command
+            } else {
+                Kind::Output
+            }
+        })
         .collect()
 }
 
-/// A script's commands, each as one line (`HOST$ text` or the text alone).
-fn script_commands(text: &str) -> Result<Vec<String>, ImportError> {
+fn shape_of(kinds: &[Kind]) -> Shape {
+    let count = |k: Kind| kinds.iter().filter(|&&x| x == k).count();
+    Shape {
+        prompted: count(Kind::Prompted),
+        commands: count(Kind::Command),
+        output: count(Kind::Output),
+    }
+}
+
+/// Whether a line without a prompt reads as a command a person typed rather
+/// than a command's output. Output such as `etcdctl version: 3.4.23` (a word
+/// ending in `:` first or second) does not.
+fn looks_like_command(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let second = words.next().unwrap_or("");
+    if first.ends_with(':') || second.ends_with(':') {
+        return false;
+    }
+    COMMANDS.contains(&first) || parse::is_assignment(first) || near_command(first)
+}
+
+/// A word one typing slip (a letter wrong, missing, extra, or two swapped)
+/// from a command of four letters or more: `ectdctl`, `etcdclt`, `mahcine`.
+fn near_command(word: &str) -> bool {
+    let plain = word.len() >= 4
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/'));
+    plain
+        && COMMANDS
+            .iter()
+            .any(|c| c.len() >= 4 && one_slip(word.as_bytes(), c.as_bytes()))
+}
+
+/// Whether `a` and `b` differ by exactly one substitution, insertion,
+/// deletion or swap of neighbours.
+fn one_slip(a: &[u8], b: &[u8]) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let p = short.iter().zip(long).take_while(|(x, y)| x == y).count();
+    match long.len() - short.len() {
+        0 if p < short.len() => {
+            let substituted = short.get(p + 1..) == long.get(p + 1..);
+            let swapped = short.get(p) == long.get(p + 1)
+                && short.get(p + 1) == long.get(p)
+                && short.get(p + 2..) == long.get(p + 2..);
+            substituted || swapped
+        }
+        1 => short.get(p..) == long.get(p + 1..),
+        _ => false,
+    }
+}
+
+/// The first word of a command, when it is plainly no command the shell
+/// knows. A word with quotes, `$` or `\` is only known after the shell
+/// expands it, and an assignment (`A=1 cmd`) is not the command: neither is
+/// judged.
+fn unknown_command(command: &str) -> bool {
+    let first = command.split_whitespace().next().unwrap_or("");
+    let expands = first.contains(['\'', '"', '$', '\\', '`', '{', '*', '?', '[', '~']);
+    !first.is_empty() && !expands && !parse::is_assignment(first) && !COMMANDS.contains(&first)
+}
+
+fn note(line: usize, text: &str, fate: Fate) -> LineNote {
+    LineNote {
+        line,
+        text: clip(text.trim(), NOTE_CHARS),
+        fate,
+    }
+}
+
+/// A transcript's commands: its prompted lines, as echoed (already joined),
+/// and the report: output lines counted, command-like lines without a prompt
+/// and prompted commands the shell does not know noted.
+fn read_transcript(
+    text: &str,
+    kinds: &[Kind],
+    header: Option<usize>,
+    shape: Shape,
+) -> (Vec<String>, ImportReport) {
+    let mut lines = Vec::new();
+    let mut notes = Vec::new();
+    let mut output_skipped = 0;
+    for (i, (line, kind)) in text.lines().zip(kinds).enumerate() {
+        let t = line.trim();
+        if t.starts_with('#') {
+            continue;
+        }
+        if let Some(command) = prompted(t) {
+            if unknown_command(&command) {
+                notes.push(note(i + 1, t, Fate::UnknownCommand));
+            }
+            lines.push(t.to_string());
+            continue;
+        }
+        match kind {
+            Kind::Command => notes.push(note(i + 1, t, Fate::NoPrompt)),
+            Kind::Output => output_skipped += 1,
+            Kind::Skip | Kind::Prompted => {}
+        }
+    }
+    let report = ImportReport {
+        read_as: ReadAs::Transcript { header },
+        shape,
+        kept: lines.len(),
+        output_skipped,
+        notes,
+    };
+    (lines, report)
+}
+
+/// A script's commands, each as one line (`HOST$ text` or the text alone),
+/// and the report: commands the shell does not know noted (they run).
+fn read_script(text: &str, shape: Shape) -> Result<(Vec<String>, ImportReport), ImportError> {
     let commands = parse::parse_script(text).map_err(|e| ImportError::Parse {
         line: e.line,
         message: e.message,
     })?;
-    Ok(commands.iter().map(command_line).collect())
+    let source: Vec<&str> = text.lines().collect();
+    let notes = commands
+        .iter()
+        .filter(|c| unknown_command(&c.text))
+        .map(|c| {
+            let line = source.get(c.line.wrapping_sub(1)).copied().unwrap_or("");
+            note(c.line, line, Fate::UnknownCommand)
+        })
+        .collect();
+    let report = ImportReport {
+        read_as: ReadAs::Script,
+        shape,
+        kept: commands.len(),
+        output_skipped: 0,
+        notes,
+    };
+    Ok((commands.iter().map(command_line).collect(), report))
+}
+
+impl ImportReport {
+    /// The noted lines with this fate.
+    pub fn lines(&self, fate: Fate) -> Vec<usize> {
+        self.notes
+            .iter()
+            .filter(|n| n.fate == fate)
+            .map(|n| n.line)
+            .collect()
+    }
+
+    /// Why the text was read as it was, in a parenthesis's words.
+    fn why(&self) -> String {
+        let s = self.shape;
+        match self.read_as {
+            ReadAs::Transcript { header: Some(line) } => {
+                format!("line {line} is the header “{TRANSCRIPT_HEADER}”")
+            }
+            ReadAs::Transcript { header: None } => format!(
+                "{} {} a prompt, and {} of its {} other lines look like output, not commands",
+                s.prompted,
+                plural(s.prompted, "line starts with", "lines start with"),
+                s.output,
+                s.output + s.commands
+            ),
+            ReadAs::Script if s.prompted == 0 => "no line starts with a prompt".to_string(),
+            ReadAs::Script if s.output + s.commands == 0 => {
+                "every line starts with a prompt".to_string()
+            }
+            ReadAs::Script => format!(
+                "{} of its {} lines without a prompt look like commands",
+                s.commands,
+                s.output + s.commands
+            ),
+        }
+    }
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+/// `line 4 (“foo”), line 9 (“bar”)`, the first few quoted, the rest by
+/// number, and `and N more` past that.
+fn noted_lines(notes: &[&LineNote]) -> String {
+    let mut parts: Vec<String> = notes
+        .iter()
+        .take(NOTICE_QUOTED)
+        .map(|n| format!("line {} (“{}”)", n.line, visible_text(&n.text)))
+        .collect();
+    let rest = notes.iter().skip(NOTICE_QUOTED);
+    parts.extend(
+        rest.clone()
+            .take(NOTICE_NUMBERED)
+            .map(|n| n.line.to_string()),
+    );
+    let more = rest.count().saturating_sub(NOTICE_NUMBERED);
+    if more > 0 {
+        parts.push(format!("and {more} more"));
+    }
+    parts.join(", ")
+}
+
+impl std::fmt::Display for ImportReport {
+    /// The notice: one paragraph, lines quoted with their hidden characters
+    /// shown (`visible_text`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kept = format!("{} {}", self.kept, plural(self.kept, "command", "commands"));
+        match self.read_as {
+            ReadAs::Script => write!(
+                f,
+                "Import read the text as a script ({}) and kept all its {kept}.",
+                self.why()
+            )?,
+            ReadAs::Transcript { .. } => write!(
+                f,
+                "Import read the text as a transcript ({}): it kept the {kept} after a prompt and skipped {} {} of output.",
+                self.why(),
+                self.output_skipped,
+                plural(self.output_skipped, "line", "lines")
+            )?,
+        }
+        let with = |fate| {
+            self.notes
+                .iter()
+                .filter(|n| n.fate == fate)
+                .collect::<Vec<_>>()
+        };
+        let unknown = with(Fate::UnknownCommand);
+        if !unknown.is_empty() {
+            write!(
+                f,
+                " Not a command this shell knows, so the terminal says “command not found”: {}.",
+                noted_lines(&unknown)
+            )?;
+        }
+        let unprompted = with(Fate::NoPrompt);
+        if !unprompted.is_empty() {
+            write!(
+                f,
+                " Not run, as a transcript's commands start with a prompt (add one, e.g. “$ ”, to run them): {}.",
+                noted_lines(&unprompted)
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// A script command as a person types it: `HOST$ text`, or the text alone.
@@ -733,20 +1068,157 @@ mod tests {
         }
     }
 
+    fn report(text: &str) -> (usize, ImportReport) {
+        let i = import_with_report(text).expect("imports");
+        (i.run.steps.len(), i.report)
+    }
+
+    /// The issue's text: two prompted commands, three bare ones and one line
+    /// whose first word is no command. It was read as a transcript and four
+    /// of its six commands were dropped without a word.
     #[test]
-    fn a_transcript_without_header_is_told_from_a_script() {
-        // The runner's own output, as pasted from a terminal.
-        let t = "$ machine add n1 10.0.0.1\nn1$ etcdctl put a 1\nOK\nn1$ etcdctl get a\na\n1\n";
-        assert!(is_transcript(t));
+    fn one_unknown_command_does_not_make_a_script_a_transcript() {
+        let text = "machine add n1 10.0.0.1\n\
+                    n1$ etcd --name n1 --data-dir n1.etcd\n\
+                    etcdctl put a 1\n\
+                    frobnicate now\n\
+                    etcdctl get a\n\
+                    n1$ etcdctl member list\n";
+        let (kept, r) = report(text);
+        assert_eq!(kept, 6, "every command runs, the unknown one too");
+        assert_eq!(r.read_as, ReadAs::Script);
         assert_eq!(
-            import(t).map(|r| r.steps.len()),
-            Ok(3),
-            "the three prompted lines"
+            r.shape,
+            Shape {
+                prompted: 2,
+                commands: 3,
+                output: 1
+            }
         );
-        // A script mixing prompts, bare commands, variables and continuations.
+        assert_eq!(r.lines(Fate::UnknownCommand), [4]);
+        assert_eq!(r.lines(Fate::NoPrompt), Vec::<usize>::new());
+        let notice = r.to_string();
+        assert!(notice.contains("as a script"), "{notice}");
+        assert!(notice.contains("all its 6 commands"), "{notice}");
+        assert!(notice.contains("line 4 (“frobnicate now”)"), "{notice}");
+        // The runner runs the same six and says so.
+        let out = runner(&import(text).expect("imports").script(), 1);
+        assert!(out.contains("sh: frobnicate: command not found"), "{out}");
+    }
+
+    #[test]
+    fn a_real_transcript_keeps_its_prompted_lines_and_says_so() {
+        // With the header, as Transcript exports it.
+        let t = transcript(&busy());
+        let prompted = t.lines().filter(|l| prompted(l).is_some()).count();
+        let (kept, r) = report(&t);
+        assert_eq!(r.read_as, ReadAs::Transcript { header: Some(1) });
+        assert_eq!(kept, prompted);
+        assert!(r.output_skipped > 0);
+        assert_eq!(r.notes, []);
+        let notice = r.to_string();
+        assert!(notice.contains("line 1 is the header"), "{notice}");
+        assert!(notice.contains(&format!("kept the {prompted} commands after a prompt")));
+        // Without it, as pasted from a terminal: `etcdctl version` prints
+        // lines that start with a command's name, and they are output too.
+        let t = "$ machine add n1 10.0.0.1\nn1$ etcdctl put a 1\nOK\nn1$ etcdctl get a\na\n1\n\
+                 n1$ etcdctl version\netcdctl version: 3.4.23\nAPI version: 3.4\n";
+        let (kept, r) = report(t);
+        assert_eq!(r.read_as, ReadAs::Transcript { header: None });
+        assert_eq!((kept, r.output_skipped), (4, 5));
+        assert_eq!(r.notes, []);
+        let notice = r.to_string();
+        assert!(
+            notice.contains(
+                "4 lines start with a prompt, and 5 of its 5 other lines look like output"
+            ),
+            "{notice}"
+        );
+    }
+
+    #[test]
+    fn a_real_script_runs_whole_and_unknown_commands_are_named() {
         let script = "machine add n1 10.0.0.1\nn1$ export A=1\nB=2\netcd --name n1 \\\n  --data-dir x\netcdctl get a\n";
-        assert!(!is_transcript(script));
-        assert_eq!(import(script).map(|r| r.steps.len()), Ok(5));
+        let (kept, r) = report(script);
+        assert_eq!(kept, 5);
+        assert_eq!(r.read_as, ReadAs::Script);
+        assert_eq!(r.notes, []);
+        assert!(r.to_string().contains("all its 5 commands"));
+        let (kept, r) = report("machine add n1 10.0.0.1\nn1$ sleep 1s\nmachnie rm n1\n");
+        assert_eq!((kept, r.read_as), (3, ReadAs::Script));
+        assert_eq!(r.lines(Fate::UnknownCommand), [3]);
+        // Without prompts, every line is a command, output-like or not.
+        let (kept, r) = report("etcdctl get a\nOK\n\nls\n");
+        assert_eq!((kept, r.read_as), (3, ReadAs::Script));
+        assert_eq!(r.lines(Fate::UnknownCommand), [2]);
+        assert!(r.to_string().contains("no line starts with a prompt"));
+    }
+
+    #[test]
+    fn a_mixed_text_is_read_by_its_majority_and_every_line_is_accounted_for() {
+        // Mostly commands: a script, with a typo and a pasted output line
+        // that run (and the shell says so).
+        let text = "# seed: 4\n\
+                    machine add n1 10.0.0.1\n\
+                    n1$ etcd --name n1 \\\n\
+                    \x20 --data-dir n1.etcd\n\
+                    ectdctl put a 1\n\
+                    OK\n\
+                    etcdctl get a\n\
+                    n1$ etcdctl member list\n";
+        let (kept, r) = report(text);
+        assert_eq!(r.read_as, ReadAs::Script);
+        assert_eq!(kept, 6);
+        assert_eq!(r.lines(Fate::UnknownCommand), [5, 6]);
+        // Mostly output: a transcript; the one command without a prompt is
+        // named, not dropped silently.
+        let text = "$ machine add n1 10.0.0.1\nn1$ etcdctl put a 1\nOK\netcdctl get a\na\n1\n";
+        let (kept, r) = report(text);
+        assert_eq!(r.read_as, ReadAs::Transcript { header: None });
+        assert_eq!((kept, r.output_skipped), (2, 3));
+        assert_eq!(r.lines(Fate::NoPrompt), [4]);
+        let notice = r.to_string();
+        assert!(notice.contains("Not run"), "{notice}");
+        assert!(notice.contains("line 4 (“etcdctl get a”)"), "{notice}");
+    }
+
+    #[test]
+    fn typing_slips_look_like_commands() {
+        for slip in [
+            "ectdctl", "etcdclt", "etcdtl", "etcdctll", "mahcine", "Etcdctl", "slep",
+        ] {
+            assert!(near_command(slip), "{slip}");
+        }
+        for not in [
+            "etcdctl",
+            "OK",
+            "a",
+            "8e9e05c52164694d,",
+            "sh:",
+            "API",
+            "nothing",
+            "cta",
+        ] {
+            assert!(!near_command(not), "{not}");
+        }
+        assert!(!looks_like_command("etcd Version: 3.4.23"));
+        assert!(!looks_like_command("sh: foo: command not found"));
+        assert!(looks_like_command("A=1 etcdctl get a"));
+    }
+
+    #[test]
+    fn the_notice_shows_hidden_characters_and_stays_short() {
+        let (_, r) = report("echo a\nx\u{202e}y z\n");
+        assert_eq!(r.read_as, ReadAs::Script);
+        let notice = r.to_string();
+        assert!(notice.contains("line 2 (“x<U+202E>y z”)"), "{notice}");
+        assert!(!notice.contains('\u{202e}'));
+        let many: String = (0..100).map(|i| format!("nope{i}\n")).collect();
+        let (kept, r) = report(&many);
+        assert_eq!((kept, r.notes.len()), (100, 100));
+        let notice = r.to_string();
+        assert!(notice.contains(", 35, 36, and 64 more."), "{notice}");
+        assert!(notice.len() < 700, "{}", notice.len());
     }
 
     #[test]

@@ -19,7 +19,7 @@ fn through(target: &str, input: &str) {
         "link" => {
             let _ = link::Run::from_link(input);
             let _ = link::Run::from_link(&link::pack(input.as_bytes()));
-            let _ = link::import(input);
+            let _ = link::import_with_report(input).map(|i| i.report.to_string());
         }
         _ => {
             let kept: Vec<&str> = input
@@ -69,5 +69,19 @@ fn kept_and_nasty_inputs_give_results_or_errors() {
             n += 1;
         }
     }
+    // The attacks of issue 20 (`tests/attacks/`), through every target.
+    let mut attacks = 0;
+    for e in std::fs::read_dir("tests/attacks")
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let input = std::fs::read_to_string(e.path()).unwrap_or_default();
+        for target in ["parse", "lesson", "run", "link"] {
+            through(target, &input);
+        }
+        attacks += 1;
+    }
+    assert_eq!(attacks, 6, "every attack is kept");
     assert!(n >= NASTY.len() * 3);
 }

@@ -854,7 +854,7 @@ fn a_promise_broken_after_a_wipe_is_the_persons_doing() {
 }
 
 /// A link's commands can run the clock themselves: a replay stops after a
-/// simulated day, so no link holds the page for long.
+/// simulated day (not a step later), so no link holds the page for long.
 #[wasm_bindgen_test]
 fn a_replay_stops_after_a_simulated_day() {
     let mut run = Run::new(1, Start::Empty);
@@ -865,11 +865,21 @@ fn a_replay_stops_after_a_simulated_day() {
         })
         .collect();
     let m = Model::replay_run(&run);
-    assert_eq!(m.run.steps.len(), 2, "20 h, 40 h, then it stops");
+    assert_eq!(
+        m.run.steps.len(),
+        2,
+        "20 h, then 4 h of the next, then it stops"
+    );
+    assert_eq!(m.shown_ms, m.origin_ms + 24 * 3_600_000);
+    let notice = m.notice.as_deref().unwrap_or_default();
+    assert!(
+        notice.contains("more than 24 simulated hours")
+            && notice.contains("after 2 of its 5 commands"),
+        "{notice}"
+    );
     assert!(m
-        .notice
-        .as_deref()
-        .is_some_and(|n| n.contains("replayed up to its command 2 of 5")));
+        .terminal_text()
+        .contains("sh: stopped here: a replay runs at most 24 simulated hours"));
 }
 
 #[wasm_bindgen_test]

@@ -63,7 +63,37 @@ mod native {
             best * 1000.0,
             lines.len()
         );
+        budget(&lines);
         day_in_child();
+    }
+
+    /// The work budget's figures (`sim::budget`): what real runs need, and
+    /// how long the bounds take to reach here (the page's are printed by
+    /// `e2e/share.test.mjs`'s hostile links).
+    fn budget(ten_minutes: &[String]) {
+        use quorum_playground::sim::budget;
+        let events = work::replay(1, ten_minutes).world.events();
+        println!(
+            "budget_events_10_min_run: {events} events (goal: well under the replay budget, {})",
+            budget::REPLAY_EVENTS
+        );
+        let (lesson, most) = work::lesson_events("static/lessons");
+        println!(
+            "budget_events_largest_lesson: {most} events ({lesson}) (goal: well under the replay budget, {})",
+            budget::REPLAY_EVENTS
+        );
+        let boot = quorum_playground::lessons::CLUSTER_SCRIPT;
+        let (t, s) = timed(|| work::session_after(1, &format!("{boot}\nsleep 24h\n")));
+        println!(
+            "budget_one_command_native: {:.2} s for {} events (`sleep 24h` of the three-member cluster, stopped after {:.1} simulated h) (goal: a second or two)",
+            t,
+            s.world.events(),
+            s.world.now_ms() as f64 / 3_600_000.0
+        );
+        let (t, events) = timed(work::replay_budget_spent);
+        println!(
+            "budget_one_replay_native: {t:.2} s for {events} events (16 one-member clusters, sleeping) (goal: a few seconds)"
+        );
     }
 
     /// Runs `bench --day` in a child process and prints its lines.

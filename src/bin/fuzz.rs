@@ -159,7 +159,7 @@ mod fuzz {
             "link" => Some(|s| {
                 let _ = link::Run::from_link(s);
                 let _ = link::Run::from_link(&link::pack(s.as_bytes()));
-                let _ = link::import(s);
+                let _ = link::import_with_report(s).map(|i| i.report.to_string());
             }),
             _ => None,
         }
@@ -178,6 +178,16 @@ mod fuzz {
             .flatten()
             .filter_map(|e| std::fs::read_to_string(e.path()).ok())
             .collect();
+        // the attacks of issue 20 (a link's, an Import's or a host's text)
+        if target != "lesson" {
+            out.extend(
+                std::fs::read_dir("tests/attacks")
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .filter_map(|e| std::fs::read_to_string(e.path()).ok()),
+            );
+        }
         if target == "link" {
             // each script as a run's JSON (imported, then packed and read
             // back out of its link), and the committed format-1 link

@@ -22,6 +22,21 @@ pub struct Session {
     /// A replay's bounds (`sim::budget`): every command runs inside them, as
     /// well as inside its own.
     replay: Budget,
+    /// The playground's limits the commands met: how many times, and the
+    /// first refusal's message (a replay's notice names it).
+    limits: LimitsMet,
+    /// Set while a command runs when it meets a limit.
+    met: Option<String>,
+}
+
+/// The playground's own limits (`sim::budget`, the shell's sizes) that
+/// commands met, as a replay's notice reports them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LimitsMet {
+    /// Commands refused or stopped by a limit.
+    pub commands: usize,
+    /// What the first of them printed.
+    pub first: Option<String>,
 }
 
 /// The most bytes of variables (names and values, all machines together) a
@@ -46,6 +61,8 @@ impl Session {
             var_bytes: 0,
             last_status: 0,
             replay: Budget::NONE,
+            limits: LimitsMet::default(),
+            met: None,
         }
     }
 
@@ -74,6 +91,11 @@ impl Session {
     pub fn end_replay(&mut self) {
         self.replay = Budget::NONE;
         self.world.set_budget(Budget::NONE);
+    }
+
+    /// The limits commands met since the last call (a replay asks at its end).
+    pub fn take_limits(&mut self) -> LimitsMet {
+        std::mem::take(&mut self.limits)
     }
 
     /// Which of the replay's bounds has been reached, if one has: then the
@@ -128,10 +150,16 @@ impl Session {
         self.world.set_budget(self.replay);
         if let Some(spent) = spent {
             let by_replay = spent_of(self.replay, &self.world).is_some();
-            output.err(&spent_message(spent, by_replay));
+            let message = spent_message(spent, by_replay);
+            output.err(&message);
+            self.met.get_or_insert(message);
             if output.status == 0 {
                 output.status = 124;
             }
+        }
+        if let Some(message) = self.met.take() {
+            self.limits.commands += 1;
+            self.limits.first.get_or_insert(message);
         }
         output
     }
@@ -148,12 +176,11 @@ impl Session {
         let old = vars.get(name).map_or(0, |v| name.len() + v.len());
         let bytes = self.var_bytes - old + name.len() + value.len();
         if bytes > MAX_VAR_BYTES {
-            return Err(Output::failure(
-                &format!(
-                    "sh: {name}: cannot set: the variables would hold more than {MAX_VAR_BYTES} bytes (the playground's limit)"
-                ),
-                1,
-            ));
+            let message = format!(
+                "sh: {name}: cannot set: the variables would hold more than {MAX_VAR_BYTES} bytes (the playground's limit)"
+            );
+            self.met = Some(message.clone());
+            return Err(Output::failure(&message, 1));
         }
         vars.insert(name.to_string(), value.to_string());
         self.var_bytes = bytes;
@@ -179,7 +206,12 @@ impl Session {
         };
         let words = match words {
             Ok(w) => w,
-            Err(e) => return Output::failure(&e.message(), 2),
+            Err(e) => {
+                if e == parse::WordsError::TooLong {
+                    self.met = Some(e.message());
+                }
+                return Output::failure(&e.message(), 2);
+            }
         };
         let (assigns, argv) = split_assignments(&words);
         if argv.is_empty() {
@@ -276,7 +308,13 @@ impl Session {
     fn apply(&mut self, a: Action) -> Output {
         match self.world.apply(a) {
             Ok(()) => Output::default(),
-            Err(e) => Self::world_error(e),
+            Err(e) => {
+                let out = Self::world_error(e.clone());
+                if matches!(e, WorldError::TooMany { .. }) {
+                    self.met = Some(out.stderr.trim_end().to_string());
+                }
+                out
+            }
         }
     }
 

@@ -1,5 +1,9 @@
 //! `WorldView`: the plain, cloneable picture of the world the UI and the tests
-//! read. Nothing in it reaches into raft-rs.
+//! read, and how the page writes what it shows of it: times
+//! ([`elapsed_text`]) and text a person or a link put there
+//! ([`visible_text`]). Nothing in it reaches into raft-rs.
+
+use std::borrow::Cow;
 
 use raft::StateRole;
 
@@ -253,6 +257,114 @@ impl World {
 /// clock and the lost-writes banner write it so).
 pub fn elapsed_text(ms: u64) -> String {
     format!("{:02}:{:02}.{}", ms / 60_000, ms / 1000 % 60, ms / 100 % 10)
+}
+
+/// Text as the page shows it: every character that is not seen but changes
+/// how the text around it reads (see [`is_hidden`]) written as `<U+XXXX>`.
+/// Names, keys, values, flags and echoed commands are a person's or a link's
+/// text; shown through this, a right-to-left override cannot flip a line or a
+/// label, and two names that differ by a zero-width space look different.
+/// Only the display changes: commands run with what was typed.
+pub fn visible_text(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_hidden(c) {
+            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`visible_text`] of an owned string, which it returns as it is (no copy)
+/// when nothing in it is hidden.
+pub fn visible_string(text: String) -> String {
+    match visible_text(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(shown) => shown,
+    }
+}
+
+/// The characters [`visible_text`] writes as escapes: bidi controls
+/// (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069: they reorder the
+/// text around them), the other invisible format characters (zero-width
+/// space, non-joiner and joiner, word joiner and invisible operators,
+/// deprecated format controls, byte-order mark, soft hyphen, Mongolian vowel
+/// separator, interlinear annotations, tag characters), line and paragraph
+/// separators, and control characters other than tab and newline.
+pub fn is_hidden(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{8}'
+        | '\u{b}'..='\u{1f}'
+        | '\u{7f}'..='\u{9f}'
+        | '\u{ad}'
+        | '\u{61c}'
+        | '\u{180e}'
+        | '\u{200b}'..='\u{200f}'
+        | '\u{2028}'..='\u{202e}'
+        | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{206f}'
+        | '\u{feff}'
+        | '\u{fff9}'..='\u{fffb}'
+        | '\u{e0000}'..='\u{e007f}')
+}
+
+#[cfg(test)]
+mod visible_tests {
+    use super::*;
+
+    #[test]
+    fn bidi_controls_are_written_as_escapes() {
+        assert_eq!(visible_text("a\u{202e}b"), "a<U+202E>b");
+        for (c, shown) in [
+            ('\u{202a}', "<U+202A>"),
+            ('\u{202b}', "<U+202B>"),
+            ('\u{202c}', "<U+202C>"),
+            ('\u{202d}', "<U+202D>"),
+            ('\u{2066}', "<U+2066>"),
+            ('\u{2067}', "<U+2067>"),
+            ('\u{2068}', "<U+2068>"),
+            ('\u{2069}', "<U+2069>"),
+            ('\u{200e}', "<U+200E>"),
+            ('\u{200f}', "<U+200F>"),
+            ('\u{61c}', "<U+061C>"),
+        ] {
+            assert_eq!(visible_text(&format!("x{c}y")), format!("x{shown}y"));
+        }
+    }
+
+    #[test]
+    fn invisible_and_control_characters_too() {
+        assert_eq!(
+            visible_text("node0\u{200b}1 \u{200d}\u{feff}\u{1b}[31m\r"),
+            "node0<U+200B>1 <U+200D><U+FEFF><U+001B>[31m<U+000D>"
+        );
+        assert_eq!(visible_text("tag\u{e0041}"), "tag<U+E0041>");
+    }
+
+    #[test]
+    fn an_owned_string_too() {
+        assert_eq!(visible_string("a\u{2067}b".into()), "a<U+2067>b");
+        assert_eq!(visible_string("node01".into()), "node01");
+    }
+
+    #[test]
+    fn ordinary_text_is_left_alone_and_not_copied() {
+        for text in [
+            "etcdctl put a 1",
+            "\tb\n",
+            "שלום עולם",
+            "مرحبا",
+            "ü → ★ 日本",
+            "",
+        ] {
+            assert!(matches!(visible_text(text), Cow::Borrowed(t) if t == text));
+        }
+    }
 }
 
 #[cfg(test)]

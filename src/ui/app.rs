@@ -11,6 +11,8 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::sim::view::{visible_string, visible_text};
+
 use super::controls::Controls;
 use super::embed::{use_bridge, Options};
 use super::lesson::{self, LessonPanel};
@@ -20,29 +22,32 @@ use super::map::ClusterMap;
 use super::promises::{LostBanner, PromisesPanel};
 use super::quorum::QuorumPanel;
 use super::share::SharePanel;
-use super::state::{Model, Msg, Shared, Start};
+use super::state::{Model, Msg, Replaying, Shared, Start};
 use super::tables::{MachinesOf, Tables};
 use super::terminal::Terminal;
 use super::timeline::TimelineChart;
 use crate::link::{LinkError, Run};
 use crate::sim::quorum::Change;
 
-/// The page's query string, decoded into (key, value) pairs.
+/// The page's query string, decoded into (key, value) pairs. A part that is
+/// not valid percent-encoding is kept as written, so it is named in a notice
+/// (`Options::parse`) rather than dropped.
 fn query() -> Vec<(String, String)> {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
+    let decode = |s: &str| {
+        js_sys::decode_uri_component(&s.replace('+', " "))
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_else(|| s.to_string())
+    };
     search
         .trim_start_matches('?')
         .split('&')
-        .filter_map(|pair| {
+        .map(|pair| {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            let decode = |s: &str| {
-                js_sys::decode_uri_component(&s.replace('+', " "))
-                    .ok()
-                    .and_then(|v| v.as_string())
-            };
-            Some((decode(k)?, decode(v)?))
+            (decode(k), decode(v))
         })
         .collect()
 }
@@ -68,44 +73,30 @@ fn linked_run() -> Option<Result<Run, LinkError>> {
 /// seed. A link that cannot be opened gives the default world and says why.
 /// Then the embed options: `autoplay=` and `speed=`.
 fn initial_model(options: &Options) -> Model {
-    let (mut m, mut notice) = match linked_run() {
-        Some(Ok(run)) => {
-            let m = Model::replay_run(&run);
-            let notice = m.notice.clone();
-            (m, notice)
-        }
-        Some(Err(e)) => (query_model().0, Some(e.to_string())),
-        None => query_model(),
+    let (mut m, link_error) = match linked_run() {
+        // Replayed in parts after the first paint (`use_replay`).
+        Some(Ok(run)) => (Model::begin_replay(&run, String::new()), None),
+        Some(Err(e)) => (query_model(), Some(e.to_string())),
+        None => (query_model(), None),
     };
     if let Some(play) = options.autoplay {
-        m.playing = play;
+        m.set_playing(play);
     }
-    if let Some(text) = &options.speed {
-        match super::state::parse_speed(text) {
-            Ok(s) => m.speed = s,
-            Err(e) => notice = notice.or(Some(e)),
-        }
+    // A bad speed is among the options' problems, said below.
+    if let Some(Ok(s)) = options.speed.as_deref().map(super::state::parse_speed) {
+        m.speed = s;
     }
-    m.notice = notice.or_else(|| options.problems.first().cloned());
+    let said: Vec<String> = link_error.into_iter().chain(options.notice()).collect();
+    m.notice = (!said.is_empty()).then(|| said.join(" "));
     m
 }
 
-/// `?start=empty` and `?seed=N`, and what could not be read.
-fn query_model() -> (Model, Option<String>) {
-    let mut seed = 1;
-    let mut start = Start::Cluster;
-    let mut notice = None;
-    for (k, v) in query() {
-        match (k.as_str(), v.as_str()) {
-            ("start", "empty") => start = Start::Empty,
-            ("seed", s) => match super::state::parse_seed(s) {
-                Ok(n) => seed = n,
-                Err(e) => notice = Some(e),
-            },
-            _ => {}
-        }
-    }
-    (Model::new(seed, start), notice)
+/// `?start=empty` and `?seed=N` (what could not be read is among the
+/// options' problems, `Options::notice`).
+fn query_model() -> Model {
+    let o = Options::parse(&query());
+    let start: Start = o.start;
+    Model::new(o.seed, start)
 }
 
 /// The latest model, for handlers that read it when they run (tab completion,
@@ -151,23 +142,29 @@ pub fn app() -> Html {
     use_keys(&model);
     use_bridge(&model, options.origin.clone());
     use_hash_links(&model);
+    use_replay(&model);
     {
         // `?lesson=NAME` (or a path on this site) opens a lesson, at
         // `step=N` if given; a share link's lesson is shown at the link's
-        // step, over the link's world.
+        // step, over the link's world, and the query's world is ignored. What
+        // the page opened with is said again once a lesson has opened (a
+        // lesson's world starts without a notice), with what was ignored.
         let d = model.dispatcher();
         let options = options.clone();
+        let said = model.notice.clone();
         use_effect_with((), move |_| {
             let on_msg = Callback::from(move |m: Msg| d.dispatch(m));
             if let Some(Ok(run)) = linked_run() {
                 if let Some(at) = run.lesson {
-                    lesson::attach(at, on_msg);
+                    lesson::attach(at, on_msg.clone());
+                }
+                if let Some(ignored) = options.link_notice() {
+                    let text = said.map_or(ignored.clone(), |s| format!("{s} {ignored}"));
+                    on_msg.emit(Msg::Notice(text));
                 }
             } else if let Some(spec) = options.lesson.clone() {
-                match options.step {
-                    1 => lesson::open(spec, on_msg),
-                    n => lesson::open_at(spec, n - 1, on_msg),
-                }
+                let unseen = !options.shows("lesson");
+                lesson::open_from_query(spec, options.step, said, unseen, on_msg);
             }
         });
     }
@@ -184,7 +181,7 @@ pub fn app() -> Html {
         let d = model.dispatcher();
         html! {
             <div class="notice" role="alert" data-testid="notice">
-                <span>{ n }</span>
+                <span>{ visible_string(n) }</span>
                 <button onclick={Callback::from(move |_| d.dispatch(Msg::Dismiss))}>{ "dismiss" }</button>
             </div>
         }
@@ -211,62 +208,126 @@ pub fn app() -> Html {
             if !o.embed {
                 <Hint />
             }
-            <div class="sr-only" aria-live="polite" data-testid="announce">{ &m.announce }</div>
-            <main class="grid">
-                if o.shows("lesson") || o.shows("machine") || o.shows("quorum") || o.shows("promises") {
-                    <section class="panel side" aria-label="Lesson, actions and quorum">
-                        if o.shows("lesson") {
-                            <LessonPanel lesson={m.lesson.as_ref().map(Shared::new)} error={m.lesson_error.clone()}
-                                idle={m.idle()} checks={lesson::checks(m)} on_msg={on_msg.clone()} />
-                        }
-                        if o.shows("machine") {
-                            <MachinePanel data={machine::panel(&m.view, selected.as_deref())}
-                                on_run={on_run.clone()} on_forecast={on_forecast.clone()} on_select={on_select.clone()} />
-                        }
-                        if o.shows("quorum") {
-                            <QuorumPanel quorum={m.quorum.clone()} learners={crate::sim::quorum::learners(&m.view)}
-                                forecast={quorum_forecast} />
-                        }
-                        if o.shows("promises") {
-                            <PromisesPanel promises={m.promises.clone()} />
-                        }
-                    </section>
-                }
-                if o.shows("map") {
-                    <section class="panel map-panel" aria-label="Cluster map">
-                        <h2>{ "Cluster" }</h2>
-                        <ClusterMap view={m.view.clone()} selected={(*selected).clone()} animate={*animate}
-                            playing={m.playing} now_ms={m.shown_ms}
-                            on_run={on_run.clone()} {on_select} on_forecast={on_forecast.clone()} />
-                    </section>
-                }
-                if o.shows("terminal") {
-                    <Terminal lines={Shared::new(&m.lines)} pending={m.pending.as_ref().map(Shared::new)}
-                        running_ms={m.pending.as_ref().map(|p| m.shown_ms.saturating_sub(p.start_ms))}
-                        queue={Shared::new(&m.queue)} partial={m.partial.clone()} prompt={m.prompt.clone()}
-                        latest={latest.clone()} on_run={on_type} on_forecast={on_forecast.clone()} />
-                }
-                if o.shows("tables") {
-                    <section class="panel wide" aria-label="Members and status">
-                        <Tables view={MachinesOf(m.view.clone())} />
-                    </section>
-                }
-                if o.shows("timeline") {
-                    <section class="panel wide" aria-label="Timeline, share and export">
-                        if !o.embed {
-                            <SharePanel latest={latest.clone()} on_msg={on_msg.clone()} />
-                        }
-                        <TimelineChart timeline={m.future.as_ref().map_or_else(|| m.timeline.clone(), |f| f.timeline.clone())}
-                            now_ms={m.shown_ms} origin_ms={m.origin_ms} future_end_ms={m.future.as_ref().map(|f| f.end_ms)}
-                            {on_seek} />
-                    </section>
-                }
-                if o.shows("logs") {
-                    <Logs world_id={m.world_id} {upto} machines={m.view.machines.iter().map(|x| x.name.clone()).collect::<Vec<_>>()}
-                        {latest} />
-                }
-            </main>
+            <div class="sr-only" aria-live="polite" data-testid="announce">{ visible_text(&m.announce).into_owned() }</div>
+            if let Some(job) = m.replaying_run.as_ref().map(Shared::new) {
+                <ReplayProgress {job} elapsed={m.elapsed_text()} on_msg={on_msg.clone()} />
+            } else {
+                <main class="grid">
+                    if o.shows("lesson") || o.shows("machine") || o.shows("quorum") || o.shows("promises") {
+                        <section class="panel side" aria-label="Lesson, actions and quorum">
+                            if o.shows("lesson") {
+                                <LessonPanel lesson={m.lesson.as_ref().map(Shared::new)} error={m.lesson_error.clone()}
+                                    idle={m.idle()} checks={lesson::checks(m)} on_msg={on_msg.clone()} />
+                            }
+                            if o.shows("machine") {
+                                <MachinePanel data={machine::panel(&m.view, selected.as_deref())}
+                                    on_run={on_run.clone()} on_forecast={on_forecast.clone()} on_select={on_select.clone()} />
+                            }
+                            if o.shows("quorum") {
+                                <QuorumPanel quorum={m.quorum.clone()} learners={crate::sim::quorum::learners(&m.view)}
+                                    forecast={quorum_forecast} />
+                            }
+                            if o.shows("promises") {
+                                <PromisesPanel promises={m.promises.clone()} />
+                            }
+                        </section>
+                    }
+                    if o.shows("map") {
+                        <section class="panel map-panel" aria-label="Cluster map">
+                            <h2>{ "Cluster" }</h2>
+                            <ClusterMap view={m.view.clone()} selected={(*selected).clone()} animate={*animate}
+                                playing={m.playing} now_ms={m.shown_ms}
+                                on_run={on_run.clone()} {on_select} on_forecast={on_forecast.clone()} />
+                        </section>
+                    }
+                    if o.shows("terminal") {
+                        <Terminal lines={Shared::new(&m.lines)} pending={m.pending.as_ref().map(Shared::new)}
+                            running_ms={m.pending.as_ref().map(|p| m.shown_ms.saturating_sub(p.start_ms))}
+                            queue={Shared::new(&m.queue)} partial={m.partial.clone()} prompt={m.prompt.clone()}
+                            latest={latest.clone()} on_run={on_type} on_forecast={on_forecast.clone()} />
+                    }
+                    if o.shows("tables") {
+                        <section class="panel wide" aria-label="Members and status">
+                            <Tables view={MachinesOf(m.view.clone())} />
+                        </section>
+                    }
+                    if o.shows("timeline") {
+                        <section class="panel wide" aria-label="Timeline, share and export">
+                            if !o.embed {
+                                <SharePanel latest={latest.clone()} on_msg={on_msg.clone()} />
+                            }
+                            <TimelineChart timeline={m.future.as_ref().map_or_else(|| m.timeline.clone(), |f| f.timeline.clone())}
+                                now_ms={m.shown_ms} origin_ms={m.origin_ms} future_end_ms={m.future.as_ref().map(|f| f.end_ms)}
+                                {on_seek} />
+                        </section>
+                    }
+                    if o.shows("logs") {
+                        <Logs world_id={m.world_id} {upto} machines={m.view.machines.iter().map(|x| x.name.clone()).collect::<Vec<_>>()}
+                            {latest} />
+                    }
+                </main>
+            }
         </div>
+    }
+}
+
+/// The wasm memory the page holds, in bytes: the end-to-end tests' memory
+/// bound for hostile links (`e2e/share.test.mjs`) reads it through
+/// `window.wasmBindings`. It only reads a number.
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = quorumPlaygroundMemoryBytes)]
+pub fn memory_bytes() -> f64 {
+    (core::arch::wasm32::memory_size(0) as f64) * 65536.0
+}
+
+/// While a run is being opened, one part of it per message, each after the
+/// page has painted the last: the page shows how far it got and stays
+/// responsive (Cancel works between parts).
+#[hook]
+fn use_replay(model: &UseReducerHandle<Model>) {
+    let busy = model.replaying_run.is_some();
+    let d = model.dispatcher();
+    use_effect_with((busy, model.version), move |&(busy, _)| {
+        // An animation frame runs just before the browser paints; a timeout
+        // set from it runs after that paint. So each part starts once the
+        // last one's progress is on the screen.
+        let timer: Rc<RefCell<Option<gloo::timers::callback::Timeout>>> = Rc::default();
+        let frame = busy.then(|| {
+            let timer = timer.clone();
+            request_animation_frame(move |_| {
+                let t =
+                    gloo::timers::callback::Timeout::new(0, move || d.dispatch(Msg::ReplayMore));
+                *timer.borrow_mut() = Some(t);
+            })
+        });
+        move || {
+            drop(frame);
+            timer.borrow_mut().take();
+        }
+    });
+}
+
+/// How far the run being opened has got, with a way to stop it.
+#[derive(Properties, PartialEq)]
+struct ReplayProgressProps {
+    job: Shared<Replaying>,
+    /// The world's clock, `mm:ss.s` since it began.
+    elapsed: String,
+    on_msg: Callback<Msg>,
+}
+
+#[function_component(ReplayProgress)]
+fn replay_progress(props: &ReplayProgressProps) -> Html {
+    let total = props.job.run.steps.len();
+    let done = props.job.next;
+    let cancel = props.on_msg.reform(|_| Msg::ReplayCancel);
+    html! {
+        <section class="panel replay-progress" role="status" aria-live="polite" data-testid="replay-progress">
+            <h2>{ "Opening the run" }</h2>
+            <p>{ format!("Replaying command {done} of {total}; the world's clock is at {}.", props.elapsed) }</p>
+            <progress max={total.max(1).to_string()} value={done.to_string()} />
+            <p class="small muted">{ "A long run is replayed a part at a time, at most a simulated day and a bounded amount of work." }</p>
+            <button onclick={cancel} data-testid="replay-cancel">{ "Stop here and show it" }</button>
+        </section>
     }
 }
 

@@ -6,6 +6,8 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use crate::sim::view::visible_string;
+
 use super::state::{Msg, Start, SPEEDS};
 
 /// What the top bar shows of the model (it re-renders when one of these
@@ -95,7 +97,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         "▶ Play"
     };
     let pending = m.pending.as_ref().map(|echo| {
-        html! { <span class="pending-dot" title={format!("running: {echo}")}>{ "⏳ command running" }</span> }
+        html! { <span class="pending-dot" title={visible_string(format!("running: {echo}"))}>{ "⏳ command running" }</span> }
     });
     html! {
         <header class="topbar">

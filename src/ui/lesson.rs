@@ -5,6 +5,12 @@
 //! the lesson's path. Lessons are fetched from `static/lessons/NAME.lesson` (or
 //! a URL on the same site) and parsed by `crate::lessons`; text from a lesson is
 //! only ever shown as text.
+//!
+//! "The same site" is decided on the URL the browser's own parser makes of
+//! `?lesson=` against the page ([`resolve_against`]): its origin must be the
+//! page's (so no `data:`, `blob:`, `javascript:`, protocol-relative or other
+//! host), and the request is `same-origin`. The pure halves, [`lesson_url`]
+//! and [`same_site`], say why anything else is refused ([`Refusal`]).
 
 use std::rc::Rc;
 
@@ -35,37 +41,188 @@ pub const CATALOGUE: [(&str, &str); 6] = [
     ("005-snapshot-catch-up", "005: catching up from a snapshot"),
 ];
 
-/// Where a lesson given as `?lesson=` lives: a bare name is a file in
-/// `static/lessons/`; a path must stay on this site (no scheme, no `//`).
-pub fn lesson_url(spec: &str) -> Result<(String, String), String> {
-    let spec = spec.trim();
-    let is_name = !spec.is_empty()
+/// Why a `?lesson=` is not opened: a closed list, each said in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// Nothing was given.
+    Empty,
+    /// A control character (tab, line feed, carriage return, …) or a
+    /// backslash: the browser's URL parser drops the first and reads the
+    /// second as `/`, so what the text seems to say is not where it leads.
+    Hidden,
+    /// The browser cannot read it as a URL relative to the page.
+    NotUrl,
+    /// A scheme other than the page's web ones (`data:`, `blob:`,
+    /// `javascript:`, …), without its colon.
+    Scheme(String),
+    /// Another site, by its origin (`null` for an opaque one).
+    OtherSite(String),
+    /// The page itself is not on an `http:` or `https:` site.
+    PageNotWeb,
+    /// Not a `.lesson` file.
+    NotLesson,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Empty => write!(f, "nothing was given"),
+            Refusal::Hidden => write!(
+                f,
+                "it holds a tab, a line break, another control character or a backslash"
+            ),
+            Refusal::NotUrl => write!(f, "it is not a URL"),
+            Refusal::Scheme(s) => write!(f, "{:?} URLs are not lessons", format!("{s}:")),
+            Refusal::OtherSite(o) => write!(f, "it is on another site ({o:?})"),
+            Refusal::PageNotWeb => write!(f, "this page is not served from a web site"),
+            Refusal::NotLesson => write!(f, "it does not end in .lesson"),
+        }
+    }
+}
+
+/// A `?lesson=` refused, with the text as given (shortened) and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LessonRefused {
+    pub spec: String,
+    pub why: Refusal,
+}
+
+impl std::fmt::Display for LessonRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.why {
+            // What such a URL holds is not repeated: it is no place on this site.
+            Refusal::Scheme(_) => write!(f, "lesson: {} on this site", self.why)?,
+            why => write!(
+                f,
+                "lesson: {:?} is not a lesson on this site: {why}",
+                self.spec
+            )?,
+        }
+        write!(
+            f,
+            ". Give a name such as 000-server-addition-deletion, or a path on this site ending in .lesson."
+        )
+    }
+}
+
+/// The longest part of a refused spec a message repeats.
+const SHOWN_CHARS: usize = 80;
+
+fn refuse(spec: &str, why: Refusal) -> LessonRefused {
+    let mut shown: String = spec.chars().take(SHOWN_CHARS).collect();
+    if spec.chars().nth(SHOWN_CHARS).is_some() {
+        shown.push('…');
+    }
+    LessonRefused { spec: shown, why }
+}
+
+/// Whether a spec is a bare lesson name (`000-server-addition-deletion`,
+/// with or without `.lesson`).
+fn is_name(spec: &str) -> bool {
+    !spec.is_empty()
+        && !spec.starts_with('.')
         && spec
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        && !spec.starts_with('.');
-    if is_name {
+}
+
+/// The first, pure half of reading `?lesson=`: a bare name is a file in
+/// `static/lessons/`; anything else is a URL to resolve against the page
+/// (then [`same_site`] judges where it leads). Returns the lesson's name and
+/// that URL, relative to the page. Text the browser's URL parser would
+/// silently change (control characters, backslashes) is refused here.
+pub fn lesson_url(spec: &str) -> Result<(String, String), LessonRefused> {
+    let spec = spec.trim_matches(' ');
+    if spec.is_empty() {
+        return Err(refuse(spec, Refusal::Empty));
+    }
+    if is_name(spec) {
         let name = spec.strip_suffix(".lesson").unwrap_or(spec);
         return Ok((name.to_string(), format!("static/lessons/{name}.lesson")));
     }
-    let local = !spec.contains("://")
-        && !spec.starts_with("//")
-        && !spec.contains('\\')
-        && spec.ends_with(".lesson");
-    if !local {
-        return Err(format!(
-            "lesson: {spec:?} is not a lesson on this site (give a name such as 000-server-addition-deletion, or a path ending in .lesson)"
-        ));
+    if spec.chars().any(|c| c.is_control() || c == '\\') {
+        return Err(refuse(spec, Refusal::Hidden));
     }
-    let stem = spec.rsplit('/').next().unwrap_or(spec);
+    let path = spec.split(['?', '#']).next().unwrap_or(spec);
+    let stem = path.rsplit('/').next().unwrap_or(path);
     let name = stem.strip_suffix(".lesson").unwrap_or(stem);
     Ok((name.to_string(), spec.to_string()))
 }
 
-/// Fetches and parses a lesson.
+/// The parts of a URL the browser's parser gave, as `URL` names them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parsed<'a> {
+    /// With its colon: `https:`.
+    pub protocol: &'a str,
+    /// `https://example.org`, or `null` for an opaque origin.
+    pub origin: &'a str,
+    pub pathname: &'a str,
+}
+
+/// The second, pure half: whether a lesson URL, as the browser resolved it
+/// against the page, is a `.lesson` file on the page's own site (`page`: the
+/// page's URL, parsed the same way).
+pub fn same_site(url: &Parsed, page: &Parsed) -> Result<(), Refusal> {
+    let web = |p: &str| matches!(p, "http:" | "https:");
+    if !web(page.protocol) || page.origin == "null" {
+        return Err(Refusal::PageNotWeb);
+    }
+    if !web(url.protocol) {
+        return Err(Refusal::Scheme(
+            url.protocol.trim_end_matches(':').to_string(),
+        ));
+    }
+    if url.origin != page.origin {
+        return Err(Refusal::OtherSite(url.origin.to_string()));
+    }
+    if !url.pathname.ends_with(".lesson") {
+        return Err(Refusal::NotLesson);
+    }
+    Ok(())
+}
+
+/// Where a lesson spec leads from the page at `page_href`, by the browser's
+/// own URL parser: the lesson's name and the absolute URL to fetch, or why it
+/// is refused.
+pub fn resolve_against(spec: &str, page_href: &str) -> Result<(String, String), LessonRefused> {
+    let (name, relative) = lesson_url(spec)?;
+    let Ok(page) = web_sys::Url::new(page_href) else {
+        return Err(refuse(spec, Refusal::PageNotWeb));
+    };
+    let url = web_sys::Url::new_with_base(&relative, &page.href())
+        .map_err(|_| refuse(spec, Refusal::NotUrl))?;
+    let (p, po, pp) = (page.protocol(), page.origin(), page.pathname());
+    let (u, uo, up) = (url.protocol(), url.origin(), url.pathname());
+    let page = Parsed {
+        protocol: &p,
+        origin: &po,
+        pathname: &pp,
+    };
+    let parsed = Parsed {
+        protocol: &u,
+        origin: &uo,
+        pathname: &up,
+    };
+    same_site(&parsed, &page).map_err(|why| refuse(spec, why))?;
+    Ok((name, url.href()))
+}
+
+/// [`resolve_against`] this page.
+fn resolve(spec: &str) -> Result<(String, String), LessonRefused> {
+    let href = web_sys::window().and_then(|w| w.location().href().ok());
+    let Some(href) = href else {
+        return Err(refuse(spec, Refusal::PageNotWeb));
+    };
+    resolve_against(spec, &href)
+}
+
+/// Fetches and parses a lesson from this site only: the URL fetched is the
+/// one [`same_site`] accepted, and the request is `same-origin`, so the
+/// browser itself refuses another site, even after a redirect.
 pub async fn fetch(spec: String) -> Result<Rc<Lesson>, String> {
-    let (name, url) = lesson_url(&spec)?;
+    let (name, url) = resolve(&spec).map_err(|e| e.to_string())?;
     let resp = gloo::net::http::Request::get(&url)
+        .mode(web_sys::RequestMode::SameOrigin)
         .send()
         .await
         .map_err(|e| format!("lesson {name}: {e}"))?;
@@ -88,13 +245,55 @@ pub fn open(spec: String, on_msg: Callback<Msg>) {
     });
 }
 
-/// Fetches and opens a lesson at a step (0 is the first).
-pub fn open_at(spec: String, step: usize, on_msg: Callback<Msg>) {
+/// What the page should say once `?lesson=`'s lesson was fetched: `said`, the
+/// notice the page opened with (opening a lesson starts a new world, which
+/// has none), then a `step=` beyond the lesson's last step (`step`: 1 is the
+/// first), then why the lesson could not be opened if `error_unseen` (no
+/// lesson panel shows it).
+pub fn query_notice(
+    said: Option<&str>,
+    step: usize,
+    lesson: &Result<Rc<Lesson>, String>,
+    error_unseen: bool,
+) -> Option<String> {
+    let extra = match lesson {
+        Ok(l) => step_beyond(step, l.steps.len()),
+        Err(e) => error_unseen.then(|| e.clone()),
+    };
+    match (said, extra) {
+        (Some(s), Some(e)) => Some(format!("{s} {e}")),
+        (s, e) => e.or(s.map(str::to_string)),
+    }
+}
+
+/// A `step=` beyond the lesson's last step: what the page does instead.
+pub fn step_beyond(step: usize, steps: usize) -> Option<String> {
+    (step > steps && steps > 0).then(|| {
+        format!("step: the lesson has {steps} steps, not {step}; it opens at step {steps}.")
+    })
+}
+
+/// Opens `?lesson=` at `step=` (1 is the first), then says again what the
+/// page opened with, and what `step=` or the lesson could not do
+/// ([`query_notice`]).
+pub fn open_from_query(
+    spec: String,
+    step: usize,
+    said: Option<String>,
+    error_unseen: bool,
+    on_msg: Callback<Msg>,
+) {
     wasm_bindgen_futures::spawn_local(async move {
-        on_msg.emit(Msg::OpenLessonAt {
-            lesson: fetch(spec).await,
-            step,
-        });
+        let lesson = fetch(spec).await;
+        let notice = query_notice(said.as_deref(), step, &lesson, error_unseen);
+        let at = match &lesson {
+            Ok(l) => step.clamp(1, l.steps.len().max(1)) - 1,
+            Err(_) => 0,
+        };
+        on_msg.emit(Msg::OpenLessonAt { lesson, step: at });
+        if let Some(text) = notice {
+            on_msg.emit(Msg::Notice(text));
+        }
     });
 }
 
@@ -283,4 +482,196 @@ fn inline(text: &str) -> Html {
         }
     }
     html! { <>{ for parts }</> }
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    const PAGE: &str = "https://learn.example/sub/path/?lesson=x";
+
+    fn why(spec: &str) -> Refusal {
+        match resolve_against(spec, PAGE) {
+            Ok(ok) => panic!("{spec:?} was accepted: {ok:?}"),
+            Err(e) => e.why,
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn names_and_paths_on_this_site_open() {
+        let ok = |spec: &str| resolve_against(spec, PAGE).map_err(|e| e.to_string());
+        let sub = "https://learn.example/sub/path/static/lessons";
+        assert_eq!(
+            ok("000-server-addition-deletion"),
+            Ok((
+                "000-server-addition-deletion".into(),
+                format!("{sub}/000-server-addition-deletion.lesson")
+            ))
+        );
+        assert_eq!(
+            ok("001-learner-design.lesson").map(|r| r.0),
+            Ok("001-learner-design".into())
+        );
+        assert_eq!(
+            ok("static/lessons/002-runtime-reconfiguration.lesson"),
+            Ok((
+                "002-runtime-reconfiguration".into(),
+                format!("{sub}/002-runtime-reconfiguration.lesson")
+            ))
+        );
+        for same in [
+            "/other/place/x.lesson",
+            "./x.lesson",
+            "../x.lesson",
+            "x.lesson?v=2",
+            "x.lesson#top",
+            "HTTPS://LEARN.EXAMPLE/x.lesson",
+            "https://learn.example:443/x.lesson",
+            // Same scheme, no slashes: a path relative to the page.
+            "https:x.lesson",
+            "https:other.host/x.lesson",
+        ] {
+            let (_, url) = ok(same).unwrap_or_else(|e| panic!("{same:?}: {e}"));
+            assert!(
+                url.starts_with("https://learn.example/"),
+                "{same:?} -> {url}"
+            );
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn anything_else_is_refused_with_its_reason() {
+        let other = |o: &str| Refusal::OtherSite(o.to_string());
+        let cases = [
+            ("", Refusal::Empty),
+            ("/\t/other.host/x.lesson", Refusal::Hidden),
+            ("/\n/other.host/x.lesson", Refusal::Hidden),
+            ("/\r/other.host/x.lesson", Refusal::Hidden),
+            ("\t//other.host/x.lesson", Refusal::Hidden),
+            ("http:/\t/other.host/x.lesson", Refusal::Hidden),
+            ("ht\ttps://other.host/x.lesson", Refusal::Hidden),
+            ("/\\other.host/x.lesson", Refusal::Hidden),
+            ("//other.host/x.lesson", other("https://other.host")),
+            ("///other.host/x.lesson", other("https://other.host")),
+            ("http:other.host/x.lesson", other("http://other.host")),
+            (
+                "http://learn.example/x.lesson",
+                other("http://learn.example"),
+            ),
+            (
+                "https://learn.example.evil/x.lesson",
+                other("https://learn.example.evil"),
+            ),
+            (
+                "https://learn.example@evil.host/x.lesson",
+                other("https://evil.host"),
+            ),
+            ("https://127.0.0.1:9/x.lesson", other("https://127.0.0.1:9")),
+            (
+                "data:text/plain,title: x.lesson",
+                Refusal::Scheme("data".into()),
+            ),
+            (
+                "blob:https://learn.example/0e5c-x.lesson",
+                Refusal::Scheme("blob".into()),
+            ),
+            (
+                "javascript:alert(1)//x.lesson",
+                Refusal::Scheme("javascript".into()),
+            ),
+            (
+                "JavaScript:alert(1)//x.lesson",
+                Refusal::Scheme("javascript".into()),
+            ),
+            ("file:///etc/x.lesson", Refusal::Scheme("file".into())),
+            ("static/lessons/x.txt", Refusal::NotLesson),
+            ("x.lesson/", Refusal::NotLesson),
+            ("http://[x/x.lesson", Refusal::NotUrl),
+        ];
+        for (spec, want) in cases {
+            assert_eq!(why(spec), want, "{spec:?}");
+        }
+        let page = |href: &str| resolve_against("x.lesson", href).map_err(|e| e.why);
+        assert_eq!(page("file:///home/x/index.html"), Err(Refusal::PageNotWeb));
+        assert_eq!(page("not a url"), Err(Refusal::PageNotWeb));
+    }
+
+    #[wasm_bindgen_test]
+    fn a_refusal_says_why_as_text() {
+        let e = resolve_against("//other.host/x.lesson", PAGE).expect_err("refused");
+        let text = e.to_string();
+        assert!(text.starts_with("lesson: \"//other.host/x.lesson\" is not a lesson on this site: it is on another site (\"https://other.host\")."), "{text}");
+        let long = format!("//h/{}<b>.lesson", "a".repeat(500));
+        let text = resolve_against(&long, PAGE)
+            .expect_err("refused")
+            .to_string();
+        assert!(text.len() < 400 && text.contains('…'), "{text}");
+        let e = resolve_against("data:,FOREIGN.lesson", PAGE).expect_err("refused");
+        let text = e.to_string();
+        assert!(
+            text.starts_with("lesson: \"data:\" URLs are not lessons on this site."),
+            "{text}"
+        );
+        assert!(
+            !text.contains("FOREIGN"),
+            "what a data: URL holds is not repeated: {text}"
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn same_site_judges_the_parsed_parts() {
+        let page = Parsed {
+            protocol: "http:",
+            origin: "http://127.0.0.1:8080",
+            pathname: "/",
+        };
+        let url = |protocol, origin, pathname| Parsed {
+            protocol,
+            origin,
+            pathname,
+        };
+        assert_eq!(
+            same_site(&url("http:", "http://127.0.0.1:8080", "/a/x.lesson"), &page),
+            Ok(())
+        );
+        assert_eq!(
+            same_site(&url("http:", "http://127.0.0.1:8081", "/x.lesson"), &page),
+            Err(Refusal::OtherSite("http://127.0.0.1:8081".into()))
+        );
+        assert_eq!(
+            same_site(&url("data:", "null", "x.lesson"), &page),
+            Err(Refusal::Scheme("data".into()))
+        );
+        let opaque = url("http:", "null", "/");
+        assert_eq!(
+            same_site(&url("http:", "null", "/x.lesson"), &opaque),
+            Err(Refusal::PageNotWeb)
+        );
+    }
+
+    #[wasm_bindgen_test]
+    fn a_step_beyond_the_lesson_is_said() {
+        assert_eq!(step_beyond(3, 5), None);
+        assert_eq!(step_beyond(5, 5), None);
+        assert_eq!(
+            step_beyond(9, 5).as_deref(),
+            Some("step: the lesson has 5 steps, not 9; it opens at step 5.")
+        );
+        let failed: Result<Rc<Lesson>, String> = Err("lesson: nope".into());
+        assert_eq!(query_notice(None, 1, &failed, false), None);
+        assert_eq!(
+            query_notice(Some("a."), 1, &failed, false).as_deref(),
+            Some("a.")
+        );
+        assert_eq!(
+            query_notice(Some("a."), 1, &failed, true).as_deref(),
+            Some("a. lesson: nope")
+        );
+        assert_eq!(
+            query_notice(None, 1, &failed, true).as_deref(),
+            Some("lesson: nope")
+        );
+    }
 }

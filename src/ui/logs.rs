@@ -2,6 +2,8 @@
 //! machine, level and a search text, following the tail unless the reader scrolls
 //! up. Long logs stay fast: the filter only scans lines it has not seen, and only
 //! the rows in view are rendered (fixed row height, a spacer for the rest).
+//! Log lines quote names, keys and flags a person typed: they are shown through
+//! `visible_text`, and searched as they are.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,6 +13,7 @@ use yew::prelude::*;
 
 use super::app::Latest;
 use crate::sim::etcd::logfmt::{level_of, Level};
+use crate::sim::view::visible_text;
 use crate::sim::world::LogLine;
 
 /// Pixels per row; must match `.log-row` in the style sheet.
@@ -174,10 +177,11 @@ pub fn logs(props: &LogsProps) -> Html {
             Level::Warn => "warn",
             Level::Error => "error",
         };
+        let text = visible_text(&l.text).into_owned();
         Some(html! {
             <div key={i} class={classes!("log-row", level)} data-testid="log-row" style={format!("top:{}px", row as f64 * ROW_H)}
-                title={l.text.clone()}>
-                <span class="log-machine">{ format!("[{}] ", l.machine) }</span>{ &l.text }
+                title={text.clone()}>
+                <span class="log-machine">{ format!("[{}] ", visible_text(&l.machine)) }</span>{ text }
             </div>
         })
     });
@@ -188,7 +192,7 @@ pub fn logs(props: &LogsProps) -> Html {
                 <label>{ "machine " }
                     <select data-testid="logs-machine" onchange={on_machine}>
                         <option value="" selected={effective.machine.is_empty()}>{ "all machines" }</option>
-                        { for machines.iter().map(|n| html! { <option value={n.clone()} selected={effective.machine == *n}>{ n }</option> }) }
+                        { for machines.iter().map(|n| html! { <option value={n.clone()} selected={effective.machine == *n}>{ visible_text(n).into_owned() }</option> }) }
                     </select>
                 </label>
                 <label>{ "level " }

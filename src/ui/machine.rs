@@ -2,14 +2,15 @@
 //! the selected machine (start, stop, crash, power, add as member or learner,
 //! promote, remove, make leader, wipe). Each button types the command it stands
 //! for (`shell::actions`) and, under the pointer or focus, asks the quorum panel
-//! for its forecast.
+//! for its forecast. Names, addresses and data dirs come from what a person
+//! typed: they are shown through `visible_text`.
 
 use yew::prelude::*;
 
 use super::map::machine_state;
 use crate::shell::actions;
 use crate::sim::quorum::Change;
-use crate::sim::view::{MachineView, Role, WorldView};
+use crate::sim::view::{visible_string, visible_text, MachineView, Role, WorldView};
 
 #[derive(Properties, PartialEq)]
 pub struct MachineProps {
@@ -76,7 +77,7 @@ fn button(a: &Action, props: &MachineProps) -> Html {
         Callback::from(move |_: FocusEvent| f.emit(None))
     };
     html! {
-        <button key={a.id} data-testid={format!("action-{}", a.id)} title={a.command.clone()} {onclick}
+        <button key={a.id} data-testid={format!("action-{}", a.id)} title={visible_text(&a.command).into_owned()} {onclick}
             onmouseenter={enter} onmouseleave={hide} onfocus={focus} onblur={blur}>{ a.label }</button>
     }
 }
@@ -223,7 +224,7 @@ pub fn panel(view: &WorldView, selected: Option<&str>) -> PanelData {
             name: m.name.clone(),
             state: machine_state(m),
             actions: machine_actions(view, m),
-            facts: format!(
+            facts: visible_string(format!(
                 "addresses: {}; disk: {}",
                 m.addrs.join(", "),
                 if m.disk.is_empty() {
@@ -231,7 +232,7 @@ pub fn panel(view: &WorldView, selected: Option<&str>) -> PanelData {
                 } else {
                     m.disk.join(" ")
                 }
-            ),
+            )),
         });
     PanelData { cluster, selected }
 }
@@ -251,7 +252,7 @@ pub fn machine_panel(props: &MachineProps) -> Html {
                 Some(m) => html! {
                     <div class="selected" data-testid="selected-machine">
                         <h3>
-                            { format!("{} ({})", m.name, m.state) }
+                            { format!("{} ({})", visible_text(&m.name), m.state) }
                             <button class="link-button" onclick={close} aria-label="close the machine's actions">{ "×" }</button>
                         </h3>
                         <div class="buttons">{ for m.actions.iter().map(|a| button(a, props)) }</div>

@@ -2,7 +2,8 @@
 //! and ID, term, commit/applied), the links between machines (click: cut or heal
 //! both ways; shift-click: cut one way; cut links drawn red and dashed with a
 //! label, never by colour alone) and, when the toggle is on, the raft messages
-//! of the last frame moving along the links.
+//! of the last frame moving along the links. Names and reasons are a person's
+//! text, shown through `visible_text` (a bidi control cannot flip a label).
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -11,7 +12,7 @@ use yew::prelude::*;
 
 use crate::shell::actions;
 use crate::sim::quorum::Change;
-use crate::sim::view::{LinkView, MachineView, WorldView};
+use crate::sim::view::{visible_string as shown, LinkView, MachineView, WorldView};
 
 /// The map's size for `n` machines: more machines, a larger ring, so boxes
 /// never overlap (the SVG scales to its panel).
@@ -418,11 +419,17 @@ fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &LinksProps) ->
             label.trim_start_matches("✕ ")
         )
     };
+    let title = if state == "up" {
+        format!("net cut {} {} (shift: one way)", l.a, l.b)
+    } else {
+        format!("net heal {} {}", l.a, l.b)
+    };
+    let (aria, title, label) = (shown(aria), shown(title), shown(label));
     html! {
         <g key={format!("{}-{}", l.a, l.b)} class={classes!("link", state)} data-testid={format!("link-{}-{}", l.a, l.b)}
             data-state={state} role="button" tabindex="0" aria-label={aria} {onclick} {onkeydown}
             onmouseenter={hover} onmouseleave={leave} onfocus={focus} onblur={blur}>
-            <title>{ if state == "up" { format!("net cut {} {} (shift: one way)", l.a, l.b) } else { format!("net heal {} {}", l.a, l.b) } }</title>
+            <title>{ title }</title>
             <line class="hit" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} />
             <line class="wire" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} />
             <circle class="handle" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r="11" />
@@ -486,10 +493,11 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
         ),
         _ => format!("{}: {state}. {l1}. {l2}. {l3}", m.name),
     };
+    let full = shown(full);
     let aria = format!("{full}. Press for its actions");
     let (bx, by) = (x - BOX_W / 2.0, y - BOX_H / 2.0);
     let line = |dy: f64, class: &'static str, text: String| {
-        html! { <text class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}>{ text }</text> }
+        html! { <text class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}>{ shown(text) }</text> }
     };
     html! {
         <g key={m.name.clone()} class={classes!("node", state, selected.then_some("selected"), (!m.up).then_some("off"))}

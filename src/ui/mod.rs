@@ -1,7 +1,8 @@
 //! The page (wasm32 only): a Yew app over one shell session. It opens on a running
 //! three-machine cluster and shows the cluster map, the quorum panel, the members
 //! and status tables, the terminal, the logs and the timeline; every change goes
-//! through the same shell commands a person types.
+//! through the same shell commands a person types. If the code ever panics,
+//! `report` shows a banner and stops the page.
 
 mod app;
 mod controls;
@@ -20,7 +21,9 @@ mod terminal;
 mod timeline;
 
 pub use app::App;
-pub use lesson::{lesson_url, CATALOGUE};
+pub use lesson::{
+    lesson_url, resolve_against, same_site, LessonRefused, Parsed, Refusal, CATALOGUE,
+};
 pub use map::{link_state, machine_state};
 pub use share::{embed_code, share_url};
 pub use state::{
@@ -31,5 +34,13 @@ pub use state::{
 /// Installs the panic banner, then mounts the app on the page's body.
 pub fn start() {
     report::install();
-    yew::Renderer::<App>::new().render();
+    yew::Renderer::<Root>::new().render();
+}
+
+/// The page's root: the app, under the test-only panic trigger
+/// (`report::use_test_panic`).
+#[yew::function_component(Root)]
+fn root() -> yew::Html {
+    report::use_test_panic();
+    yew::html! { <App /> }
 }

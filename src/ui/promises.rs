@@ -11,6 +11,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::sim::view::visible_string;
+
 use super::state::{Msg, Promises};
 use crate::sim::invariants::Promise;
 
@@ -75,11 +77,11 @@ fn badge(slug: &'static str, label: &'static str, why: Option<&str>, by_person: 
     };
     html! {
         <li class={classes!("badge", state)} data-testid={format!("promise-{slug}")} data-state={state}
-            title={why.map(str::to_string)}>
+            title={why.map(|w| visible_string(w.to_string()))}>
             <span class="mark" aria-hidden="true">{ mark }</span>
             <span>{ label }</span>
             if let Some(why) = why {
-                <span class="sr-only">{ format!(": {why}") }</span>
+                <span class="sr-only">{ visible_string(format!(": {why}")) }</span>
             }
         </li>
     }
@@ -107,10 +109,10 @@ pub fn lost_banner(props: &LostBannerProps) -> Html {
     html! {
         <div class="lost-banner" role="alert" data-testid="lost-writes">
             <div>
-                <strong>{ format!("{cause} lost {} acknowledged write{}.", p.lost.len(), if p.lost.len() == 1 { "" } else { "s" }) }</strong>
+                <strong>{ visible_string(format!("{cause} lost {} acknowledged write{}.", p.lost.len(), if p.lost.len() == 1 { "" } else { "s" })) }</strong>
                 { " etcd had promised to keep them; forcing a new cluster from a member that missed them, wiping a majority's data or restoring an old snapshot throws them away. That is a lesson, not a bug." }
                 <ul>
-                    { for p.lost.iter().map(|l| html! { <li><code>{ l.to_string() }</code></li> }) }
+                    { for p.lost.iter().map(|l| html! { <li><code>{ visible_string(l.to_string()) }</code></li> }) }
                 </ul>
             </div>
             <button onclick={Callback::from(move |_| on_msg.emit(Msg::DismissLost))}>{ "dismiss" }</button>

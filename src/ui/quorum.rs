@@ -8,6 +8,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::sim::view::visible_string;
+
 use crate::sim::quorum::{Forecast, LearnerInfo, QuorumInfo};
 
 /// The panel's numbers, worked out by the page (`quorum::analyze`, `learners`
@@ -42,18 +44,18 @@ pub fn quorum_panel(props: &QuorumProps) -> Html {
     let q = &props.quorum;
     let ok = q.can_commit;
     let status_class = if ok { "ok" } else { "lost" };
-    let row = |k: &str, v: String| html! { <><dt>{ k.to_string() }</dt><dd>{ v }</dd></> };
+    let row = |k: &str, v: String| html! { <><dt>{ k.to_string() }</dt><dd>{ visible_string(v) }</dd></> };
     html! {
         <div class="quorum-panel">
             <div class="forecast" data-testid="forecast" aria-live="polite">
                 { match &props.forecast {
-                    Some(f) => html! { <p class={classes!(if f.keeps_quorum { "ok" } else { "lost" })}><strong>{ "Forecast: " }</strong>{ f.text.clone() }</p> },
+                    Some(f) => html! { <p class={classes!(if f.keeps_quorum { "ok" } else { "lost" })}><strong>{ "Forecast: " }</strong>{ visible_string(f.text.clone()) }</p> },
                     None => html! { <p class="muted">{ "Point at or focus an action to see what it does to quorum." }</p> },
                 } }
             </div>
             <h2>{ "Quorum" }</h2>
             <p class={classes!("quorum", status_class)} data-testid="quorum-status">
-                <span aria-hidden="true">{ if ok { "✔ " } else { "✖ " } }</span>{ q.summary() }
+                <span aria-hidden="true">{ if ok { "✔ " } else { "✖ " } }</span>{ visible_string(q.summary()) }
             </p>
             <dl class="facts">
                 { row("leader", q.leader.as_ref().map(|l| format!("{} ({:x}), term {}", l.name, l.id, l.term)).unwrap_or_else(|| "none".to_string())) }
@@ -73,7 +75,7 @@ pub fn quorum_panel(props: &QuorumProps) -> Html {
                 };
                 html! {
                     <div class="learner" data-testid={format!("learner-{:x}", l.id)}>
-                        <h3>{ format!("Learner {} catch-up", if l.name.is_empty() { format!("{:x}", l.id) } else { l.name.clone() }) }</h3>
+                        <h3>{ visible_string(format!("Learner {} catch-up", if l.name.is_empty() { format!("{:x}", l.id) } else { l.name.clone() })) }</h3>
                         <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}
                             aria-label="learner's match against the leader's">
                             <div class="fill" style={format!("width:{pct:.1}%")}></div>

@@ -1,7 +1,8 @@
 //! Share, export and import: the run as a link (the page opens on the same
 //! moment), as an `<iframe>` snippet, as the runner's transcript, as a bash
 //! script for real etcd on loopback addresses (`crate::export`), and a box to paste a script or
-//! transcript into, which replays it in a new world. Everything is computed
+//! transcript into, which replays it in a new world and says what it did
+//! (`link::ImportReport`, as the page's notice). Everything is computed
 //! when its button is pressed, from the latest model, and shown as text only.
 
 use std::rc::Rc;
@@ -11,6 +12,7 @@ use yew::prelude::*;
 use super::app::Latest;
 use super::state::Msg;
 use crate::link::{self, Run};
+use crate::sim::view::visible_text;
 
 /// What the panel shows below its buttons.
 #[derive(Clone, PartialEq)]
@@ -126,7 +128,7 @@ pub fn share_panel(props: &ShareProps) -> Html {
                 <button data-testid="import" title="paste a script or transcript and replay it" onclick={import}>{ "Import…" }</button>
             </div>
             if let Some(e) = &*error {
-                <p class="share-error" role="alert" data-testid="share-error">{ e }</p>
+                <p class="share-error" role="alert" data-testid="share-error">{ visible_text(e).into_owned() }</p>
             }
             { shown_view(&shown, &props.on_msg, &error) }
         </div>
@@ -213,11 +215,14 @@ fn import_box(
                 })
                 .map(|t| t.value())
                 .unwrap_or_default();
-            match link::import(&text) {
-                Ok(run) => {
+            match link::import_with_report(&text) {
+                Ok(imported) => {
                     error.set(None);
                     shown.set(Shown::Nothing);
-                    on_msg.emit(Msg::Load(Rc::new(run)));
+                    on_msg.emit(Msg::Load(Rc::new(imported.run)));
+                    // What Import made of the text (script or transcript,
+                    // commands kept, lines not run), over the new world.
+                    on_msg.emit(Msg::Notice(imported.report.to_string()));
                 }
                 Err(e) => error.set(Some(e.to_string())),
             }

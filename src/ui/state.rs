@@ -30,9 +30,10 @@ use yew::Reducible;
 use super::report;
 use crate::lessons::{self, Lesson};
 use crate::link::{LessonAt, Run, Step};
-use crate::shell::parse::{self, Prompt};
+use crate::shell::parse::{self, Prompt, Reader};
 use crate::shell::runner;
-use crate::shell::session::Session;
+use crate::shell::session::{LimitsMet, Session};
+use crate::sim::budget::{self, Spent};
 use crate::sim::etcd::logfmt::Stamp;
 use crate::sim::invariants::Promise;
 use crate::sim::lost::{self, LostWrite};
@@ -65,6 +66,27 @@ pub const SPEEDS: [f64; 10] = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0, 
 
 /// Slowest and fastest speed (a share link's range too).
 pub use crate::link::{SPEED_MAX, SPEED_MIN};
+
+/// The longest command the terminal reads, continuation lines and all (the
+/// shell refuses a longer expansion anyway: `parse::MAX_EXPANDED_CHARS`).
+pub const MAX_TYPED_BYTES: usize = parse::MAX_EXPANDED_CHARS;
+
+/// Events a replay handles between two renders of its progress: about a
+/// tenth of a second of work in the browser.
+pub const REPLAY_CHUNK_EVENTS: u64 = 100_000;
+
+/// A run being opened in parts, so the page paints and can say how far it got
+/// (and be cancelled) while a long run replays.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replaying {
+    pub run: Rc<Run>,
+    /// The next of `run.steps` to type.
+    pub next: usize,
+    /// What the page says once the run is whole (Import's count, say).
+    pub done_announce: String,
+    /// Whether the clock plays once the run is whole (`autoplay=1`).
+    pub play_after: bool,
+}
 
 /// Samples the timeline keeps (older ones are dropped).
 const TIMELINE_SAMPLES: usize = 4000;
@@ -138,6 +160,11 @@ pub enum Msg {
     /// Show the run as it was at this simulated moment (the timeline dragged
     /// back or forward); the run's future is kept until the person acts.
     Seek(u64),
+    /// Replay the next part of the run being opened ([`Replaying`]); the page
+    /// sends it again after each render until the run is whole.
+    ReplayMore,
+    /// Stop replaying the run being opened: the page shows it as far as it got.
+    ReplayCancel,
     /// A new world from a run (an imported script, say): replayed to its end.
     Load(Rc<Run>),
 }
@@ -294,8 +321,12 @@ pub struct Model {
     /// The page's clock in simulated milliseconds (the world's, or behind it while a command is pending).
     pub shown_ms: u64,
     pub prompt: String,
-    /// A line ending in `\` waits here for the rest.
+    /// The lines of a command continued with `\`, as typed, waiting for the rest.
     pub partial: String,
+    /// Reads typed lines into commands (`parse::Reader`), as the runner does.
+    reader: Rc<Reader>,
+    /// A run being opened in parts (a link, an Import), if one is.
+    pub replaying_run: Option<Rc<Replaying>>,
     pub pending: Option<Rc<Pending>>,
     /// Lines typed while a command was pending.
     pub queue: Rc<VecDeque<String>>,
@@ -377,6 +408,8 @@ impl Model {
             shown_ms,
             prompt,
             partial: String::new(),
+            reader: Rc::new(Reader::default()),
+            replaying_run: None,
             pending: None,
             queue: Rc::new(VecDeque::new()),
             playing: true,
@@ -437,33 +470,76 @@ impl Model {
     }
 
     /// A line typed in the terminal. Lines are read as the runner reads a
-    /// script (`parse::parse_script`): a `\` continuation waits for the next
-    /// line, comments and blank lines run nothing, and a continued command is
-    /// joined exactly as the runner joins it.
-    fn type_line(&mut self, line: &str) {
-        let buffer = if self.partial.is_empty() {
-            line.to_string()
-        } else {
-            format!("{}\n{line}", self.partial)
-        };
-        match parse::parse_script(&buffer) {
-            Ok(commands) => {
+    /// script (`parse::Reader`, one line at a time, so a paste of thousands
+    /// of continued lines takes time in proportion to its length): a `\`
+    /// continuation waits for the next line, comments and blank lines run
+    /// nothing, and a continued command is joined exactly as the runner
+    /// joins it. A paste arrives as several lines in one message.
+    fn type_line(&mut self, text: &str) {
+        for line in text.split('\n') {
+            self.type_one(line);
+        }
+    }
+
+    fn type_one(&mut self, line: &str) {
+        if self.partial.len().saturating_add(line.len()) > MAX_TYPED_BYTES {
+            self.refuse_typed(line);
+            return;
+        }
+        let reader = Rc::make_mut(&mut self.reader);
+        match reader.feed(line) {
+            Ok(Some(c)) => {
                 self.partial.clear();
-                if commands.is_empty() && line.trim().is_empty() {
+                self.submit(&command_line(&c));
+            }
+            Ok(None) if reader.is_open() => {
+                if !self.partial.is_empty() {
+                    self.partial.push('\n');
+                }
+                self.partial.push_str(line);
+            }
+            Ok(None) => {
+                self.partial.clear();
+                if line.trim().is_empty() {
                     // Enter on an empty line shows the prompt again, as a terminal does.
                     self.submit("");
                 }
-                for c in &commands {
-                    self.submit(&command_line(c));
-                }
             }
-            Err(e) if e.is_open_continuation() => self.partial = buffer,
             // Anything else (an unclosed quote, say): the shell answers with its error.
             Err(_) => {
+                let buffer = if self.partial.is_empty() {
+                    line.to_string()
+                } else {
+                    format!("{}\n{line}", self.partial)
+                };
                 self.partial.clear();
                 self.submit(&buffer);
             }
         }
+    }
+
+    /// A command typed or pasted past [`MAX_TYPED_BYTES`]: refused whole, as
+    /// the shell refuses an over-long expansion, and nothing runs.
+    fn refuse_typed(&mut self, line: &str) {
+        let first = if self.partial.is_empty() {
+            line
+        } else {
+            &self.partial
+        };
+        let head: String = first.chars().take(60).collect();
+        self.partial.clear();
+        self.reader = Rc::new(Reader::default());
+        let lines = Rc::make_mut(&mut self.lines);
+        lines.push(TermLine {
+            kind: TermKind::Echo,
+            text: format!("{} {head}…", self.prompt),
+        });
+        lines.push(TermLine {
+            kind: TermKind::Stderr,
+            text: format!(
+                "sh: the command is longer than {MAX_TYPED_BYTES} bytes (the playground's limit); nothing was run"
+            ),
+        });
     }
 
     /// A complete command line (typed, or a button's): runs now, or waits behind
@@ -740,11 +816,26 @@ impl Model {
         next.speed = self.speed;
         next.version = self.version;
         let upto = if done { step + 1 } else { step };
-        for s in lesson.steps.iter().take(upto) {
-            for c in &s.commands {
-                next.submit(&command_line(&c.command));
+        // A lesson's replay has a link's budget (`sim::budget`).
+        next.replaying = true;
+        next.session.borrow_mut().start_replay();
+        let commands: Vec<String> = lesson
+            .steps
+            .iter()
+            .take(upto)
+            .flat_map(|s| s.commands.iter().map(|c| command_line(&c.command)))
+            .collect();
+        let mut typed = 0;
+        for line in &commands {
+            if next.session.borrow().replay_spent().is_some() {
+                break;
             }
+            next.submit(line);
+            typed += 1;
         }
+        let spent = next.session.borrow().replay_spent();
+        let why = spent.map(|s| replay_cut(s, typed, commands.len()));
+        next.end_replay(why, "");
         next.lesson = Some(Rc::new(LessonState {
             lesson: lesson.clone(),
             step,
@@ -803,7 +894,10 @@ impl Model {
 
     /// Whether the terminal is idle: nothing pending, nothing waiting.
     pub fn idle(&self) -> bool {
-        self.pending.is_none() && self.queue.is_empty() && self.partial.is_empty()
+        self.pending.is_none()
+            && self.queue.is_empty()
+            && self.partial.is_empty()
+            && self.replaying_run.is_none()
     }
 }
 
@@ -935,8 +1029,22 @@ impl Model {
 
     /// A new world with the run's seed and start, its commands typed after
     /// the time it lists, paused at its last moment: the same terminal, logs
-    /// and world as the run that made it.
+    /// and world as the run that made it. The whole replay at once (a rewind,
+    /// tests); the page opens a link or an Import in parts
+    /// ([`Model::begin_replay`] and [`Msg::ReplayMore`]).
     pub fn replay_run(run: &Run) -> Model {
+        let mut m = Model::begin_replay(run, String::new());
+        while m.replaying_run.is_some() {
+            m.replay_part(u64::MAX);
+        }
+        m
+    }
+
+    /// A new world for `run`, paused, its replay started but nothing of the
+    /// run typed yet: the page renders this at once and then replays the run
+    /// a part at a time. The replay is bounded (`sim::budget`): a simulated
+    /// day, and [`budget::REPLAY_EVENTS`] events of work.
+    pub fn begin_replay(run: &Run, done_announce: String) -> Model {
         let mut m = Model::new(run.seed, run.start);
         m.playing = false;
         m.speed = run.speed;
@@ -944,27 +1052,108 @@ impl Model {
         // replay arrives at is the same, and asking after every command
         // would cost a third of the replay's time.
         m.replaying = true;
-        // A link bounds the time between its commands; its commands can run
-        // the clock too (`sleep 24h`, many times): the replay stops once it
-        // has run a day, so no link can hold the page for long.
-        let limit = m.origin_ms.saturating_add(crate::link::LIMITS.wait_ms);
-        for (i, step) in run.steps.iter().enumerate() {
-            if m.session.borrow().world.now_ms() > limit {
-                m.notice = Some(format!(
-                    "This run goes on for more than a simulated day: it was replayed up to its command {i} of {}.",
-                    run.steps.len()
-                ));
+        m.session.borrow_mut().start_replay();
+        m.replaying_run = Some(Rc::new(Replaying {
+            run: Rc::new(run.clone()),
+            next: 0,
+            done_announce,
+            play_after: false,
+        }));
+        m
+    }
+
+    /// Plays or pauses the clock; while a run is being opened, from when it
+    /// is whole (the world must not move under the replay).
+    pub fn set_playing(&mut self, play: bool) {
+        match self.replaying_run.clone() {
+            Some(job) => {
+                self.replaying_run = Some(Rc::new(Replaying {
+                    play_after: play,
+                    ..(*job).clone()
+                }))
+            }
+            None => self.playing = play,
+        }
+    }
+
+    /// Replays the run being opened for about `events` events of work (at
+    /// least one command), or to its end, or until its budget is spent.
+    fn replay_part(&mut self, events: u64) {
+        let Some(job) = self.replaying_run.clone() else {
+            return;
+        };
+        let until = self.session.borrow().world.events().saturating_add(events);
+        let mut next = job.next;
+        let steps = &job.run.steps;
+        loop {
+            let spent = self.session.borrow().replay_spent();
+            if let Some(spent) = spent {
+                let why = replay_cut(spent, next, steps.len());
+                self.end_replay(Some(why), &job.done_announce);
+                return;
+            }
+            let Some(step) = steps.get(next) else {
+                self.idle_for(job.run.tail_ms);
+                let spent = self.session.borrow().replay_spent();
+                let why = spent.map(|s| replay_cut(s, next, steps.len()));
+                self.end_replay(why, &job.done_announce);
+                return;
+            };
+            self.idle_for(step.wait_ms);
+            if self.session.borrow().replay_spent().is_some() {
+                // The wait before this command spent the budget: it is not typed.
+                continue;
+            }
+            self.submit(&step.line);
+            next += 1;
+            if self.session.borrow().world.events() >= until {
                 break;
             }
-            m.idle_for(step.wait_ms);
-            m.submit(&step.line);
         }
-        if m.notice.is_none() {
-            m.idle_for(run.tail_ms);
+        self.replaying_run = Some(Rc::new(Replaying {
+            next,
+            ..(*job).clone()
+        }));
+    }
+
+    /// The person stopped the replay: the page shows the run as far as it got.
+    fn cancel_replay(&mut self) {
+        if let Some(job) = self.replaying_run.clone() {
+            let why = format!(
+                "You stopped opening this run: it shows its first {} of {} commands.",
+                job.next,
+                job.run.steps.len()
+            );
+            self.end_replay(Some(why), "");
         }
-        m.replaying = false;
-        m.check_promises();
-        m
+    }
+
+    /// The replay is over: its budget lifted, the promises checked once, and
+    /// the notice says whether (and why) it was cut short.
+    fn end_replay(&mut self, cut: Option<String>, announce: &str) {
+        let play_after = self.replaying_run.take().is_some_and(|job| job.play_after);
+        self.replaying = false;
+        let limits = {
+            let mut session = self.session.borrow_mut();
+            session.end_replay();
+            session.take_limits()
+        };
+        self.check_promises();
+        if let Some(why) = replay_notice(cut, &limits) {
+            // After what was said when the run was opened (Import's report).
+            self.notice = Some(match self.notice.take() {
+                Some(said) => format!("{said} {why}"),
+                None => why,
+            });
+        }
+        if !announce.is_empty() {
+            self.announce = announce.to_string();
+        }
+        // Lines that arrived while the run was opened (a host's `run`) now run.
+        while let Some(line) = self.next_queued() {
+            self.type_line(&line);
+        }
+        self.playing = play_after;
     }
 
     /// Runs the clock for `ms`, looking at the world every
@@ -1010,15 +1199,16 @@ impl Model {
         }));
     }
 
-    /// A new world from a run, replayed to its end (Import).
+    /// A new world from a run (Import, a link opened in this tab), replayed
+    /// in parts from the next message on.
     fn load(&mut self, run: &Run) {
-        let mut next = Model::replay_run(run);
-        next.version = self.version;
-        next.announce = format!(
+        let announce = format!(
             "replayed {} commands with seed {}",
             run.steps.len(),
             run.seed
         );
+        let mut next = Model::begin_replay(run, announce);
+        next.version = self.version;
         *self = next;
     }
 }
@@ -1058,6 +1248,20 @@ impl Reducible for Model {
     type Action = Msg;
 
     fn reduce(self: Rc<Self>, action: Msg) -> Rc<Self> {
+        if self.replaying_run.is_some() {
+            match action {
+                // The world must not move under a replay: lines wait, and the
+                // clock's own moves are not made.
+                Msg::Run(line) | Msg::Button(line) => {
+                    let mut next = (*self).clone();
+                    Rc::make_mut(&mut next.queue).push_back(line);
+                    next.version += 1;
+                    return Rc::new(next);
+                }
+                Msg::Frame(_) | Msg::Step | Msg::TogglePlay | Msg::Seek(_) => return self,
+                _ => {}
+            }
+        }
         let mut next = (*self).clone();
         if forks(&action, next.playing) {
             next.fork();
@@ -1096,7 +1300,13 @@ impl Reducible for Model {
             Msg::SetSpeed(text) => next.set_speed(&text),
             Msg::Reset { seed, start } => next.reset(&seed, start),
             Msg::Dismiss => next.notice = None,
-            Msg::Notice(text) => next.notice = Some(text),
+            // After what is said already (a replay's cut, say), not instead.
+            Msg::Notice(text) => {
+                next.notice = Some(match next.notice.take() {
+                    Some(said) if !text.contains(&said) => format!("{said} {text}"),
+                    _ => text,
+                })
+            }
             Msg::DismissLost => {
                 let p = Rc::make_mut(&mut next.promises);
                 p.lost.clear();
@@ -1129,6 +1339,8 @@ impl Reducible for Model {
             Msg::OpenLessonAt { lesson: Err(e), .. } => next.lesson_error = Some(e),
             Msg::Seek(ms) => next.seek(ms),
             Msg::Load(run) => next.load(&run),
+            Msg::ReplayMore => next.replay_part(REPLAY_CHUNK_EVENTS),
+            Msg::ReplayCancel => next.cancel_replay(),
         }
         next.version += 1;
         Rc::new(next)
@@ -1161,8 +1373,41 @@ fn forks(action: &Msg, playing: bool) -> bool {
         | Msg::OpenLessonAt { lesson: Err(_), .. }
         | Msg::LessonClose
         | Msg::AttachLesson { .. }
-        | Msg::Seek(_) => false,
+        | Msg::Seek(_)
+        | Msg::ReplayMore
+        | Msg::ReplayCancel => false,
     }
+}
+
+/// What the page says after a replay: why it was cut short, if it was, and
+/// how many of its commands a limit refused or stopped.
+fn replay_notice(cut: Option<String>, limits: &LimitsMet) -> Option<String> {
+    let met = limits.first.as_ref().map(|first| {
+        let n = limits.commands;
+        let commands = if n == 1 { "command" } else { "commands" };
+        format!("{n} of its {commands} met the playground's limits; the first was told: {first}")
+    });
+    match (cut, met) {
+        (Some(cut), Some(met)) => Some(format!("{cut} {met}")),
+        (None, Some(met)) => Some(format!("This run was replayed whole, but {met}")),
+        (cut, None) => cut,
+    }
+}
+
+/// The notice for a replay its budget cut short at command `next` (0-based)
+/// of `total`.
+fn replay_cut(spent: Spent, next: usize, total: usize) -> String {
+    let limit = match spent {
+        Spent::Time => format!(
+            "it runs the clock for more than {} simulated hours",
+            budget::REPLAY_MS / 3_600_000
+        ),
+        Spent::Work => format!(
+            "it needs more work than the page does for one run ({} simulated events)",
+            budget::REPLAY_EVENTS
+        ),
+    };
+    format!("This run was cut short: {limit}. The page shows the world where the limit was reached, after {next} of its {total} commands.")
 }
 
 /// The speed field: `0.1` to `100`, an optional trailing `x`.

@@ -1,6 +1,8 @@
 //! `member list` and `endpoint status`, kept live: the columns and cells etcdctl
 //! prints with `-w table` (`shell::etcdctl::member_rows`, `status_row`), read from
 //! the world's view without sending a request (so watching never changes the run).
+//! Names and URLs come from the flags a person typed: cells are shown through
+//! `visible_text`.
 
 use std::rc::Rc;
 
@@ -9,7 +11,7 @@ use yew::prelude::*;
 use crate::shell::actions;
 use crate::shell::etcdctl::{member_rows, status_row, MEMBER_HEADER, STATUS_HEADER};
 use crate::sim::etcd::request::Header;
-use crate::sim::view::WorldView;
+use crate::sim::view::{visible_text, WorldView};
 
 /// A view compared by its machines alone (what the tables read), so the
 /// tables re-render when a member, a term, an index or a revision changed, not
@@ -31,10 +33,10 @@ pub struct TablesProps {
 fn table(testid: &str, caption: &str, header: &[&str], rows: &[Vec<String>]) -> Html {
     html! {
         <table class="etcd-table" data-testid={testid.to_string()}>
-            <caption>{ caption.to_string() }</caption>
+            <caption>{ visible_text(caption).into_owned() }</caption>
             <thead><tr>{ for header.iter().map(|h| html! { <th scope="col">{ h.to_uppercase() }</th> }) }</tr></thead>
             <tbody>
-                { for rows.iter().map(|r| html! { <tr>{ for r.iter().map(|c| html! { <td>{ c }</td> }) }</tr> }) }
+                { for rows.iter().map(|r| html! { <tr>{ for r.iter().map(|c| html! { <td>{ visible_text(c).into_owned() }</td> }) }</tr> }) }
                 if rows.is_empty() {
                     <tr><td colspan={header.len().to_string()} class="muted">{ "no rows" }</td></tr>
                 }

@@ -2,7 +2,9 @@
 //! current machine, history on up/down, tab completion of commands, flags,
 //! machine names and member IDs (`shell::complete`), `\` continuation lines, the
 //! pending command and the lines waiting behind it, and a button that copies the
-//! whole terminal as text.
+//! whole terminal as text. Every line is shown through `visible_text`, so a
+//! bidi control in what was typed or printed shows as `<U+202E>` and cannot
+//! flip the terminal; the command runs, and Copy copies, exactly what was typed.
 
 use std::collections::VecDeque;
 
@@ -15,6 +17,7 @@ use super::app::Latest;
 use super::state::{Model, Pending, Shared, TermKind, TermLine};
 use crate::shell::{actions, complete};
 use crate::sim::quorum::Change;
+use crate::sim::view::{visible_string, visible_text};
 
 /// What the terminal shows of the model; its handlers read the latest model
 /// when they run (history, completion, forecast, Copy).
@@ -168,8 +171,10 @@ pub fn terminal(props: &TerminalProps) -> Html {
             if let Some(first) = lines.first_mut() {
                 *first = format!("{}{first}", el.value());
             }
-            for l in lines {
-                on_run.emit(l);
+            // One message for the whole paste: the terminal reads its lines
+            // one after the other, in time linear in the paste.
+            if !lines.is_empty() {
+                on_run.emit(lines.join("\n"));
             }
             el.set_value(&rest);
         })
@@ -210,7 +215,7 @@ pub fn terminal(props: &TerminalProps) -> Html {
     html! {
         <section class="panel terminal" aria-label="Terminal">
             <h2>
-                { format!("Terminal — {}", m.prompt.trim_end_matches('$')) }
+                { format!("Terminal — {}", visible_text(m.prompt.trim_end_matches('$'))) }
                 <button class="small-button" data-testid="copy-terminal" onclick={on_copy} title="copy the whole terminal as text">{ "Copy" }</button>
                 <span class="small muted" role="status">{ (*copied).clone() }</span>
             </h2>
@@ -221,20 +226,38 @@ pub fn terminal(props: &TerminalProps) -> Html {
                         { format!("… running (simulated {:.1} s so far)", *ms as f64 / 1000.0) }
                     </div>
                 }) }
-                { for m.queue.iter().map(|q| html! { <div class="queued">{ format!("(waiting) {q}") }</div> }) }
-                { for m.partial.lines().map(|q| html! { <div class="queued">{ format!("(continued) {q}") }</div> }) }
+                { for m.queue.iter().map(|q| html! { <div class="queued">{ format!("(waiting) {}", visible_text(q)) }</div> }) }
+                { for continued(&m.partial) }
             </div>
             if !choices.is_empty() {
-                <div class="completions small" data-testid="completions">{ choices.join("  ") }</div>
+                <div class="completions small" data-testid="completions">{ visible_string(choices.join("  ")) }</div>
             }
             <label class="term-input">
-                <span class="prompt">{ prompt }</span>
+                <span class="prompt">{ visible_string(prompt) }</span>
                 <input ref={input} data-testid="terminal-input" type="text" spellcheck="false"
                     autocomplete="off" autocapitalize="off" aria-label="command" {onkeydown} {oninput} {onpaste} />
             </label>
         </section>
     }
 }
+
+/// The lines of a command still being continued: the last [`CONTINUED_SHOWN`]
+/// of them, after a count of the others (a paste may leave thousands).
+fn continued(partial: &str) -> Vec<Html> {
+    let lines: Vec<&str> = partial.lines().collect();
+    let hidden = lines.len().saturating_sub(CONTINUED_SHOWN);
+    let more = (hidden > 0).then(|| {
+        html! { <div class="queued">{ format!("(continued: {hidden} earlier lines)") }</div> }
+    });
+    more.into_iter()
+        .chain(lines[hidden..].iter().map(|q| {
+            html! { <div class="queued">{ format!("(continued) {}", visible_text(q)) }</div> }
+        }))
+        .collect()
+}
+
+/// How many lines of a continued command the terminal shows.
+const CONTINUED_SHOWN: usize = 20;
 
 /// The terminal's lines, compared by pointer: they are re-rendered only when a
 /// command printed something, not on every frame of the clock.
@@ -254,5 +277,5 @@ fn line(l: &TermLine) -> Html {
         TermKind::Stdout => "out",
         TermKind::Stderr => "err",
     };
-    html! { <div class={class}>{ &l.text }</div> }
+    html! { <div class={class}>{ visible_text(&l.text).into_owned() }</div> }
 }

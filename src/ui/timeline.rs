@@ -10,6 +10,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::sim::view::visible_string;
+
 use super::state::{MarkerKind, Timeline};
 
 const W: f64 = 1000.0;
@@ -74,7 +76,7 @@ pub fn timeline_chart(props: &TimelineProps) -> Html {
                 Some(l) => format!("{l} · t{}", s.term),
                 None => "no leader".to_string(),
             };
-            labels.push(html! { <text class="tl-label" x={format!("{x0:.1}")} y={format!("{:.1}", y(s.term) - 4.0)}>{ text }</text> });
+            labels.push(html! { <text class="tl-label" x={format!("{x0:.1}")} y={format!("{:.1}", y(s.term) - 4.0)}>{ visible_string(text) }</text> });
         }
     }
     let markers = tl.markers.iter().map(|m| {
@@ -88,7 +90,7 @@ pub fn timeline_chart(props: &TimelineProps) -> Html {
         };
         html! {
             <g class={class}>
-                <title>{ format!("{} at t+{}", m.label, fmt_ms(m.ms)) }</title>
+                <title>{ visible_string(format!("{} at t+{}", m.label, fmt_ms(m.ms))) }</title>
                 <line x1={format!("{mx:.1}")} x2={format!("{mx:.1}")} y1="12" y2={format!("{}", BAND_Y + BAND_H)} />
                 <text x={format!("{mx:.1}")} y="11" text-anchor="middle">{ sym }</text>
             </g>
@@ -109,7 +111,7 @@ pub fn timeline_chart(props: &TimelineProps) -> Html {
     html! {
         <div class="timeline">
             <h2>{ "Timeline — term and leader" }</h2>
-            <svg viewBox={format!("0 0 {W} {H}")} class="timeline-svg" role="img" aria-label={summary.clone()} data-testid="timeline">
+            <svg viewBox={format!("0 0 {W} {H}")} class="timeline-svg" role="img" aria-label={visible_string(summary.clone())} data-testid="timeline">
                 <defs>
                     <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
                         <rect width="6" height="6" class="hatch-bg" />
