@@ -115,7 +115,7 @@ e2e: test-tools build
 # time to interactive, frame times, CPU when hidden or paused).
 bench: test-tools build
 	cargo run --quiet --release --bin bench
-	$(WASM_TEST_ENV) cargo test --quiet --release --target $(WASM) --features bench-web --test bench_web -- --nocapture 2>&1 \
+	$(WASM_TEST_ENV) cargo test --release --target $(WASM) --features bench-web --test bench_web -- --nocapture 2>&1 \
 	  | awk '/^[a-z0-9_]+: / { print; next } /FAILED|panicked|error/ { print; bad = 1 } END { exit bad }'
 	node e2e/bench.mjs
 
