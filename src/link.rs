@@ -641,7 +641,13 @@ fn read_transcript(
             if unknown_command(&command) {
                 notes.push(note(i + 1, t, Fate::UnknownCommand));
             }
-            lines.push(t.to_string());
+            // `(HOST)$ cmd` as `HOST$ cmd`: the page records a button's
+            // command (run on HOST, the terminal's machine kept) in the
+            // parenthesised form, and a transcript's prompt switches.
+            lines.push(match parse::split_prompt(t) {
+                (Prompt::Host(h), text) => format!("{h}$ {text}"),
+                (Prompt::Current, _) => t.to_string(),
+            });
             continue;
         }
         match kind {

@@ -136,6 +136,23 @@ impl Session {
         Executed { machine, output }
     }
 
+    /// Runs one command addressed by `prompt`, as a button of the page does:
+    /// on the machine a `HOST$` prompt names, after which the current machine
+    /// is the one it was (while it still exists). With no current machine
+    /// yet, the command's machine becomes the current one, as with [`run`].
+    ///
+    /// [`run`]: Session::run
+    pub fn run_on(&mut self, prompt: &Prompt, text: &str) -> Executed {
+        let before = self.current.clone();
+        let ex = self.run(prompt, text);
+        if let Some(name) = before {
+            if self.world.find_machine(&name).is_some() {
+                self.current = Some(name);
+            }
+        }
+        ex
+    }
+
     /// Runs a command inside its own budget ([`budget::COMMAND_EVENTS`]) and
     /// the replay's; a command stopped by either says which, and fails with
     /// 124 (as `timeout` does) if it had not failed already.
@@ -881,6 +898,52 @@ mod tests {
         assert_eq!(parse_date("2024-02-29 00:00:00"), Some(1_709_164_800));
         assert_eq!(parse_date("300000000-01-01 00:00:00"), None);
         assert_eq!(parse_date("soon"), None);
+    }
+
+    fn three_machines() -> Session {
+        let mut s = Session::new(1);
+        for line in [
+            "machine add node01",
+            "machine add node02",
+            "machine add node03",
+        ] {
+            s.run_typed(line);
+        }
+        s
+    }
+
+    #[test]
+    fn run_on_keeps_the_current_machine() {
+        let mut s = three_machines();
+        assert_eq!(s.current(), Some("node01"));
+        let host = Prompt::Host("node03".to_string());
+        let ex = s.run_on(&host, "echo hi");
+        assert_eq!(ex.machine.as_deref(), Some("node03"));
+        assert_eq!(ex.output.stdout, "hi\n");
+        assert_eq!(s.current(), Some("node01"));
+        // Case-insensitive, as prompts are; an unknown host changes nothing.
+        let ex = s.run_on(&Prompt::Host("NODE02".to_string()), "true");
+        assert_eq!(ex.machine.as_deref(), Some("node02"));
+        assert_eq!(s.current(), Some("node01"));
+        let ex = s.run_on(&Prompt::Host("node09".to_string()), "true");
+        assert_eq!(ex.output.status, 255);
+        assert_eq!(s.current(), Some("node01"));
+        // A typed prompt still switches, as a shell would.
+        s.run_typed("node02$ true");
+        assert_eq!(s.current(), Some("node02"));
+    }
+
+    #[test]
+    fn run_on_with_no_current_machine_or_a_removed_one() {
+        let mut s = Session::new(1);
+        let ex = s.run_on(&Prompt::Host("node01".to_string()), "true");
+        assert_eq!(ex.output.status, 255);
+        assert_eq!(s.current(), None);
+        let mut s = three_machines();
+        // The current machine removed by the command itself: not restored.
+        s.run_on(&Prompt::Host("node02".to_string()), "machine rm node01");
+        assert_ne!(s.current(), Some("node01"));
+        assert!(s.current().is_some());
     }
 
     #[test]

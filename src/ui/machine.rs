@@ -2,8 +2,10 @@
 //! the selected machine (start, stop, crash, power, add as member or learner,
 //! promote, remove, make leader, wipe). Each button types the command it stands
 //! for (`shell::actions`) and, under the pointer or focus, asks the quorum panel
-//! for its forecast. Names, addresses and data dirs come from what a person
-//! typed: they are shown through `visible_text`.
+//! for its forecast. A button's `HOST$ cmd` runs on that machine and leaves the
+//! terminal's machine as it was; only "Use NAME's terminal" (which types
+//! `ssh NAME`) moves the terminal. Names, addresses and data dirs come from
+//! what a person typed: they are shown through `visible_text`.
 
 use yew::prelude::*;
 
@@ -237,6 +239,30 @@ pub fn panel(view: &WorldView, selected: Option<&str>) -> PanelData {
     PanelData { cluster, selected }
 }
 
+/// The control that moves the terminal to the selected machine by typing
+/// `ssh NAME`, so the run records it (and a link replays it) as typed.
+fn terminal_switch(name: &str, props: &MachineProps) -> Html {
+    let shown = visible_text(name).into_owned();
+    let onclick = {
+        let on = props.on_run.clone();
+        let f = props.on_forecast.clone();
+        let line = format!("ssh {name}");
+        Callback::from(move |_: MouseEvent| {
+            f.emit(None);
+            on.emit(line.clone());
+        })
+    };
+    html! {
+        <p class="use-terminal">
+            <button data-testid="use-terminal" {onclick}
+                title={format!("types ssh {shown}: the terminal's commands then run on {shown}")}>
+                { format!("Use {shown}'s terminal") }
+            </button>
+            <span class="small muted">{ "The buttons above run on this machine; the terminal stays where it is." }</span>
+        </p>
+    }
+}
+
 #[function_component(MachinePanel)]
 pub fn machine_panel(props: &MachineProps) -> Html {
     let data = &props.data;
@@ -256,6 +282,7 @@ pub fn machine_panel(props: &MachineProps) -> Html {
                             <button class="link-button" onclick={close} aria-label="close the machine's actions">{ "×" }</button>
                         </h3>
                         <div class="buttons">{ for m.actions.iter().map(|a| button(a, props)) }</div>
+                        { terminal_switch(&m.name, props) }
                         <p class="small muted">{ m.facts.clone() }</p>
                     </div>
                 },

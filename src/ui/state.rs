@@ -113,7 +113,9 @@ pub enum Msg {
     /// Run a line typed in the terminal (a `HOST$` prompt is optional; a `\`
     /// at the end waits for the next line).
     Run(String),
-    /// A button's command: always one whole line, whatever is being typed.
+    /// A button's command: always one whole line, whatever is being typed. A
+    /// `HOST$ cmd` line runs on HOST and leaves the terminal's machine as it
+    /// was (typing the same line switches to HOST, as a shell does).
     Button(String),
     /// The page's clock: this many real milliseconds passed (scaled by the speed
     /// while playing; a frame later than `MAX_FRAME_MS` plays nothing).
@@ -359,6 +361,12 @@ pub struct Model {
     pub promises: Rc<Promises>,
     /// While a run is replayed: the history is checked once, at its end.
     replaying: bool,
+    /// The machine the run's script addresses after its last command, when
+    /// that is not the terminal's: a button ran its command on another
+    /// machine, which a script's `HOST$` prompt would switch to. The next line
+    /// typed without a prompt is then recorded with the terminal's machine
+    /// (see [`LinePlan`]), so the script and transcript stay the page's.
+    script_host: Option<String>,
 }
 
 thread_local! {
@@ -434,6 +442,7 @@ impl Model {
             future: None,
             promises: Rc::new(Promises::default()),
             replaying: false,
+            script_host: None,
         };
         m.observe();
         m.announce.clear();
@@ -542,6 +551,15 @@ impl Model {
         });
     }
 
+    /// A button's line: a `HOST$ cmd` is submitted as `(HOST)$ cmd`, the form
+    /// that runs on HOST and keeps the terminal's machine ([`LinePlan`]).
+    fn press(&mut self, line: &str) {
+        match one_command_on_host(line) {
+            Some((host, text)) => self.submit(&paren_line(&host, &text)),
+            None => self.submit(line),
+        }
+    }
+
     /// A complete command line (typed, or a button's): runs now, or waits behind
     /// the pending command.
     fn submit(&mut self, line: &str) {
@@ -580,15 +598,20 @@ impl Model {
     fn execute(&mut self, line: &str) {
         let trimmed = line.trim();
         let record = self.playing;
-        let (echo, output, start_ms, end_ms, frames) = {
+        let (plan, echo, output, start_ms, end_ms, frames) = {
             let mut session = self.session.borrow_mut();
             let start_ms = session.world.now_ms();
             if record {
                 session.world.record_frames(FRAME_MS);
             }
-            let (prompt, text) = parse::split_prompt(trimmed);
+            let plan = LinePlan::new(trimmed, &session, self.script_host.is_some());
+            let (prompt, text) = (&plan.prompt, &plan.text);
             let host_before = prompt_of(&session);
-            let ex = session.run(&prompt, &text);
+            let ex = if plan.keep_current {
+                session.run_on(prompt, text)
+            } else {
+                session.run(prompt, text)
+            };
             let frames = if record {
                 session
                     .world
@@ -599,7 +622,7 @@ impl Model {
             } else {
                 Vec::new()
             };
-            let host = match (&prompt, &ex.machine) {
+            let host = match (prompt, &ex.machine) {
                 (Prompt::Host(_), Some(m)) => format!("{m}$"),
                 _ => host_before,
             };
@@ -613,18 +636,20 @@ impl Model {
                 push_lines(&mut output, kind, &chunk.text);
             }
             let echo = format!("{host} {text}").trim_end().to_string();
-            (echo, output, start_ms, session.world.now_ms(), frames)
+            (plan, echo, output, start_ms, session.world.now_ms(), frames)
         };
         let status = self.session.borrow().last_status();
-        self.record(trimmed, start_ms, end_ms);
+        self.follow_script(&plan);
+        self.record(&plan.record, start_ms, end_ms);
         self.check_promises();
-        if !trimmed.is_empty() {
+        let said = plan.history.as_str();
+        if !said.is_empty() {
             if status == 0 {
-                self.mark_command(start_ms, trimmed);
+                self.mark_command(start_ms, said);
             }
             let history = Rc::make_mut(&mut self.history);
-            if history.last().map(|s| s.as_str()) != Some(trimmed) {
-                history.push(trimmed.to_string());
+            if history.last().map(|s| s.as_str()) != Some(said) {
+                history.push(said.to_string());
             }
         }
         Rc::make_mut(&mut self.lines).push(TermLine {
@@ -649,6 +674,19 @@ impl Model {
             self.prompt = prompt_of(&self.session.borrow());
             self.observe();
         }
+    }
+
+    /// After a line ran: whether the run's script now addresses another
+    /// machine than the terminal's (a button ran on another machine, which a
+    /// script's prompt switches to). A line that names no machine that
+    /// exists moves neither.
+    fn follow_script(&mut self, plan: &LinePlan) {
+        let Some(host) = &plan.host else {
+            return;
+        };
+        let session = self.session.borrow();
+        let moved = plan.keep_current && session.current() != Some(host.as_str());
+        self.script_host = moved.then(|| host.clone());
     }
 
     /// Moves the page's clock forward by `ms` simulated milliseconds.
@@ -971,7 +1009,7 @@ impl Model {
                     || l.contains("snapshot restore")
                     || parse::split_prompt(l).1.starts_with("rm ")
             })
-            .cloned()
+            .map(|l| as_echoed(l))
     }
 }
 
@@ -1268,7 +1306,7 @@ impl Reducible for Model {
         }
         match action {
             Msg::Run(line) => next.type_line(&line),
-            Msg::Button(line) => next.submit(&line),
+            Msg::Button(line) => next.press(&line),
             Msg::Frame(real_ms) => {
                 if !(next.playing && real_ms.is_finite() && real_ms > 0.0) {
                     return self;
@@ -1382,13 +1420,18 @@ fn forks(action: &Msg, playing: bool) -> bool {
 /// What the page says after a replay: why it was cut short, if it was, and
 /// how many of its commands a limit refused or stopped.
 fn replay_notice(cut: Option<String>, limits: &LimitsMet) -> Option<String> {
-    let met = limits.first.as_ref().map(|first| {
-        let n = limits.commands;
-        let commands = if n == 1 { "command" } else { "commands" };
-        format!("{n} of its {commands} met the playground's limits; the first was told: {first}")
+    // The command a cut stopped met a limit too: the cut says so already.
+    let earlier = limits.commands.saturating_sub(usize::from(cut.is_some()));
+    let met = limits.first.as_ref().filter(|_| earlier > 0).map(|first| {
+        let commands = if earlier == 1 {
+            "one of its commands".to_string()
+        } else {
+            format!("{earlier} of its commands")
+        };
+        format!("{commands} met the playground's limits; the first was told: {first}")
     });
     match (cut, met) {
-        (Some(cut), Some(met)) => Some(format!("{cut} {met}")),
+        (Some(cut), Some(met)) => Some(format!("{cut} Before that, {met}")),
         (None, Some(met)) => Some(format!("This run was replayed whole, but {met}")),
         (cut, None) => cut,
     }
@@ -1477,6 +1520,100 @@ fn announcement(before: Option<&Sample>, now: &Sample) -> String {
         _ => {}
     }
     parts.join("; ")
+}
+
+/// How a complete line runs, how the run records it and what the history
+/// keeps. A line is one of:
+///
+/// - a line as typed (`cmd`, `HOST$ cmd`): it runs as a shell runs it (a
+///   prompt switches the terminal's machine) and is recorded and kept as it is;
+/// - `(HOST)$ cmd` with HOST another machine than the terminal's: a button's
+///   command ([`Msg::Button`]), run on HOST keeping the terminal's machine
+///   ([`Session::run_on`]), kept in the history as `HOST$ cmd`;
+/// - `(HOST)$ cmd` with HOST the terminal's machine: a button's command on
+///   it, or a line typed without a prompt after a button ran on another
+///   machine, recorded with the terminal's machine so that a script of the
+///   run (where `HOST$` switches) runs it there too; kept as `cmd`.
+///
+/// The reader turns a typed `(HOST)$ cmd` into `HOST$ cmd`, and a line it
+/// cannot read is never taken for a button's (`one_command_on_host`), so
+/// runs recorded before buttons kept the terminal's machine replay as they ran.
+struct LinePlan {
+    prompt: Prompt,
+    text: String,
+    /// The machine the prompt names, if it names one that exists.
+    host: Option<String>,
+    /// A button's command on another machine: the terminal's machine stays.
+    keep_current: bool,
+    /// The line as the run records it.
+    record: String,
+    /// The line as the history keeps it (nothing for an empty line).
+    history: String,
+}
+
+impl LinePlan {
+    /// The plan for `trimmed`; `diverged` when the run's script addresses
+    /// another machine than the terminal's ([`Model`]'s `script_host`).
+    fn new(trimmed: &str, session: &Session, diverged: bool) -> LinePlan {
+        let current = session.current().map(str::to_string);
+        let (prompt, text) = parse::split_prompt(trimmed);
+        let host = match &prompt {
+            Prompt::Host(h) => session.world.find_machine(h).map(str::to_string),
+            Prompt::Current => None,
+        };
+        let here = host.is_some() && host == current;
+        let paren = trimmed.starts_with('(') && host.is_some();
+        let mut plan = LinePlan {
+            prompt,
+            host,
+            keep_current: false,
+            record: trimmed.to_string(),
+            history: trimmed.to_string(),
+            text,
+        };
+        if paren && here {
+            plan.history = plan.text.clone();
+        } else if paren && one_command_on_host(trimmed).is_some() {
+            plan.keep_current = true;
+            plan.history = as_echoed(trimmed);
+        } else if let (Prompt::Current, Some(c), true) = (&plan.prompt, current, diverged) {
+            plan.record = paren_line(&c, &plan.text);
+            plan.history = plan.text.clone();
+            plan.prompt = Prompt::Host(c.clone());
+            plan.host = Some(c);
+        }
+        plan
+    }
+}
+
+/// `line` read as one whole command with a `HOST$` (or `(HOST)$`) prompt:
+/// the host as written and the command's text.
+fn one_command_on_host(line: &str) -> Option<(String, String)> {
+    if line.contains('\n') {
+        return None;
+    }
+    let mut reader = Reader::default();
+    match reader.feed(line) {
+        Ok(Some(c)) if !reader.is_open() => match c.prompt {
+            Prompt::Host(h) => Some((h, c.text)),
+            Prompt::Current => None,
+        },
+        _ => None,
+    }
+}
+
+/// A recorded line as the terminal echoed it: a button's `(HOST)$ cmd` as
+/// `HOST$ cmd`, any other line as it is.
+fn as_echoed(line: &str) -> String {
+    match one_command_on_host(line).filter(|_| line.starts_with('(')) {
+        Some((host, text)) => format!("{host}$ {text}").trim_end().to_string(),
+        None => line.to_string(),
+    }
+}
+
+/// `(HOST)$ text`, the form a button's command is recorded in.
+fn paren_line(host: &str, text: &str) -> String {
+    format!("({host})$ {text}").trim_end().to_string()
 }
 
 fn prompt_of(session: &Session) -> String {

@@ -2,7 +2,11 @@
 //! current machine, history on up/down, tab completion of commands, flags,
 //! machine names and member IDs (`shell::complete`), `\` continuation lines, the
 //! pending command and the lines waiting behind it, and a button that copies the
-//! whole terminal as text. Every line is shown through `visible_text`, so a
+//! whole terminal as text. Long lines wrap; an etcdctl `-w table` (its lines
+//! start with `+` or `|`) is one block that keeps its columns and scrolls
+//! sideways when it is wider than the terminal. Tab completes in the input
+//! until Escape: then Tab moves focus on, until the next key typed.
+//! Every line is shown through `visible_text`, so a
 //! bidi control in what was typed or printed shows as `<U+202E>` and cannot
 //! flip the terminal; the command runs, and Copy copies, exactly what was typed.
 
@@ -74,6 +78,10 @@ pub fn terminal(props: &TerminalProps) -> Html {
     let cursor = use_state(|| None::<usize>);
     let choices = use_state(Vec::<String>::new);
     let copied = use_state(String::new);
+    // After Escape, Tab moves focus on instead of completing, until a key is
+    // typed: read by the key handler at once (a cell), shown in the hint (a state).
+    let released = use_mut_ref(|| false);
+    let hint_released = use_state(|| false);
     let output = use_node_ref();
     {
         let output = output.clone();
@@ -92,13 +100,26 @@ pub fn terminal(props: &TerminalProps) -> Html {
         let latest = props.latest.clone();
         let on_run = props.on_run.clone();
         let on_forecast = props.on_forecast.clone();
+        let released = released.clone();
+        let hint_released = hint_released.clone();
         Callback::from(move |e: KeyboardEvent| {
             let Some(el) = input.cast::<HtmlInputElement>() else {
                 return;
             };
+            let key = e.key();
+            let was = *released.borrow();
+            if let Some(free) = releases_tab(&key, was) {
+                *released.borrow_mut() = free;
+                hint_released.set(free);
+            }
+            // Shift+Tab, and Tab after Escape, move focus as everywhere else.
+            if key == "Tab" && (e.shift_key() || was) {
+                return;
+            }
             let model = latest.get();
             let history = &model.history;
-            match e.key().as_str() {
+            match key.as_str() {
+                "Escape" => choices.set(Vec::new()),
                 "Enter" => {
                     on_run.emit(el.value());
                     on_forecast.emit(None);
@@ -133,7 +154,14 @@ pub fn terminal(props: &TerminalProps) -> Html {
     let oninput = {
         let latest = props.latest.clone();
         let f = props.on_forecast.clone();
+        let released = released.clone();
+        let hint_released = hint_released.clone();
         Callback::from(move |e: InputEvent| {
+            // Typing (or pasting) takes Tab back for completion.
+            if *released.borrow() {
+                *released.borrow_mut() = false;
+                hint_released.set(false);
+            }
             if let Some(el) = e.target_dyn_into::<HtmlInputElement>() {
                 let model = latest.get();
                 let current = model.prompt.trim_end_matches('$');
@@ -235,9 +263,31 @@ pub fn terminal(props: &TerminalProps) -> Html {
             <label class="term-input">
                 <span class="prompt">{ visible_string(prompt) }</span>
                 <input ref={input} data-testid="terminal-input" type="text" spellcheck="false"
-                    autocomplete="off" autocapitalize="off" aria-label="command" {onkeydown} {oninput} {onpaste} />
+                    autocomplete="off" autocapitalize="off" aria-label="command" aria-describedby="term-hint"
+                    {onkeydown} {oninput} {onpaste} />
             </label>
+            <p id="term-hint" class="term-hint small muted" data-testid="terminal-hint">{ hint(*hint_released) }</p>
         </section>
+    }
+}
+
+/// Whether Tab is released from completion after `key` (None: as it was):
+/// Escape releases it, a key typed takes it back; Tab itself and the
+/// modifier keys change nothing.
+fn releases_tab(key: &str, released: bool) -> Option<bool> {
+    match key {
+        "Escape" => (!released).then_some(true),
+        "Tab" | "Shift" | "Control" | "Alt" | "Meta" | "CapsLock" => None,
+        _ => released.then_some(false),
+    }
+}
+
+/// The line under the input: how to complete, and how to leave.
+fn hint(released: bool) -> &'static str {
+    if released {
+        "Tab now moves to the next control; type a key to complete with Tab again."
+    } else {
+        "Tab completes; Esc then Tab leaves the terminal. ssh NAME (or NAME$ cmd) changes its machine; wide tables scroll sideways."
     }
 }
 
@@ -268,7 +318,57 @@ struct LinesProps {
 
 #[function_component(Lines)]
 fn lines(props: &LinesProps) -> Html {
-    html! { <>{ for props.lines.iter().map(line) }</> }
+    html! { <>{ for blocks(&props.lines).into_iter().map(block) }</> }
+}
+
+/// A run of the terminal's lines shown together: one line, or an etcdctl
+/// table's lines.
+enum Block<'a> {
+    Line(&'a TermLine),
+    Table(&'a [TermLine]),
+}
+
+/// Whether `l` is a line of an etcdctl `-w table` box (`+---+` or `| a |`).
+fn is_table_line(l: &TermLine) -> bool {
+    l.kind == TermKind::Stdout && (l.text.starts_with('+') || l.text.starts_with('|'))
+}
+
+/// The lines in blocks: each run of table lines that starts with a `+`
+/// border is one table; every other line is its own.
+fn blocks(lines: &[TermLine]) -> Vec<Block<'_>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(l) = lines.get(i) {
+        let run = lines[i..].iter().take_while(|l| is_table_line(l)).count();
+        if run > 1 && l.text.starts_with('+') {
+            out.push(Block::Table(&lines[i..i + run]));
+            i += run;
+        } else {
+            out.push(Block::Line(l));
+            i += 1;
+        }
+    }
+    out
+}
+
+fn block(b: Block<'_>) -> Html {
+    match b {
+        Block::Line(l) => line(l),
+        // One element whose text is the rows joined by newlines, so the
+        // terminal's text (one line per child) reads the same as before.
+        Block::Table(rows) => {
+            let text: Vec<String> = rows
+                .iter()
+                .map(|l| visible_text(&l.text).into_owned())
+                .collect();
+            html! {
+                <div class="out term-table" data-testid="terminal-table" role="group" tabindex="0"
+                    aria-label="etcdctl table (scrolls sideways when wider than the terminal)">
+                    { text.join("\n") }
+                </div>
+            }
+        }
+    }
 }
 
 fn line(l: &TermLine) -> Html {
