@@ -5,6 +5,7 @@
 
 pub mod budget;
 pub mod etcd;
+pub mod glossary;
 pub mod history;
 pub mod invariants;
 pub mod lost;

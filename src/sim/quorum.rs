@@ -1,7 +1,10 @@
 //! Quorum arithmetic over a [`WorldView`]: who leads, how many voters the leader
 //! reaches, what a learner lacks before etcd promotes it, and what a change
 //! (a member added, removed or promoted, a process stopped, a link cut) would
-//! do to the quorum, in sentences for a learner of etcd.
+//! do to the quorum, in sentences for a learner of etcd, with its [`Outcome`].
+//! The words the quorum panel shows are made here too ([`QuorumInfo::rows`],
+//! [`MemberLabel`]): "started" as etcd means it (published) apart from
+//! running, a member added but never started named and called "not started".
 //!
 //! Everything here is a pure function of the view. "Reachable" is never guessed
 //! from the member table: a voter is reachable when the leader's rafthttp sees
@@ -28,6 +31,7 @@ use std::fmt;
 use super::etcd::membership::{Member, MemberError, Membership, MAX_LEARNERS};
 use super::etcd::request::ServerError;
 use super::etcd::server::{HEALTH_INTERVAL_MS, READY_PERCENT};
+use super::glossary::Word;
 use super::url::split_url;
 use super::view::{MachineView, PeerProgress, ProcessView, Role, WorldView};
 
@@ -51,8 +55,14 @@ pub struct QuorumInfo {
     pub learners: Vec<(u64, String)>,
     /// Voters needed to commit: voters/2 + 1.
     pub quorum: usize,
-    /// Voters that have published their name (etcd's `IsStarted`).
+    /// Voters that have published their name (etcd's `IsStarted`), whether
+    /// or not their etcd still runs.
     pub voters_started: usize,
+    /// Voters whose etcd runs now (what the map shows as not stopped).
+    pub voters_running: usize,
+    /// Every member of the same list, voters and learners in its order, as the
+    /// page names them (see [`MemberLabel`]).
+    pub members: Vec<MemberLabel>,
     /// The leader and the voters it hears from (0 with no leader).
     pub voters_reachable: usize,
     /// How many more reachable voters can be lost while writes still commit.
@@ -63,7 +73,141 @@ pub struct QuorumInfo {
     pub can_commit: bool,
 }
 
+/// Whether a member's etcd runs, in the words the page uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemberStatus {
+    /// Its etcd runs now.
+    Running,
+    /// It has published its name (etcd's started) but its etcd does not run now.
+    Stopped,
+    /// Added by `member add` and never published its name: not started, as
+    /// etcd says (its etcd may be starting, or may never have run).
+    NotStarted,
+}
+
+impl MemberStatus {
+    /// "running", "stopped", "not started".
+    pub fn word(self) -> &'static str {
+        match self {
+            MemberStatus::Running => "running",
+            MemberStatus::Stopped => "stopped",
+            MemberStatus::NotStarted => "not started",
+        }
+    }
+}
+
+/// A member as the page names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberLabel {
+    pub id: u64,
+    /// Its published name; before it publishes one, the machine its peer URL
+    /// names (the name `member add` was given in every lesson: etcd itself
+    /// keeps no name until the member publishes); else its ID in hex.
+    pub name: String,
+    pub is_learner: bool,
+    pub status: MemberStatus,
+}
+
+impl MemberLabel {
+    /// "node01", "node03 (stopped)", "node04 (not started)".
+    pub fn text(&self) -> String {
+        match self.status {
+            MemberStatus::Running => self.name.clone(),
+            s => format!("{} ({})", self.name, s.word()),
+        }
+    }
+}
+
+/// One row of the quorum panel: its label, the glossary word the label
+/// names (linked there), and its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub label: &'static str,
+    pub word: Option<Word>,
+    pub value: String,
+}
+
+impl Row {
+    fn new(label: &'static str, word: Option<Word>, value: String) -> Row {
+        Row { label, word, value }
+    }
+}
+
+/// "1 failure", "2 failures".
+fn failures(n: usize) -> String {
+    if n == 1 {
+        "1 failure".to_string()
+    } else {
+        format!("{n} failures")
+    }
+}
+
 impl QuorumInfo {
+    /// The quorum panel's rows, each label with its glossary word.
+    pub fn rows(&self) -> Vec<Row> {
+        let mut rows = vec![Row::new("leader", Some(Word::Leader), self.leader_text())];
+        if let Some(l) = &self.leader {
+            rows.push(Row::new("term", Some(Word::Term), l.term.to_string()));
+        }
+        rows.push(Row::new("voters", Some(Word::Voter), self.list(false)));
+        rows.push(Row::new("learners", Some(Word::Learner), self.list(true)));
+        rows.extend(self.count_rows());
+        let commits = if self.can_commit { "yes" } else { "no" };
+        rows.push(Row::new("can commit", Some(Word::Commit), commits.into()));
+        rows
+    }
+
+    /// Quorum, started, reachable and tolerated failures ("no voters" while
+    /// there are none).
+    fn count_rows(&self) -> [Row; 4] {
+        let n = self.voters.len();
+        let say = |text: String| match n {
+            0 => "no voters".to_string(),
+            _ => text,
+        };
+        let started = format!(
+            "running {} of {n} voters · published {} of {n}",
+            self.voters_running, self.voters_started
+        );
+        let reachable = format!("{} of {n} voters, from the leader", self.voters_reachable);
+        let tolerates = format!(
+            "{} now, {} by size",
+            failures(self.failures_tolerated),
+            self.tolerance_by_size
+        );
+        [
+            Row::new(
+                "quorum",
+                Some(Word::Quorum),
+                say(format!("{} of {n} voters", self.quorum)),
+            ),
+            Row::new("started", Some(Word::Started), say(started)),
+            Row::new("reachable", None, say(reachable)),
+            Row::new("tolerates", None, say(tolerates)),
+        ]
+    }
+
+    fn leader_text(&self) -> String {
+        match &self.leader {
+            Some(l) => format!("{} ({:x})", l.name, l.id),
+            None => "none".to_string(),
+        }
+    }
+
+    /// "none", or "2: node01, node03 (stopped)".
+    fn list(&self, learners: bool) -> String {
+        let names: Vec<String> = self
+            .members
+            .iter()
+            .filter(|m| m.is_learner == learners)
+            .map(MemberLabel::text)
+            .collect();
+        if names.is_empty() {
+            return "none".to_string();
+        }
+        format!("{}: {}", names.len(), names.join(", "))
+    }
+
     /// One line that starts "quorum ok" or "quorum lost".
     pub fn summary(&self) -> String {
         let n = self.voters.len();
@@ -153,6 +297,7 @@ impl fmt::Display for PromoteRefusal {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LearnerInfo {
     pub id: u64,
+    /// As [`MemberLabel::name`]: before it publishes, its machine's name.
     pub name: String,
     /// The learner's match in the leader's progress tracker (0 without a leader).
     pub matched: u64,
@@ -170,11 +315,11 @@ pub fn learners(view: &WorldView) -> Vec<LearnerInfo> {
     c.info
         .learners
         .iter()
-        .map(|(id, name)| {
+        .map(|(id, _)| {
             let (matched, leader_matched) = c.matches(*id);
             LearnerInfo {
                 id: *id,
-                name: name.clone(),
+                name: c.label(*id),
                 matched,
                 leader_matched,
                 fraction: fraction(c.leader.is_some(), matched, leader_matched),
@@ -269,6 +414,40 @@ pub struct Forecast {
     pub refusal: Option<Refusal>,
 }
 
+/// What a forecast foretells, for its colour and symbol: refused and quorum
+/// lost are warnings, a kept quorum is fine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// A leader with a quorum of reachable voters afterwards.
+    KeepsQuorum,
+    /// No quorum afterwards: writes stop (or stay stopped).
+    QuorumLost,
+    /// etcd would reject the change outright.
+    Refused,
+}
+
+impl Outcome {
+    /// The page's name for it (its `data-outcome`): `ok`, `lost`, `refused`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::KeepsQuorum => "ok",
+            Outcome::QuorumLost => "lost",
+            Outcome::Refused => "refused",
+        }
+    }
+}
+
+impl Forecast {
+    /// Refused if etcd rejects it, else whether quorum holds afterwards.
+    pub fn outcome(&self) -> Outcome {
+        match (self.refusal, self.keeps_quorum) {
+            (Some(_), _) => Outcome::Refused,
+            (None, true) => Outcome::KeepsQuorum,
+            (None, false) => Outcome::QuorumLost,
+        }
+    }
+}
+
 /// What `change` would do to the quorum, from [`analyze`]'s numbers.
 pub fn forecast(view: &WorldView, change: &Change) -> Forecast {
     let c = Cluster::of(view);
@@ -331,7 +510,13 @@ impl<'a> Cluster<'a> {
             .unwrap_or_default();
         let (n, quorum) = sized(voters.len());
         let r = reachable.len();
+        let labels: Vec<MemberLabel> = members.iter().map(|m| label_of(view, m)).collect();
         let info = QuorumInfo {
+            voters_running: labels
+                .iter()
+                .filter(|l| !l.is_learner && l.status == MemberStatus::Running)
+                .count(),
+            members: labels,
             leader: leader.map(|(m, p)| LeaderInfo {
                 name: if p.name.is_empty() {
                     m.name.clone()
@@ -379,12 +564,14 @@ impl<'a> Cluster<'a> {
         self.members.iter().find(|m| m.id == id)
     }
 
-    /// The member's name, or its ID in hex before it starts.
+    /// The member's name as the page gives it ([`MemberLabel::name`]).
     fn label(&self, id: u64) -> String {
-        match self.member(id) {
-            Some(m) if m.is_started() => m.name.clone(),
-            _ => format!("{id:x}"),
-        }
+        self.info
+            .members
+            .iter()
+            .find(|l| l.id == id)
+            .map(|l| l.name.clone())
+            .unwrap_or_else(|| format!("{id:x}"))
     }
 
     fn leader_id(&self) -> Option<u64> {
@@ -873,6 +1060,46 @@ impl<'a> Cluster<'a> {
                     .any(|m| m.up && m.process.as_ref().is_some_and(|p| p.id == *id))
             })
             .count()
+    }
+}
+
+/// The member of the world's cluster that lives on `machine` (its etcd runs
+/// there, or its peer URL names one of the machine's addresses), as the page
+/// names it; `None` for a machine that holds no member.
+pub fn resident(view: &WorldView, machine: &str) -> Option<MemberLabel> {
+    let c = Cluster::of(view);
+    let id = c.member_on(machine)?.id;
+    c.info.members.iter().find(|l| l.id == id).cloned()
+}
+
+/// How the page names member `m` and whether its etcd runs.
+fn label_of(view: &WorldView, m: &Member) -> MemberLabel {
+    let running = view
+        .machines
+        .iter()
+        .find(|x| x.up && x.process.as_ref().is_some_and(|p| p.id == m.id));
+    let home = running.or_else(|| {
+        view.machines.iter().find(|x| {
+            m.peer_urls
+                .iter()
+                .any(|u| split_url(u).is_some_and(|(host, _)| names_machine(view, host, x)))
+        })
+    });
+    let name = match (m.is_started(), home) {
+        (true, _) => m.name.clone(),
+        (false, Some(x)) => x.name.clone(),
+        (false, None) => format!("{:x}", m.id),
+    };
+    let status = match (running, m.is_started()) {
+        (Some(_), _) => MemberStatus::Running,
+        (None, true) => MemberStatus::Stopped,
+        (None, false) => MemberStatus::NotStarted,
+    };
+    MemberLabel {
+        id: m.id,
+        name,
+        is_learner: m.is_learner,
+        status,
     }
 }
 
@@ -1664,5 +1891,184 @@ mod tests {
             },
         );
         assert_eq!(f.text, "etcd already runs on node01");
+    }
+
+    /// A voter `n + 1` added by `member add` for a machine of its own, never started.
+    fn with_unstarted(mut view: WorldView, learner: bool) -> WorldView {
+        let i = view.machines.len() as u64 + 1;
+        let mut m = member(i, learner);
+        m.name.clear();
+        m.client_urls.clear();
+        for x in view.machines.iter_mut() {
+            if let Some(p) = x.process.as_mut() {
+                p.members.push(m.clone());
+            }
+        }
+        view.machines.push(machine(i, None));
+        relink(&mut view);
+        view
+    }
+
+    fn row(q: &QuorumInfo, label: &str) -> String {
+        q.rows()
+            .into_iter()
+            .find(|r| r.label == label)
+            .map(|r| r.value)
+            .unwrap_or_else(|| panic!("no row {label}"))
+    }
+
+    #[test]
+    fn started_counts_running_and_published_apart() {
+        let q = analyze(&cluster(3));
+        assert_eq!(q.voters_running, 3);
+        assert_eq!(
+            row(&q, "started"),
+            "running 3 of 3 voters · published 3 of 3"
+        );
+        assert_eq!(row(&q, "voters"), "3: node01, node02, node03");
+        assert_eq!(row(&q, "learners"), "none");
+        assert_eq!(row(&q, "leader"), "node01 (1)");
+        assert_eq!(row(&q, "term"), "2");
+        assert_eq!(row(&q, "tolerates"), "1 failure now, 1 by size");
+        // node03 stopped: etcd still counts it started (it published its name)
+        let mut v = cluster(3);
+        stop(&mut v, 3);
+        let q = analyze(&v);
+        assert_eq!((q.voters_started, q.voters_running), (3, 2));
+        assert_eq!(
+            row(&q, "started"),
+            "running 2 of 3 voters · published 3 of 3"
+        );
+        assert_eq!(row(&q, "voters"), "3: node01, node02, node03 (stopped)");
+        assert_eq!(row(&q, "tolerates"), "0 failures now, 1 by size");
+    }
+
+    #[test]
+    fn an_empty_world_has_no_voters_to_count() {
+        let q = analyze(&WorldView {
+            machines: Vec::new(),
+            ..cluster(1)
+        });
+        for label in ["quorum", "started", "reachable", "tolerates"] {
+            assert_eq!(row(&q, label), "no voters", "{label}");
+        }
+        assert_eq!(
+            (row(&q, "leader"), row(&q, "can commit")),
+            ("none".into(), "no".into())
+        );
+    }
+
+    #[test]
+    fn a_member_added_but_not_started_is_named_by_its_machine() {
+        let q = analyze(&with_unstarted(cluster(3), false));
+        assert_eq!(
+            row(&q, "voters"),
+            "4: node01, node02, node03, node04 (not started)"
+        );
+        assert_eq!(
+            row(&q, "started"),
+            "running 3 of 4 voters · published 3 of 4"
+        );
+        let q = analyze(&with_unstarted(cluster(3), true));
+        assert_eq!(row(&q, "learners"), "1: node04 (not started)");
+        assert_eq!(
+            row(&q, "started"),
+            "running 3 of 3 voters · published 3 of 3"
+        );
+        // no machine holds its peer URL: its ID, in hex as etcdctl prints it
+        let mut v = with_unstarted(cluster(3), true);
+        v.machines.pop();
+        assert_eq!(row(&analyze(&v), "learners"), "1: 4 (not started)");
+        // the forecasts name it too
+        let v = with_unstarted(cluster(3), false);
+        let f = says(&v, Change::Remove { id: 4 });
+        assert!(
+            f.text.starts_with("removing node04 leaves 3 voters"),
+            "{}",
+            f.text
+        );
+    }
+
+    #[test]
+    fn resident_names_the_member_a_machine_holds() {
+        let v = with_unstarted(cluster(3), true);
+        let r = resident(&v, "node04").expect("node04 holds the learner");
+        assert_eq!((r.id, r.name.as_str(), r.is_learner), (4, "node04", true));
+        assert_eq!(r.status, MemberStatus::NotStarted);
+        let r = resident(&v, "node02").expect("node02 runs a voter");
+        assert_eq!(
+            (r.status, r.text()),
+            (MemberStatus::Running, "node02".to_string())
+        );
+        let mut v = cluster(3);
+        v.machines.push(machine(9, None));
+        assert_eq!(resident(&v, "node09"), None);
+    }
+
+    #[test]
+    fn every_row_label_that_is_a_glossary_word_links_to_it() {
+        let mut v = with_learner(cluster(3), 50);
+        stop(&mut v, 3);
+        for q in [
+            analyze(&v),
+            analyze(&cluster(1)),
+            analyze(&WorldView {
+                machines: Vec::new(),
+                ..cluster(1)
+            }),
+        ] {
+            let rows = q.rows();
+            assert!(rows.len() >= 8, "{rows:?}");
+            for r in rows {
+                assert_eq!(r.word, Word::in_label(r.label), "row {}", r.label);
+            }
+        }
+        // the words the panel's labels name
+        let words: Vec<Word> = analyze(&cluster(3))
+            .rows()
+            .iter()
+            .filter_map(|r| r.word)
+            .collect();
+        for w in [
+            Word::Leader,
+            Word::Term,
+            Word::Voter,
+            Word::Learner,
+            Word::Quorum,
+            Word::Started,
+            Word::Commit,
+        ] {
+            assert!(words.contains(&w), "{w:?}");
+        }
+    }
+
+    #[test]
+    fn forecast_outcomes_colour_refusals_and_losses() {
+        let refused = says(&with_learner(cluster(3), 50), Change::Promote { id: 4 });
+        assert_eq!(refused.outcome(), Outcome::Refused);
+        assert!(refused.keeps_quorum, "a refusal leaves the quorum as it is");
+        let ok = says(&cluster(3), Change::Remove { id: 3 });
+        assert_eq!(ok.outcome(), Outcome::KeepsQuorum);
+        let mut v = cluster(3);
+        stop(&mut v, 3);
+        let lost = says(
+            &v,
+            Change::Stop {
+                machine: "node02".into(),
+            },
+        );
+        assert_eq!(lost.outcome(), Outcome::QuorumLost);
+        let names: Vec<&str> = [refused, ok, lost]
+            .iter()
+            .map(|f| f.outcome().name())
+            .collect();
+        assert_eq!(names, ["refused", "ok", "lost"]);
+        let too_many = says(
+            &with_learner(cluster(3), 100),
+            Change::AddLearner {
+                name: "node05".into(),
+            },
+        );
+        assert_eq!(too_many.outcome(), Outcome::Refused);
     }
 }

@@ -163,7 +163,7 @@ impl Eq for WorldView {}
 impl World {
     /// The current picture of the world.
     pub fn view(&self) -> WorldView {
-        let machines: Vec<MachineView> = self
+        let mut machines: Vec<MachineView> = self
             .machines
             .values()
             .map(|m| MachineView {
@@ -187,6 +187,7 @@ impl World {
                 });
             }
         }
+        learners_as_the_cluster_lists_them(&mut machines);
         WorldView {
             now_ms: self.now_ms(),
             wall_ms: self.wall_ms(),
@@ -250,6 +251,36 @@ impl World {
             listen_client_urls: s.cfg.listen_client_urls.clone(),
             status: s.status(),
         })
+    }
+}
+
+/// raft-rs reports a learner as a follower, and a process knows it is a
+/// learner only once it has applied its own `member add --learner`: a new
+/// learner would show as a follower while it catches up. A follower whose own
+/// member list does not hold it yet takes its role from the cluster's list
+/// instead (the most applied other process of its cluster): a learner there
+/// is a learner here.
+fn learners_as_the_cluster_lists_them(machines: &mut [MachineView]) {
+    let listed_learner = |machines: &[MachineView], me: &ProcessView| {
+        machines
+            .iter()
+            .filter_map(|m| m.process.as_ref())
+            .filter(|p| p.id != me.id && p.cluster_id == me.cluster_id)
+            .max_by_key(|p| p.applied)
+            .is_some_and(|p| p.members.iter().any(|x| x.id == me.id && x.is_learner))
+    };
+    let learners: Vec<usize> = machines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| Some((i, m.process.as_ref()?)))
+        .filter(|(_, p)| p.role == Role::Follower && !p.members.iter().any(|x| x.id == p.id))
+        .filter(|(_, p)| listed_learner(machines, p))
+        .map(|(i, _)| i)
+        .collect();
+    for i in learners {
+        if let Some(p) = machines[i].process.as_mut() {
+            p.role = Role::Learner;
+        }
     }
 }
 
@@ -567,6 +598,43 @@ mod tests {
             .leader
             .map(|l| l.machine)
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_new_learner_is_never_shown_as_a_follower() {
+        use crate::sim::etcd::config::ClusterState;
+        let mut w = World::new(1);
+        three(&mut w);
+        act(&mut w, Action::Advance { ms: 7000 });
+        let add = Request::MemberAdd {
+            peer_urls: vec!["http://10.0.0.4:2380".into()],
+            learner: true,
+        };
+        let added = w.call("node01", "10.0.0.1:2379", add, 5000);
+        assert!(matches!(added, CallResult::Reply(_)), "{added:?}");
+        let (name, addrs) = ("node04".to_string(), vec!["10.0.0.4".to_string()]);
+        act(&mut w, Action::AddMachine { name, addrs });
+        let mut c = cfg(4);
+        c.initial_cluster = (1..=4)
+            .map(|j| (format!("node{j:02}"), format!("http://10.0.0.{j}:2380")))
+            .collect();
+        c.initial_cluster_state = ClusterState::Existing;
+        w.record_frames(10);
+        let (machine, cfg) = ("node04".to_string(), Box::new(c));
+        act(&mut w, Action::StartEtcd { machine, cfg });
+        act(&mut w, Action::Advance { ms: 3000 });
+        let frames = w.take_frames();
+        let node04 = |v: &WorldView| v.machines[3].process.clone();
+        // raft-rs calls it a follower until it applies its own add: such frames exist
+        assert!(frames
+            .iter()
+            .any(|(_, v)| { node04(v).is_some_and(|p| !p.members.iter().any(|m| m.id == p.id)) }));
+        let roles: Vec<Option<Role>> = frames
+            .iter()
+            .map(|(_, v)| node04(v).map(|p| p.role))
+            .collect();
+        assert!(roles.contains(&Some(Role::Learner)), "{roles:?}");
+        assert!(!roles.contains(&Some(Role::Follower)), "{roles:?}");
     }
 
     #[test]

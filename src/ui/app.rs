@@ -206,11 +206,12 @@ pub fn app() -> Html {
             { for notice }
             <LostBanner promises={m.promises.clone()} on_msg={on_msg.clone()} />
             if !o.embed {
-                <Hint />
+                <Hint machines={m.view.machines.len()} running={m.view.machines.iter().filter(|x| x.process.is_some()).count()}
+                    example={hint_example(&m.view)} />
             }
             <div class="sr-only" aria-live="polite" data-testid="announce">{ visible_text(&m.announce).into_owned() }</div>
             if let Some(job) = m.replaying_run.as_ref().map(Shared::new) {
-                <ReplayProgress {job} elapsed={m.elapsed_text()} on_msg={on_msg.clone()} />
+                <ReplayProgress {job} elapsed_ms={m.shown_ms} on_msg={on_msg.clone()} />
             } else {
                 <main class="grid">
                     if o.shows("lesson") || o.shows("machine") || o.shows("quorum") || o.shows("promises") {
@@ -310,8 +311,8 @@ fn use_replay(model: &UseReducerHandle<Model>) {
 #[derive(Properties, PartialEq)]
 struct ReplayProgressProps {
     job: Shared<Replaying>,
-    /// The world's clock, `mm:ss.s` since it began.
-    elapsed: String,
+    /// The world's clock, simulated ms since it began.
+    elapsed_ms: u64,
     on_msg: Callback<Msg>,
 }
 
@@ -323,7 +324,7 @@ fn replay_progress(props: &ReplayProgressProps) -> Html {
     html! {
         <section class="panel replay-progress" role="status" aria-live="polite" data-testid="replay-progress">
             <h2>{ "Opening the run" }</h2>
-            <p>{ format!("Replaying command {done} of {total}; the world's clock is at {}.", props.elapsed) }</p>
+            <p>{ format!("Replaying command {done} of {total}; {} of simulated time so far.", duration_words(props.elapsed_ms)) }</p>
             <progress max={total.max(1).to_string()} value={done.to_string()} />
             <p class="small muted">{ "A long run is replayed a part at a time, at most a simulated day and a bounded amount of work." }</p>
             <button onclick={cancel} data-testid="replay-cancel">{ "Stop here and show it" }</button>
@@ -331,15 +332,96 @@ fn replay_progress(props: &ReplayProgressProps) -> Html {
     }
 }
 
-/// The line under the top bar (no props: rendered once).
+/// What the line under the top bar says of the world shown.
+#[derive(Properties, PartialEq)]
+struct HintProps {
+    /// Machines in the world.
+    machines: usize,
+    /// Machines whose etcd runs.
+    running: usize,
+    /// A machine to name in the examples (one whose etcd runs, else the first).
+    example: Option<String>,
+}
+
+/// The machine the hint's examples name: the first whose etcd runs, else the first.
+fn hint_example(view: &crate::sim::view::WorldView) -> Option<String> {
+    let ms = &view.machines;
+    ms.iter()
+        .find(|x| x.process.is_some())
+        .or_else(|| ms.first())
+        .map(|x| visible_string(x.name.clone()))
+}
+
+/// "1 machine", "3 machines".
+fn hint_count(n: usize, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+/// A stretch of simulated time in words: `7 h 03 min`, `4 min 12 s`, `9 s`.
+fn duration_words(ms: u64) -> String {
+    let s = ms / 1000;
+    match (s / 3600, s / 60 % 60, s % 60) {
+        (0, 0, sec) => format!("{sec} s"),
+        (0, min, sec) => format!("{min} min {sec:02} s"),
+        (h, min, _) => format!("{h} h {min:02} min"),
+    }
+}
+
+/// The line under the top bar: what the world shown holds (machines, etcd
+/// servers running) and a first step that fits it.
 #[function_component(Hint)]
-fn hint() -> Html {
+fn hint(props: &HintProps) -> Html {
+    let keys = "Space plays or pauses; “.” runs one tick.";
+    let ex = props
+        .example
+        .clone()
+        .unwrap_or_else(|| "node01".to_string());
+    let (n, r) = (props.machines, props.running);
+    if n == 0 {
+        return html! {
+            <p class="hint muted" data-testid="hint">
+                { "An empty world: no machines yet. First step: type " }
+                <code>{ "machine add node01 192.168.0.61" }</code>{ " or use “Add machine”. " }{ keys }
+            </p>
+        };
+    }
+    if r == 0 {
+        return html! {
+            <p class="hint muted" data-testid="hint">
+                { format!("{}, no etcd running yet. Click a machine and start etcd, or type an ", hint_count(n, "machine")) }
+                <code>{ format!("{ex}$ etcd --name {ex} …") }</code>{ " command. " }{ keys }
+            </p>
+        };
+    }
+    let how_many = match (n, r) {
+        (1, _) => String::new(),
+        (n, r) if n == r => "all ".to_string(),
+        (_, r) => format!("{r} "),
+    };
+    let nodes = if r == 1 {
+        "a real raft-rs node"
+    } else {
+        "real raft-rs nodes"
+    };
+    let servers = format!(
+        "{}, {how_many}running etcd 3.4 ({nodes}).",
+        hint_count(n, "machine")
+    );
+    let links = if n > 1 {
+        " click a link to cut it (shift-click: one way),"
+    } else {
+        ""
+    };
     html! {
-        <p class="hint muted">
-            { "Three etcd 3.4 servers on real raft-rs nodes. Click a machine for its actions, click a link to cut it (shift-click: one way), or type " }
+        <p class="hint muted" data-testid="hint">
+            { format!("{servers} Click a machine for its actions,{links} or type ") }
             <code>{ "etcdctl member list -w table" }</code>{ ", " }
-            <code>{ "node02$ kill etcd" }</code>{ " or " }
-            <code>{ "net isolate node01" }</code>{ ". Space plays or pauses; “.” runs one tick." }
+            <code>{ format!("{ex}$ kill etcd") }</code>{ " or " }
+            <code>{ format!("net isolate {ex}") }</code>{ format!(". {keys}") }
         </p>
     }
 }

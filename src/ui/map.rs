@@ -4,15 +4,20 @@
 //! label, never by colour alone) and, when the toggle is on, the raft messages
 //! of the last frame moving along the links. Names and reasons are a person's
 //! text, shown through `visible_text` (a bidi control cannot flip a label).
+//! Under the map, a legend of the words its nodes use, each with its glossary
+//! link; a machine whose etcd never ran says "not started", with the member
+//! `member add` made for it, if any.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::quorum::labelled;
 use crate::shell::actions;
-use crate::sim::quorum::Change;
-use crate::sim::view::{visible_string as shown, LinkView, MachineView, WorldView};
+use crate::sim::glossary::Word;
+use crate::sim::quorum::{self, Change, MemberLabel};
+use crate::sim::view::{visible_string as shown, LinkView, MachineView, Role, WorldView};
 
 /// The map's size for `n` machines: more machines, a larger ring, so boxes
 /// never overlap (the SVG scales to its panel).
@@ -105,15 +110,56 @@ pub fn machine_state(m: &MachineView) -> &'static str {
     m.state()
 }
 
-/// A shape for each state, so state never rests on colour alone.
-fn symbol(state: &str) -> &'static str {
-    match state {
+/// A shape for each state word, so state never rests on colour alone.
+fn symbol(word: &str) -> &'static str {
+    match word {
         "leader" => "★",
         "follower" => "●",
-        "candidate" => "◔",
+        "candidate" | "pre-candidate" => "◔",
         "learner" => "◇",
         "exited" => "✕",
+        "not started" => "□",
         _ => "■",
+    }
+}
+
+/// The word a node shows for its etcd: its state (`machine_state`), but
+/// "not started" for a machine whose etcd never ran, and "pre-candidate" for
+/// a candidate in a pre-vote.
+pub fn state_word(m: &MachineView) -> &'static str {
+    match (&m.process, &m.last_exit) {
+        (Some(p), _) if p.role == Role::PreCandidate => "pre-candidate",
+        (None, None) => "not started",
+        _ => m.state(),
+    }
+}
+
+/// The legend under the map: each state word with its shape, and the words
+/// of the node text, with their glossary links.
+fn legend() -> Html {
+    let states: [(&str, Option<Word>); 8] = [
+        ("leader", Some(Word::Leader)),
+        ("follower", Some(Word::Follower)),
+        ("candidate", Some(Word::Candidate)),
+        ("pre-candidate", Some(Word::PreVote)),
+        ("learner", Some(Word::Learner)),
+        ("stopped", None),
+        ("not started", Some(Word::Started)),
+        ("exited", None),
+    ];
+    let item = |mark: &str, label: &str, word: Option<Word>| {
+        html! {
+            <li>
+                if !mark.is_empty() { <span class="legend-mark" aria-hidden="true">{ mark.to_string() }</span> }
+                { labelled(label, word) }
+            </li>
+        }
+    };
+    html! {
+        <ul class="map-legend" data-testid="map-legend" aria-label="What the map's words mean">
+            { for states.iter().map(|(w, g)| item(symbol(w), w, *g)) }
+            { for [Word::Term, Word::Commit, Word::Applied].into_iter().map(|w| item("", w.name(), Some(w))) }
+        </ul>
     }
 }
 
@@ -224,12 +270,15 @@ pub fn cluster_map(props: &MapProps) -> Html {
         };
     }
     html! {
+        <>
         <svg class="map" viewBox={format!("0 0 {w} {h}")} role="group" aria-label="machines and the links between them">
             <Links view={LinksOf(props.view.clone())} on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
             <FlightsLayer view={props.view.clone()} animate={props.animate} playing={props.playing}
                 now_ms={props.now_ms} state={flights_ref} />
             <Nodes view={MachinesOf(props.view.clone())} selected={props.selected.clone()} on_select={props.on_select.clone()} />
         </svg>
+        { legend() }
+        </>
     }
 }
 
@@ -448,6 +497,7 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
         return Html::default();
     };
     let state = machine_state(m);
+    let word = state_word(m);
     let (l1, l2, l3) = match (&m.process, &m.last_exit) {
         (Some(p), _) => (
             format!("{} {:x}", p.name, p.id),
@@ -466,8 +516,7 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
             short(&e.reason, 26),
             String::new(),
         ),
-        (None, None) if !m.up => ("powered off".to_string(), String::new(), String::new()),
-        (None, None) => ("no etcd running".to_string(), String::new(), String::new()),
+        (None, None) => never_started(m, quorum::resident(&props.view.0, &m.name)),
     };
     let selected = props.selected.as_deref() == Some(m.name.as_str());
     let select = {
@@ -491,13 +540,21 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
             "{}: {state}, exit status {}: {}",
             m.name, e.status, e.reason
         ),
-        _ => format!("{}: {state}. {l1}. {l2}. {l3}", m.name),
+        _ => format!("{}: {word}. {l1}. {l2}. {l3}", m.name),
     };
     let full = shown(full);
     let aria = format!("{full}. Press for its actions");
     let (bx, by) = (x - BOX_W / 2.0, y - BOX_H / 2.0);
     let line = |dy: f64, class: &'static str, text: String| {
-        html! { <text class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}>{ shown(text) }</text> }
+        let tip = tip(&text);
+        let text = html! {
+            <text class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}>{ shown(text) }</text>
+        };
+        if tip.is_empty() {
+            return text;
+        }
+        // The definitions as the line's tooltip, beside the text (not in it).
+        html! { <g class="words"><title>{ tip }</title>{ text }</g> }
     };
     html! {
         <g key={m.name.clone()} class={classes!("node", state, selected.then_some("selected"), (!m.up).then_some("off"))}
@@ -505,12 +562,44 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
             aria-pressed={selected.to_string()} aria-label={aria} {onclick} {onkeydown}>
             <title>{ full }</title>
             <rect x={format!("{bx:.1}")} y={format!("{by:.1}")} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="8" />
-            { line(18.0, "name", format!("{} {} {state}", m.name, symbol(state))) }
+            { line(18.0, "name", format!("{} {} {word}", m.name, symbol(word))) }
             { line(36.0, "sub", l1) }
             { line(52.0, "sub", l2) }
             { line(68.0, "sub", if l3.is_empty() { addr } else { l3 }) }
         </g>
     }
+}
+
+/// The three lines of a machine whose etcd never ran: the member `member
+/// add` made for it, if any (named, never a bare ID), or that none runs.
+fn never_started(m: &MachineView, member: Option<MemberLabel>) -> (String, String, String) {
+    let off = if m.up { "" } else { "powered off" };
+    match member {
+        Some(l) => (
+            format!("{} {:x}", l.name, l.id),
+            format!(
+                "{} · not started",
+                if l.is_learner { "learner" } else { "voter" }
+            ),
+            off.to_string(),
+        ),
+        None if !m.up => ("powered off".to_string(), String::new(), String::new()),
+        None => ("no etcd running".to_string(), String::new(), String::new()),
+    }
+}
+
+/// The glossary definitions of the words a node's line uses (its tooltip).
+fn tip(text: &str) -> String {
+    let mut words: Vec<Word> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter_map(Word::in_label)
+        .collect();
+    words.dedup();
+    words
+        .iter()
+        .map(|w| format!("{}: {}", w.name(), w.definition()))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn short(s: &str, n: usize) -> String {

@@ -1,16 +1,19 @@
-//! The quorum panel: voters, learners, quorum size, voters started and reachable
-//! from the leader (from its raft progress and peer activity), failures
-//! tolerated, whether the cluster can commit now, the forecast of the action under
-//! the pointer or focus, and each learner's catch-up bar with why `member promote`
-//! would be accepted or refused. All numbers come from `sim::quorum`.
+//! The quorum panel: voters, learners, quorum size, voters running and started
+//! (as etcd means it: published), reachable from the leader (from its raft
+//! progress and peer activity), failures tolerated, whether the cluster can
+//! commit now, the forecast of the action under the pointer or focus (coloured
+//! by its outcome: refused and quorum lost are warnings), and each learner's
+//! catch-up bar with why `member promote` would be accepted or refused. All
+//! numbers and words come from `sim::quorum`; a label that is a glossary word
+//! carries a [`Gloss`] link to its definition (`sim::glossary`).
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::sim::glossary::Word;
+use crate::sim::quorum::{Forecast, LearnerInfo, Outcome, QuorumInfo, Row};
 use crate::sim::view::visible_string;
-
-use crate::sim::quorum::{Forecast, LearnerInfo, QuorumInfo};
 
 /// The panel's numbers, worked out by the page (`quorum::analyze`, `learners`
 /// and `forecast` of the view shown), so the panel re-renders only when one
@@ -23,20 +26,113 @@ pub struct QuorumProps {
     pub forecast: Option<Forecast>,
 }
 
-fn names(list: &[(u64, String)]) -> String {
-    if list.is_empty() {
-        return "none".to_string();
-    }
-    list.iter()
-        .map(|(id, n)| {
-            if n.is_empty() {
-                format!("{id:x} (unstarted)")
-            } else {
-                n.clone()
+#[derive(Properties, PartialEq)]
+pub struct GlossProps {
+    pub word: Word,
+}
+
+/// A glossary link: a small "?" button after a word. Hovering shows the
+/// definition as its title; a click or Enter opens it under the button (Tab
+/// reaches it; Escape, a second press or leaving it closes it).
+#[function_component(Gloss)]
+pub fn gloss(props: &GlossProps) -> Html {
+    let w = props.word;
+    let open = use_state(|| false);
+    let onclick = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let onkeydown = {
+        let open = open.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" && *open {
+                e.stop_propagation();
+                open.set(false);
             }
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+    };
+    let onblur = {
+        let open = open.clone();
+        Callback::from(move |_: FocusEvent| open.set(false))
+    };
+    html! {
+        <span class="gloss" data-testid={format!("gloss-{}", w.name())}>
+            <button type="button" class="gloss-btn" aria-expanded={open.to_string()} title={w.definition()}
+                {onclick} {onkeydown} {onblur}>
+                <span aria-hidden="true">{ "?" }</span>
+                <span class="sr-only">{ format!("What is “{}”?", w.name()) }</span>
+            </button>
+            if *open {
+                <span class="gloss-def" role="note" data-testid="gloss-definition">
+                    <strong>{ w.name() }</strong>{ ": " }{ w.definition() }
+                </span>
+            }
+        </span>
+    }
+}
+
+/// A label followed by its glossary link, if it names a word.
+pub fn labelled(label: &str, word: Option<Word>) -> Html {
+    html! { <>{ label.to_string() }{ for word.map(|w| html! { <Gloss word={w} /> }) }</> }
+}
+
+/// The class, symbol and data name of a forecast's outcome (never colour alone).
+fn outcome_look(o: Outcome) -> (&'static str, &'static str) {
+    match o {
+        Outcome::KeepsQuorum => ("ok", "✔"),
+        Outcome::QuorumLost => ("lost", "✖"),
+        Outcome::Refused => ("warn", "⚠"),
+    }
+}
+
+fn forecast(f: Option<&Forecast>) -> Html {
+    let Some(f) = f else {
+        return html! { <p class="muted">{ "Point at or focus an action to see what it does to quorum." }</p> };
+    };
+    let o = f.outcome();
+    let (class, mark) = outcome_look(o);
+    html! {
+        <p class={classes!("outcome", class)} data-outcome={o.name()}>
+            <span class="outcome-mark" aria-hidden="true">{ mark }</span>
+            <strong>{ "Forecast: " }</strong>{ visible_string(f.text.clone()) }
+        </p>
+    }
+}
+
+fn row(r: Row) -> Html {
+    html! {
+        <div class="fact" key={r.label}>
+            <dt>{ labelled(r.label, r.word) }</dt>
+            <dd>{ visible_string(r.value) }</dd>
+        </div>
+    }
+}
+
+fn learner(l: &LearnerInfo) -> Html {
+    let pct = (l.fraction * 100.0).clamp(0.0, 100.0);
+    let verdict = match &l.promote {
+        Ok(()) => "promote would be accepted".to_string(),
+        Err(why) => format!("promote would be refused: {why}"),
+    };
+    let name = if l.name.is_empty() {
+        format!("{:x}", l.id)
+    } else {
+        l.name.clone()
+    };
+    html! {
+        <div class="learner" data-testid={format!("learner-{:x}", l.id)}>
+            <h3>{ visible_string(format!("Learner {name} catch-up")) }</h3>
+            <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}
+                aria-label="learner's match against the leader's">
+                <div class="fill" style={format!("width:{pct:.1}%")}></div>
+                <div class="mark90" title="90 %: etcd promotes from here"></div>
+            </div>
+            <p class="small">
+                { "match" }<Gloss word={Word::Match} />
+                { format!(" {} of the leader's {} ({pct:.0} %): {verdict}", l.matched, l.leader_matched) }
+            </p>
+        </div>
+    }
 }
 
 #[function_component(QuorumPanel)]
@@ -44,47 +140,19 @@ pub fn quorum_panel(props: &QuorumProps) -> Html {
     let q = &props.quorum;
     let ok = q.can_commit;
     let status_class = if ok { "ok" } else { "lost" };
-    let row = |k: &str, v: String| html! { <><dt>{ k.to_string() }</dt><dd>{ visible_string(v) }</dd></> };
     html! {
         <div class="quorum-panel">
             <div class="forecast" data-testid="forecast" aria-live="polite">
-                { match &props.forecast {
-                    Some(f) => html! { <p class={classes!(if f.keeps_quorum { "ok" } else { "lost" })}><strong>{ "Forecast: " }</strong>{ visible_string(f.text.clone()) }</p> },
-                    None => html! { <p class="muted">{ "Point at or focus an action to see what it does to quorum." }</p> },
-                } }
+                { forecast(props.forecast.as_ref()) }
             </div>
             <h2>{ "Quorum" }</h2>
             <p class={classes!("quorum", status_class)} data-testid="quorum-status">
                 <span aria-hidden="true">{ if ok { "✔ " } else { "✖ " } }</span>{ visible_string(q.summary()) }
             </p>
-            <dl class="facts">
-                { row("leader", q.leader.as_ref().map(|l| format!("{} ({:x}), term {}", l.name, l.id, l.term)).unwrap_or_else(|| "none".to_string())) }
-                { row("voters", format!("{}: {}", q.voters.len(), names(&q.voters))) }
-                { row("learners", format!("{}: {}", q.learners.len(), names(&q.learners))) }
-                { row("quorum", format!("{} of {}", q.quorum, q.voters.len())) }
-                { row("started", format!("{} of {} voters", q.voters_started, q.voters.len())) }
-                { row("reachable", format!("{} of {} voters, from the leader", q.voters_reachable, q.voters.len())) }
-                { row("tolerates", format!("{} failure(s) now, {} by size", q.failures_tolerated, q.tolerance_by_size)) }
-                { row("can commit", if ok { "yes".to_string() } else { "no".to_string() }) }
+            <dl class="facts" data-testid="quorum-facts">
+                { for q.rows().into_iter().map(row) }
             </dl>
-            { for props.learners.iter().map(|l| {
-                let pct = (l.fraction * 100.0).clamp(0.0, 100.0);
-                let verdict = match &l.promote {
-                    Ok(()) => "promote would be accepted".to_string(),
-                    Err(why) => format!("promote would be refused: {why}"),
-                };
-                html! {
-                    <div class="learner" data-testid={format!("learner-{:x}", l.id)}>
-                        <h3>{ visible_string(format!("Learner {} catch-up", if l.name.is_empty() { format!("{:x}", l.id) } else { l.name.clone() })) }</h3>
-                        <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}
-                            aria-label="learner's match against the leader's">
-                            <div class="fill" style={format!("width:{pct:.1}%")}></div>
-                            <div class="mark90" title="90 %: etcd promotes from here"></div>
-                        </div>
-                        <p class="small">{ format!("match {} of the leader's {} ({pct:.0} %): {verdict}", l.matched, l.leader_matched) }</p>
-                    </div>
-                }
-            }) }
+            { for props.learners.iter().map(learner) }
         </div>
     }
 }

@@ -2,7 +2,9 @@
 //! prints with `-w table` (`shell::etcdctl::member_rows`, `status_row`), read from
 //! the world's view without sending a request (so watching never changes the run).
 //! Names and URLs come from the flags a person typed: cells are shown through
-//! `visible_text`.
+//! `visible_text`. A column whose header is a glossary word (etcd's "started"
+//! status, learner, leader, raft term, commit and applied index) has the
+//! word's definition as its title.
 
 use std::rc::Rc;
 
@@ -11,6 +13,7 @@ use yew::prelude::*;
 use crate::shell::actions;
 use crate::shell::etcdctl::{member_rows, status_row, MEMBER_HEADER, STATUS_HEADER};
 use crate::sim::etcd::request::Header;
+use crate::sim::glossary::Word;
 use crate::sim::view::{visible_text, WorldView};
 
 /// A view compared by its machines alone (what the tables read), so the
@@ -34,7 +37,9 @@ fn table(testid: &str, caption: &str, header: &[&str], rows: &[Vec<String>]) -> 
     html! {
         <table class="etcd-table" data-testid={testid.to_string()}>
             <caption>{ visible_text(caption).into_owned() }</caption>
-            <thead><tr>{ for header.iter().map(|h| html! { <th scope="col">{ h.to_uppercase() }</th> }) }</tr></thead>
+            <thead><tr>{ for header.iter().map(|h| html! {
+                <th scope="col" title={column_word(h).map(|w| format!("{}: {}", w.name(), w.definition()))}>{ h.to_uppercase() }</th>
+            }) }</tr></thead>
             <tbody>
                 { for rows.iter().map(|r| html! { <tr>{ for r.iter().map(|c| html! { <td>{ visible_text(c).into_owned() }</td> }) }</tr> }) }
                 if rows.is_empty() {
@@ -42,6 +47,19 @@ fn table(testid: &str, caption: &str, header: &[&str], rows: &[Vec<String>]) -> 
                 }
             </tbody>
         </table>
+    }
+}
+
+/// The glossary word an etcdctl column stands for.
+fn column_word(header: &str) -> Option<Word> {
+    match header.to_lowercase().as_str() {
+        "status" => Some(Word::Started),
+        "is learner" => Some(Word::Learner),
+        "is leader" => Some(Word::Leader),
+        "raft term" => Some(Word::Term),
+        "raft index" => Some(Word::Commit),
+        "raft applied index" => Some(Word::Applied),
+        _ => None,
     }
 }
 
