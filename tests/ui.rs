@@ -17,28 +17,9 @@ use yew::Reducible;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn send(m: Model, msg: Msg) -> Model {
-    (*Rc::new(m).reduce(msg)).clone()
-}
-
-fn paused(m: Model) -> Model {
-    if m.playing {
-        send(m, Msg::TogglePlay)
-    } else {
-        m
-    }
-}
-
-/// Plays `ms` simulated milliseconds at 1x, one 16 ms frame at a time.
-fn play(mut m: Model, ms: u64) -> Model {
-    if !m.playing {
-        m = send(m, Msg::TogglePlay);
-    }
-    for _ in 0..ms.div_ceil(16) {
-        m = send(m, Msg::Frame(16.0));
-    }
-    m
-}
+#[path = "common/page.rs"]
+mod page;
+use page::{paused, play, send};
 
 #[wasm_bindgen_test]
 fn a_paused_page_runs_a_typed_script_as_the_runner_does() {

@@ -5,20 +5,17 @@
 //! (`tests/attacks/`) each end with a notice that names the limit.
 #![cfg(target_arch = "wasm32")]
 
-use std::rc::Rc;
-
 use quorum_playground::link::{Run, Step};
 use quorum_playground::shell::parse;
 use quorum_playground::sim::budget;
 use quorum_playground::ui::{Model, Msg, Start};
 use wasm_bindgen_test::*;
-use yew::Reducible;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn send(m: Model, msg: Msg) -> Model {
-    (*Rc::new(m).reduce(msg)).clone()
-}
+#[path = "common/page.rs"]
+mod page;
+use page::send;
 
 /// A run of the script's commands, one after the other.
 fn run_of(script: &str) -> Run {

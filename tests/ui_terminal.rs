@@ -5,37 +5,15 @@
 //! their share links, rewinds and the runner's transcript agree.
 #![cfg(target_arch = "wasm32")]
 
-use std::rc::Rc;
-
 use quorum_playground::link::{self, Run, Step};
 use quorum_playground::ui::{Model, Msg, Start, TermKind};
 use wasm_bindgen_test::*;
-use yew::Reducible;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn send(m: Model, msg: Msg) -> Model {
-    (*Rc::new(m).reduce(msg)).clone()
-}
-
-fn paused(m: Model) -> Model {
-    if m.playing {
-        send(m, Msg::TogglePlay)
-    } else {
-        m
-    }
-}
-
-/// Plays `ms` simulated milliseconds at 1x, one 16 ms frame at a time.
-fn play(mut m: Model, ms: u64) -> Model {
-    if !m.playing {
-        m = send(m, Msg::TogglePlay);
-    }
-    for _ in 0..ms.div_ceil(16) {
-        m = send(m, Msg::Frame(16.0));
-    }
-    m
-}
+#[path = "common/page.rs"]
+mod page;
+use page::{paused, play, send};
 
 fn echoes(m: &Model) -> Vec<String> {
     m.lines

@@ -9,7 +9,6 @@
 
 use yew::prelude::*;
 
-use super::map::machine_state;
 use crate::shell::actions;
 use crate::sim::quorum::Change;
 use crate::sim::view::{visible_string, visible_text, MachineView, Role, WorldView};
@@ -224,7 +223,7 @@ pub fn panel(view: &WorldView, selected: Option<&str>) -> PanelData {
         .and_then(|n| view.machines.iter().find(|m| m.name == n))
         .map(|m| Selected {
             name: m.name.clone(),
-            state: machine_state(m),
+            state: super::map::state_word(m),
             actions: machine_actions(view, m),
             facts: visible_string(format!(
                 "addresses: {}; disk: {}",
