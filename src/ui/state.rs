@@ -86,6 +86,9 @@ pub struct Replaying {
     pub done_announce: String,
     /// Whether the clock plays once the run is whole (`autoplay=1`).
     pub play_after: bool,
+    /// Lines that arrived meanwhile, typed (`true`) or a button's (a host's
+    /// `run`): they run, as they came, once the run is whole.
+    pub waiting: Vec<(bool, String)>,
 }
 
 /// Samples the timeline keeps (older ones are dropped).
@@ -1096,6 +1099,7 @@ impl Model {
             next: 0,
             done_announce,
             play_after: false,
+            waiting: Vec::new(),
         }));
         m
     }
@@ -1169,7 +1173,12 @@ impl Model {
     /// The replay is over: its budget lifted, the promises checked once, and
     /// the notice says whether (and why) it was cut short.
     fn end_replay(&mut self, cut: Option<String>, announce: &str) {
-        let play_after = self.replaying_run.take().is_some_and(|job| job.play_after);
+        let (play_after, waiting) = self
+            .replaying_run
+            .take()
+            .map_or((false, Vec::new()), |job| {
+                (job.play_after, job.waiting.clone())
+            });
         self.replaying = false;
         let limits = {
             let mut session = self.session.borrow_mut();
@@ -1188,8 +1197,12 @@ impl Model {
             self.announce = announce.to_string();
         }
         // Lines that arrived while the run was opened (a host's `run`) now run.
-        while let Some(line) = self.next_queued() {
-            self.type_line(&line);
+        for (typed, line) in waiting {
+            if typed {
+                self.type_line(&line);
+            } else {
+                self.press(&line);
+            }
         }
         self.playing = play_after;
     }
@@ -1282,6 +1295,18 @@ fn cut(full: &Recorded, ms: u64) -> (Run, bool) {
 /// A lesson command as a person types it: `HOST$ text`, or the text alone.
 pub use crate::link::command_line;
 
+impl Model {
+    /// A line that arrived while a run is being opened: it waits its turn.
+    fn wait_for_replay(self: Rc<Self>, typed: bool, line: String) -> Rc<Self> {
+        let mut next = (*self).clone();
+        if let Some(job) = next.replaying_run.as_mut() {
+            Rc::make_mut(job).waiting.push((typed, line));
+        }
+        next.version += 1;
+        Rc::new(next)
+    }
+}
+
 impl Reducible for Model {
     type Action = Msg;
 
@@ -1290,12 +1315,8 @@ impl Reducible for Model {
             match action {
                 // The world must not move under a replay: lines wait, and the
                 // clock's own moves are not made.
-                Msg::Run(line) | Msg::Button(line) => {
-                    let mut next = (*self).clone();
-                    Rc::make_mut(&mut next.queue).push_back(line);
-                    next.version += 1;
-                    return Rc::new(next);
-                }
+                Msg::Run(line) => return self.wait_for_replay(true, line),
+                Msg::Button(line) => return self.wait_for_replay(false, line),
                 Msg::Frame(_) | Msg::Step | Msg::TogglePlay | Msg::Seek(_) => return self,
                 _ => {}
             }
