@@ -67,6 +67,8 @@ async function importText(page, text) {
   await page.locator('[data-testid="import-text"]').fill(text);
   await page.locator('[data-testid="import-run"]').click();
   await page.locator('[data-testid="import-text"]').waitFor({ state: 'detached' });
+  // The run replays in parts, its progress shown in place of the panels.
+  await page.locator('[data-testid="replay-progress"]').waitFor({ state: 'detached', timeout: 20_000 });
   assert.equal(await page.locator('[data-testid="share-error"]').count(), 0, 'no import error');
   await notice(page).waitFor();
   return notice(page).textContent();

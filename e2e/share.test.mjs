@@ -428,6 +428,9 @@ describe('share links and rewind', () => {
         await page.locator('[data-testid="import-text"]').fill(text);
         await page.locator('[data-testid="import-run"]').click();
         await page.locator('[data-testid="import-text"]').waitFor({ state: 'detached' });
+        // The run replays in parts, its progress shown in place of the panels.
+        await page.locator('[data-testid="replay-progress"]').waitFor({ state: 'detached', timeout: 20_000 });
+        await page.locator(INPUT).waitFor();
         assert.equal(await page.locator('[data-testid="share-error"]').count(), 0, `${what}: no import error`);
         const replayed = await terminalText(page);
         // The replay types the boot script and the sleeps as commands: leave the sleeps out.

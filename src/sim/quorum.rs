@@ -355,6 +355,8 @@ pub enum Change {
     PowerOff { machine: String },
     /// Cutting both directions of the link between two machines.
     Cut { a: String, b: String },
+    /// Healing both directions of the link between two machines (`net heal`).
+    Heal { a: String, b: String },
     /// Starting the etcd of the member that lives on a machine.
     Start { machine: String },
 }
@@ -459,6 +461,7 @@ pub fn forecast(view: &WorldView, change: &Change) -> Forecast {
         Change::Stop { machine } => c.stop(machine, "stopping"),
         Change::PowerOff { machine } => c.power_off(machine),
         Change::Cut { a, b } => c.cut(a, b),
+        Change::Heal { a, b } => c.heal(a, b),
         Change::Start { machine } => c.start(machine),
     }
 }
@@ -986,6 +989,97 @@ impl<'a> Cluster<'a> {
             ),
             true,
         )
+    }
+
+    /// Healing both directions of the link between `a` and `b`: with a
+    /// leader, whether it brings a voter back within the leader's reach;
+    /// without one, whether a quorum of running voters could then elect one.
+    fn heal(&self, a: &str, b: &str) -> Forecast {
+        let (n, q) = (self.n(), self.q());
+        if n == 0 {
+            return self.unchanged(format!(
+                "healing {a} – {b}: no cluster's voters run there, the quorum does not change"
+            ));
+        }
+        let Some((lm, _)) = self.leader else {
+            let k = self.electable_after_heal(a, b);
+            return if k >= q {
+                self.outcome(
+                    format!("healing {a} – {b} lets {k} of {n} voters reach one candidate: they can elect a leader (quorum {q})"),
+                    true,
+                )
+            } else {
+                self.outcome(
+                    format!("healing {a} – {b}: at most {k} of {n} voters reach one candidate, still short of quorum {q}, no leader"),
+                    false,
+                )
+            };
+        };
+        let other = match (a == lm.name, b == lm.name) {
+            (true, _) => b,
+            (_, true) => a,
+            _ => {
+                return self.unchanged(format!(
+                    "healing {a} – {b} leaves the leader's links as they are: quorum unchanged ({} of {n} reachable, {q} needed)",
+                    self.r()
+                ))
+            }
+        };
+        let running = self
+            .view
+            .machines
+            .iter()
+            .find(|m| m.name == other)
+            .is_some_and(|m| m.up && m.process.is_some());
+        let joins = running
+            && self
+                .member_on(other)
+                .is_some_and(|m| !m.is_learner && !self.reachable.contains(&m.id));
+        let leader = &lm.name;
+        if !joins {
+            return self.unchanged(format!(
+                "healing {leader} (the leader) – {other} brings no voter back: quorum unchanged ({} of {n} reachable, {q} needed)",
+                self.r()
+            ));
+        }
+        let r = self.r() + 1;
+        let keeps = r >= q;
+        let text = match (keeps, self.info.can_commit) {
+            (true, true) => format!(
+                "healing {leader} (the leader) – {other} brings {r} of {n} voters within reach: quorum holds, {}",
+                tolerates(r, q)
+            ),
+            (true, false) => format!(
+                "healing {leader} (the leader) – {other} brings {r} of {n} voters within reach: quorum restored, writes resume"
+            ),
+            (false, _) => format!(
+                "healing {leader} (the leader) – {other} brings {r} of {n} voters within reach: still short of quorum {q}, writes stay stopped"
+            ),
+        };
+        self.outcome(text, keeps)
+    }
+
+    /// With the link `a` – `b` healed, the most running voters one candidate
+    /// reaches (itself included): a candidate needs each vote directly.
+    fn electable_after_heal(&self, a: &str, b: &str) -> usize {
+        let voters: Vec<&MachineView> = self
+            .view
+            .machines
+            .iter()
+            .filter(|m| {
+                m.up && m
+                    .process
+                    .as_ref()
+                    .is_some_and(|p| self.info.voters.iter().any(|(id, _)| *id == p.id))
+            })
+            .collect();
+        let up =
+            |x: &str, y: &str| (x == a && y == b) || (x == b && y == a) || link_up(self.view, x, y);
+        voters
+            .iter()
+            .map(|v| voters.iter().filter(|w| up(&v.name, &w.name)).count())
+            .max()
+            .unwrap_or(0)
     }
 
     fn start(&self, machine: &str) -> Forecast {
@@ -1846,6 +1940,78 @@ mod tests {
         );
         assert!(!f.keeps_quorum);
         assert!(f.text.contains("loses its quorum"), "{}", f.text);
+    }
+
+    #[test]
+    fn forecast_heal() {
+        let heal = |a: &str, b: &str| Change::Heal {
+            a: a.into(),
+            b: b.into(),
+        };
+        // The leader's link to a voter it does not hear: the voter comes back.
+        let mut v = cluster(3);
+        unheard(&mut v, 2);
+        let f = says(&v, heal("node02", "node01"));
+        assert_eq!(
+            f.text,
+            "healing node01 (the leader) – node02 brings 3 of 3 voters within reach: quorum holds, tolerates 1 failure"
+        );
+        assert!(f.keeps_quorum);
+        assert!(f.refusal.is_none());
+        // Two voters unheard: healing one restores the quorum.
+        unheard(&mut v, 3);
+        let f = says(&v, heal("node01", "node03"));
+        assert!(
+            f.text.contains("quorum restored, writes resume"),
+            "{}",
+            f.text
+        );
+        assert!(f.keeps_quorum);
+        // A link away from the leader leaves the quorum as it is.
+        let f = says(&cluster(3), heal("node02", "node03"));
+        assert!(
+            f.text
+                .starts_with("healing node02 – node03 leaves the leader's links"),
+            "{}",
+            f.text
+        );
+        assert!(f.keeps_quorum);
+        // The leader's link to a stopped voter brings nobody back.
+        let mut v = cluster(3);
+        stop(&mut v, 3);
+        let f = says(&v, heal("node01", "node03"));
+        assert!(f.text.contains("brings no voter back"), "{}", f.text);
+        assert!(!f.text.contains("cutting"), "{}", f.text);
+        // No leader, every link cut: healing one link lets two of three elect.
+        let mut v = cluster(3);
+        proc_mut(&mut v, 1).role = Role::Follower;
+        v.links.iter_mut().for_each(|l| {
+            l.a_to_b = false;
+            l.b_to_a = false;
+        });
+        let f = says(&v, heal("node02", "node03"));
+        assert_eq!(
+            f.text,
+            "healing node02 – node03 lets 2 of 3 voters reach one candidate: they can elect a leader (quorum 2)"
+        );
+        assert!(f.keeps_quorum);
+        assert_eq!(f.outcome(), Outcome::KeepsQuorum);
+        // ... but not with the other end stopped.
+        stop_process(&mut v, 3);
+        let f = says(&v, heal("node02", "node03"));
+        assert!(
+            f.text.contains("still short of quorum 2, no leader"),
+            "{}",
+            f.text
+        );
+        assert_eq!(f.outcome(), Outcome::QuorumLost);
+    }
+
+    /// The etcd on machine `i` stops (no leader's bookkeeping).
+    fn stop_process(view: &mut WorldView, i: u64) {
+        if let Some(m) = view.machines.iter_mut().find(|m| m.name == name(i)) {
+            m.process = None;
+        }
     }
 
     #[test]

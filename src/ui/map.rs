@@ -1,8 +1,10 @@
 //! The cluster map (SVG): each machine with its etcd process (state, member name
 //! and ID, term, commit/applied), the links between machines (click: cut or heal
 //! both ways; shift-click: cut one way; cut links drawn red and dashed with a
-//! label, never by colour alone) and, when the toggle is on, the raft messages
-//! of the last frame moving along the links. Names and reasons are a person's
+//! label, never by colour alone; each link's handle drawn above every line, at
+//! its middle or moved along it clear of the others, see [`handle_points`],
+//! and forecasting the cut or heal a click makes) and, when the toggle is on,
+//! the raft messages of the last frame moving along the links. Names and reasons are a person's
 //! text, shown through `visible_text` (a bidi control cannot flip a label).
 //! Under the map, a legend of the words its nodes use, each with its glossary
 //! link; a machine whose etcd never ran says "not started", with the member
@@ -286,9 +288,88 @@ pub fn cluster_map(props: &MapProps) -> Html {
 fn links(props: &LinksProps) -> Html {
     let view = &props.view.0;
     let pos = positions(view);
-    html! {
-        <g class="links">{ for view.links.iter().map(|l| link(l, &pos, props)) }</g>
+    // The link under the pointer or focus: when its state changes (a click
+    // cut or healed it), its forecast becomes the other change's.
+    let pointed: Pointed = use_mut_ref(|| None);
+    {
+        let pointed = pointed.clone();
+        let on_forecast = props.on_forecast.clone();
+        let links = view.links.clone();
+        use_effect_with(links, move |links| {
+            let now = pointed.borrow().clone();
+            if let Some((a, b, was_up)) = now {
+                if let Some(l) = links.iter().find(|l| l.a == a && l.b == b) {
+                    let up = link_state(l) == "up";
+                    if up != was_up {
+                        *pointed.borrow_mut() = Some((a.clone(), b.clone(), up));
+                        on_forecast.emit(Some(link_change(&a, &b, up)));
+                    }
+                }
+            }
+        });
     }
+    let ends: Vec<(Point, Point)> = view
+        .links
+        .iter()
+        .filter_map(|l| Some((*pos.get(&l.a)?, *pos.get(&l.b)?)))
+        .collect();
+    let points = handle_points(&ends, HANDLE_GAP);
+    let (lines, handles): (Vec<Html>, Vec<Html>) = view
+        .links
+        .iter()
+        .filter(|l| pos.contains_key(&l.a) && pos.contains_key(&l.b))
+        .zip(points)
+        .map(|(l, h)| link(l, &pos, h, props, &pointed))
+        .unzip();
+    html! {
+        <g class="links">
+            <g class="link-lines">{ for lines }</g>
+            <g class="link-handles">{ for handles }</g>
+        </g>
+    }
+}
+
+/// The link under the pointer or keyboard focus: its ends and whether it was
+/// up when its forecast was sent.
+type Pointed = Rc<std::cell::RefCell<Option<(String, String, bool)>>>;
+
+/// The change a link's handle forecasts: a cut while it is up, else a heal.
+fn link_change(a: &str, b: &str, up: bool) -> Change {
+    let (a, b) = (a.to_string(), b.to_string());
+    if up {
+        Change::Cut { a, b }
+    } else {
+        Change::Heal { a, b }
+    }
+}
+
+/// A point on the map (SVG units).
+pub type Point = (f64, f64);
+
+/// The least distance (SVG units) between two link handles' centres: two
+/// radii and a gap, so every handle can be hit.
+const HANDLE_GAP: f64 = 44.0;
+
+/// Where each link's handle sits, for links given by their ends: at the
+/// link's middle, or when that is within `gap` of a handle already placed
+/// (with four machines on a ring, two links cross at the centre), moved
+/// along its own link (a tenth, then more, either way, never past 0.3 or
+/// 0.7 of it, clear of the boxes) to the first point clear of the others
+/// (its middle, if none is).
+pub fn handle_points(ends: &[(Point, Point)], gap: f64) -> Vec<(f64, f64)> {
+    const TRIES: [f64; 7] = [0.5, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7];
+    let mut placed: Vec<(f64, f64)> = Vec::with_capacity(ends.len());
+    for &((x1, y1), (x2, y2)) in ends {
+        let at = |t: f64| (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
+        let clear = |p: (f64, f64)| placed.iter().all(|q| (p.0 - q.0).hypot(p.1 - q.1) >= gap);
+        let p = TRIES
+            .iter()
+            .map(|&t| at(t))
+            .find(|&p| clear(p))
+            .unwrap_or_else(|| at(0.5));
+        placed.push(p);
+    }
+    placed
 }
 
 #[function_component(Nodes)]
@@ -397,12 +478,17 @@ fn dot(d: &Dot, pos: &BTreeMap<String, (f64, f64)>, t: Timing, now: f64, reduced
     }
 }
 
-fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &LinksProps) -> Html {
+fn link(
+    l: &LinkView,
+    pos: &BTreeMap<String, (f64, f64)>,
+    (mx, my): (f64, f64),
+    props: &LinksProps,
+    pointed: &Pointed,
+) -> (Html, Html) {
     let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&l.a), pos.get(&l.b)) else {
-        return Html::default();
+        return (Html::default(), Html::default());
     };
     let state = link_state(l);
-    let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
     let label = match (l.a_to_b, l.b_to_a) {
         (true, true) => String::new(),
         (false, false) => "✕ cut".to_string(),
@@ -425,36 +511,34 @@ fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &LinksProps) ->
             run(e.shift_key());
         }
     });
+    let point = {
+        let f = props.on_forecast.clone();
+        let pointed = pointed.clone();
+        let (a, b) = (l.a.clone(), l.b.clone());
+        let up = state == "up";
+        move || {
+            *pointed.borrow_mut() = Some((a.clone(), b.clone(), up));
+            f.emit(Some(link_change(&a, &b, up)))
+        }
+    };
+    let unpoint = {
+        let f = props.on_forecast.clone();
+        let pointed = pointed.clone();
+        move || {
+            *pointed.borrow_mut() = None;
+            f.emit(None)
+        }
+    };
     let hover = {
-        let f = props.on_forecast.clone();
-        let (a, b) = (l.a.clone(), l.b.clone());
-        let up = state == "up";
-        Callback::from(move |_: MouseEvent| {
-            f.emit(up.then(|| Change::Cut {
-                a: a.clone(),
-                b: b.clone(),
-            }))
-        })
+        let point = point.clone();
+        Callback::from(move |_: MouseEvent| point())
     };
-    let focus = {
-        let f = props.on_forecast.clone();
-        let (a, b) = (l.a.clone(), l.b.clone());
-        let up = state == "up";
-        Callback::from(move |_: FocusEvent| {
-            f.emit(up.then(|| Change::Cut {
-                a: a.clone(),
-                b: b.clone(),
-            }))
-        })
-    };
+    let focus = Callback::from(move |_: FocusEvent| point());
     let leave = {
-        let f = props.on_forecast.clone();
-        Callback::from(move |_: MouseEvent| f.emit(None))
+        let unpoint = unpoint.clone();
+        Callback::from(move |_: MouseEvent| unpoint())
     };
-    let blur = {
-        let f = props.on_forecast.clone();
-        Callback::from(move |_: FocusEvent| f.emit(None))
-    };
+    let blur = Callback::from(move |_: FocusEvent| unpoint());
     let aria = if state == "up" {
         format!(
             "link {} – {}: up. Press to cut it (shift: {} → {} only)",
@@ -474,13 +558,30 @@ fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &LinksProps) ->
         format!("net heal {} {}", l.a, l.b)
     };
     let (aria, title, label) = (shown(aria), shown(title), shown(label));
-    html! {
-        <g key={format!("{}-{}", l.a, l.b)} class={classes!("link", state)} data-testid={format!("link-{}-{}", l.a, l.b)}
+    let key = format!("{}-{}", l.a, l.b);
+    let (x1, y1, x2, y2) = (
+        format!("{x1:.1}"),
+        format!("{y1:.1}"),
+        format!("{x2:.1}"),
+        format!("{y2:.1}"),
+    );
+    // The line (a wide, clear hit stroke and the wire) is a pointer target
+    // too; the handle, the button the keyboard and the automation contract
+    // know, is drawn above every line so no other link's stroke covers it.
+    let line = html! {
+        <g key={key.clone()} class={classes!("link", "link-line", state)} aria-hidden="true"
+            onclick={onclick.clone()} onmouseenter={hover.clone()} onmouseleave={leave.clone()}>
+            <title>{ title.clone() }</title>
+            <line class="hit" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()} />
+            <line class="wire" {x1} {y1} {x2} {y2} />
+        </g>
+    };
+    let handle = html! {
+        <g {key} class={classes!("link", state)} data-testid={format!("link-{}-{}", l.a, l.b)}
             data-state={state} role="button" tabindex="0" aria-label={aria} {onclick} {onkeydown}
             onmouseenter={hover} onmouseleave={leave} onfocus={focus} onblur={blur}>
             <title>{ title }</title>
-            <line class="hit" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} />
-            <line class="wire" x1={format!("{x1:.1}")} y1={format!("{y1:.1}")} x2={format!("{x2:.1}")} y2={format!("{y2:.1}")} />
+            <circle class="focus-ring" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r="16" aria-hidden="true" />
             <circle class="handle" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r="11" />
             <text class="handle-mark" x={format!("{mx:.1}")} y={format!("{:.1}", my + 4.5)} text-anchor="middle" aria-hidden="true">
                 { match (l.a_to_b, l.b_to_a) { (true, true) => "↔", (false, false) => "✕", _ => "→" } }
@@ -489,7 +590,8 @@ fn link(l: &LinkView, pos: &BTreeMap<String, (f64, f64)>, props: &LinksProps) ->
                 <text class="link-label" x={format!("{mx:.1}")} y={format!("{:.1}", my - 16.0)} text-anchor="middle">{ label }</text>
             }
         </g>
-    }
+    };
+    (line, handle)
 }
 
 fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps) -> Html {
@@ -607,5 +709,109 @@ fn short(s: &str, n: usize) -> String {
         s.to_string()
     } else {
         format!("{}…", s.chars().take(n).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+    /// The map's `n` machines on their ring, all linked, as the page draws them.
+    fn ring(n: usize) -> Vec<(Point, Point)> {
+        let names: Vec<String> = (1..=n).map(|i| format!("node{i:02}")).collect();
+        let view = WorldView {
+            now_ms: 0,
+            wall_ms: 0,
+            machines: names
+                .iter()
+                .map(|name| MachineView {
+                    name: name.clone(),
+                    addrs: Vec::new(),
+                    up: true,
+                    disk: Vec::new(),
+                    process: None,
+                    last_exit: None,
+                })
+                .collect(),
+            links: Vec::new(),
+            hosts: Vec::new(),
+            log_lines: 0,
+            traffic: Vec::new(),
+        };
+        let pos = positions(&view);
+        let mut ends = Vec::new();
+        for (i, a) in names.iter().enumerate() {
+            for b in names.iter().skip(i + 1) {
+                ends.push((pos[a], pos[b]));
+            }
+        }
+        ends
+    }
+
+    fn min_distance(ps: &[(f64, f64)]) -> f64 {
+        let mut d = f64::INFINITY;
+        for (i, p) in ps.iter().enumerate() {
+            for q in &ps[i + 1..] {
+                d = d.min((p.0 - q.0).hypot(p.1 - q.1));
+            }
+        }
+        d
+    }
+
+    #[wasm_bindgen_test]
+    fn four_machines_have_six_handles_apart() {
+        let ends = ring(4);
+        assert_eq!(ends.len(), 6);
+        // The two diagonals cross at the centre: their middles coincide.
+        let mid =
+            |((x1, y1), (x2, y2)): ((f64, f64), (f64, f64))| ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+        let middles: Vec<(f64, f64)> = ends.iter().map(|&e| mid(e)).collect();
+        assert!(min_distance(&middles) < 1.0);
+        let hs = handle_points(&ends, HANDLE_GAP);
+        assert_eq!(hs.len(), 6);
+        assert!(min_distance(&hs) >= HANDLE_GAP, "{hs:?}");
+    }
+
+    #[wasm_bindgen_test]
+    fn handles_stay_at_the_middle_when_clear_and_on_their_link() {
+        let ends = ring(3);
+        let hs = handle_points(&ends, HANDLE_GAP);
+        for (&((x1, y1), (x2, y2)), &(hx, hy)) in ends.iter().zip(&hs) {
+            assert!((hx - (x1 + x2) / 2.0).abs() < 1e-9 && (hy - (y1 + y2) / 2.0).abs() < 1e-9);
+        }
+        for n in 2..=8 {
+            let ends = ring(n);
+            let hs = handle_points(&ends, HANDLE_GAP);
+            for (&((x1, y1), (x2, y2)), &(hx, hy)) in ends.iter().zip(&hs) {
+                // On the segment: the cross product is zero, between the ends.
+                let cross = (x2 - x1) * (hy - y1) - (y2 - y1) * (hx - x1);
+                assert!(cross.abs() < 1e-6, "{n}: off its link");
+                let t = ((hx - x1) * (x2 - x1) + (hy - y1) * (y2 - y1))
+                    / ((x2 - x1).powi(2) + (y2 - y1).powi(2));
+                assert!((0.3..=0.7).contains(&t), "{n}: t = {t}");
+            }
+            if n <= 6 {
+                assert!(min_distance(&hs) >= HANDLE_GAP, "{n} machines: {hs:?}");
+            }
+        }
+    }
+
+    #[wasm_bindgen_test]
+    fn a_cut_link_forecasts_its_heal() {
+        assert_eq!(
+            link_change("node01", "node02", true),
+            Change::Cut {
+                a: "node01".into(),
+                b: "node02".into()
+            }
+        );
+        assert_eq!(
+            link_change("node01", "node02", false),
+            Change::Heal {
+                a: "node01".into(),
+                b: "node02".into()
+            }
+        );
     }
 }

@@ -162,22 +162,28 @@ fn seek_bar(props: &TimelineProps, last_ms: u64) -> Html {
             }
         }
     });
+    // The note is always in the DOM (hidden while the end shows): a node
+    // inserted after the slider makes Yew re-insert the slider before it, and
+    // a detached range input ends the pointer's drag (one 0.5 s step).
     let rewound = props.future_end_ms.map(|end| {
         let on_seek = props.on_seek.clone();
         html! {
-            <p class="rewound small" role="status" data-testid="rewound">
+            <>
                 { format!("Showing t+{} of t+{}. Type, click, step or play to go on from here: the rest of the run is then replaced. ", fmt_ms(props.now_ms), fmt_ms(end)) }
                 <button data-testid="seek-end" onclick={Callback::from(move |_| on_seek.emit(end))}>{ "Back to the end" }</button>
-            </p>
+            </>
         }
     });
     html! {
         <div class="seek">
-            <label class="small" for="seek">{ "Moment shown" }</label>
-            <input id="seek" type="range" data-testid="seek" min={props.origin_ms.to_string()}
+            <label key="label" class="small" for="seek">{ "Moment shown" }</label>
+            <input key="seek" id="seek" type="range" data-testid="seek" min={props.origin_ms.to_string()}
                 max={last_ms.max(props.origin_ms).to_string()} step="100" value={props.now_ms.to_string()}
                 aria-valuetext={format!("t+{}", fmt_ms(props.now_ms))} {oninput} />
-            { for rewound }
+            <p key="rewound" class="rewound small" role="status" data-testid={rewound.is_some().then_some("rewound")}
+                hidden={rewound.is_none()}>
+                { rewound.unwrap_or_default() }
+            </p>
         </div>
     }
 }
