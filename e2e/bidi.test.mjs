@@ -8,10 +8,10 @@
 // Import's notice says whether it read a script or a transcript, how many
 // commands it kept, and names the lines it did not run or did not know.
 // Screenshots at 1440x900 and 390x844 go to e2e/out/bidi-*.png.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDir } from './helpers/server.mjs';
-import { DIST, launchBrowser, requireDist, screenshot } from './helpers/browser.mjs';
+import { useSite } from './helpers/site.mjs';
+import { screenshot } from './helpers/browser.mjs';
 import { OUTPUT, pause, terminalText, type, waitForOutput, withPage as withPageAt } from './helpers/page.mjs';
 
 const RLO = '\u202E';
@@ -23,15 +23,9 @@ let browser;
 let server;
 let failures = 0;
 
-before(async () => {
-  await requireDist();
-  browser = await launchBrowser();
-  server = await serveDir(DIST);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useSite((b, s) => {
+  browser = b;
+  server = s;
 });
 
 function withPage(fn, viewport = DESKTOP) {

@@ -4,24 +4,18 @@
 // shows only the panels the example asks for; messages from any window other
 // than the parent (the frame itself, a page that is not framed) run nothing,
 // and `origin=` keeps the bridge to that origin alone.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDir } from './helpers/server.mjs';
-import { DIST, launchBrowser, requireDist, screenshot, watchErrors } from './helpers/browser.mjs';
+import { useSite } from './helpers/site.mjs';
+import { screenshot, watchErrors } from './helpers/browser.mjs';
 import { INPUT, OUTPUT, terminalText, withPage } from './helpers/page.mjs';
 
 let browser;
 let server;
 
-before(async () => {
-  await requireDist();
-  browser = await launchBrowser();
-  server = await serveDir(DIST);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useSite((b, s) => {
+  browser = b;
+  server = s;
 });
 
 const VIEWPORT = { width: 1280, height: 1000 };

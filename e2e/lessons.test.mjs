@@ -2,12 +2,12 @@
 // Next (every step's checks on the lesson's path), Back replays to the end of
 // the previous step (the terminal equals what it showed there), and a lesson
 // with a mistake, a missing lesson or one from another site get a message.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDir } from './helpers/server.mjs';
-import { DIST, launchBrowser, requireDist, screenshot } from './helpers/browser.mjs';
+import { useSite } from './helpers/site.mjs';
+import { DIST, screenshot } from './helpers/browser.mjs';
 import { terminalText, withPage } from './helpers/page.mjs';
 
 const LESSONS = [
@@ -22,15 +22,9 @@ const LESSONS = [
 let browser;
 let server;
 
-before(async () => {
-  await requireDist();
-  browser = await launchBrowser();
-  server = await serveDir(DIST);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useSite((b, s) => {
+  browser = b;
+  server = s;
 });
 
 // A missing lesson's 404 is what one test asks for.

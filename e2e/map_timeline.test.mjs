@@ -4,25 +4,19 @@
 // six link handles sit apart and each cuts its own link; a handle focused by
 // the keyboard shows a ring on the handle alone; a cut link's handle forecasts
 // its heal. Screenshots at 1440x900 and 390x844 go to e2e/out/.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDir } from './helpers/server.mjs';
-import { DIST, launchBrowser, requireDist, screenshot } from './helpers/browser.mjs';
+import { useSite } from './helpers/site.mjs';
+import { screenshot } from './helpers/browser.mjs';
 import { elapsedSeconds, pause, setSpeed, withPage as withPageAt } from './helpers/page.mjs';
 
 let browser;
 let server;
 let failures = 0;
 
-before(async () => {
-  await requireDist();
-  browser = await launchBrowser();
-  server = await serveDir(DIST);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useSite((b, s) => {
+  browser = b;
+  server = s;
 });
 
 function withPage(fn, { query = '', viewport = { width: 1440, height: 900 } } = {}) {

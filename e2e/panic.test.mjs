@@ -6,24 +6,18 @@
 // reach nothing, its clock's loop no longer runs, no further error is
 // reported, the banner shows once and still takes the keyboard, and Reload
 // brings a working page back.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDir } from './helpers/server.mjs';
-import { DIST, launchBrowser, requireDist, screenshot, watchErrors } from './helpers/browser.mjs';
+import { useSite } from './helpers/site.mjs';
+import { screenshot, watchErrors } from './helpers/browser.mjs';
 import { INPUT, OUTPUT, terminalText, type, waitForOutput } from './helpers/page.mjs';
 
 let browser;
 let server;
 
-before(async () => {
-  await requireDist();
-  browser = await launchBrowser();
-  server = await serveDir(DIST);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useSite((b, s) => {
+  browser = b;
+  server = s;
 });
 
 const BANNER = '[data-testid="panic-banner"]';

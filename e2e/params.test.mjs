@@ -4,25 +4,19 @@
 // parameters a lesson or a share link overrides: each is named with what the
 // page did instead, and the page still works. A bad `origin=` leaves the
 // framed page deaf to its host and silent towards it.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
-import { serveDir } from './helpers/server.mjs';
-import { DIST, launchBrowser, requireDist, screenshot, watchErrors } from './helpers/browser.mjs';
+import { useSite } from './helpers/site.mjs';
+import { screenshot, watchErrors } from './helpers/browser.mjs';
 import { INPUT, OUTPUT, withPage } from './helpers/page.mjs';
 
 let browser;
 let server;
 
-before(async () => {
-  await requireDist();
-  browser = await launchBrowser();
-  server = await serveDir(DIST);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useSite((b, s) => {
+  browser = b;
+  server = s;
 });
 
 const VIEWPORT = { width: 1440, height: 900 };

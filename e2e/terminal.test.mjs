@@ -4,10 +4,10 @@
 // than the terminal); a button's command runs on its machine and leaves the
 // terminal's machine as it was, "Use NAME's terminal" moves it; Escape then
 // Tab leaves the terminal's input. Screenshots go to e2e/out/terminal-*.png.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDir } from './helpers/server.mjs';
-import { DIST, OUT, launchBrowser, requireDist, screenshot } from './helpers/browser.mjs';
+import { useSite } from './helpers/site.mjs';
+import { OUT, screenshot } from './helpers/browser.mjs';
 import { INPUT, OUTPUT, pause, terminalText, type, waitForOutput, withPage as withPageAt } from './helpers/page.mjs';
 import { join } from 'node:path';
 
@@ -15,15 +15,9 @@ let browser;
 let server;
 let failures = 0;
 
-before(async () => {
-  await requireDist();
-  browser = await launchBrowser();
-  server = await serveDir(DIST);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useSite((b, s) => {
+  browser = b;
+  server = s;
 });
 
 function withPage(fn, { viewport, name = `terminal-failure-${++failures}` } = {}) {

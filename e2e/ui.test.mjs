@@ -3,12 +3,12 @@
 // is added, started and promoted with buttons alone, ten simulated minutes at
 // 100x, a hidden page's clock standing still, bad input in every field, the
 // keys. Screenshots go to e2e/out/.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDir } from './helpers/server.mjs';
-import { DIST, ROOT, launchBrowser, requireDist, screenshot } from './helpers/browser.mjs';
+import { useSite } from './helpers/site.mjs';
+import { ROOT, screenshot } from './helpers/browser.mjs';
 import {
   OUTPUT,
   elapsedSeconds,
@@ -30,15 +30,9 @@ let browser;
 let server;
 let failures = 0;
 
-before(async () => {
-  await requireDist();
-  browser = await launchBrowser();
-  server = await serveDir(DIST);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useSite((b, s) => {
+  browser = b;
+  server = s;
 });
 
 function withPage(fn, { query = '', name = `ui-failure-${++failures}` } = {}) {

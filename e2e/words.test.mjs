@@ -4,25 +4,19 @@
 // with its name, a refused forecast is a warning, the glossary opens from a
 // label by keyboard, and the hint line says what the world holds. Screenshots
 // at 1440x900, 1280x720 and 390x844 go to e2e/out/words-*.png.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDir } from './helpers/server.mjs';
-import { DIST, launchBrowser, requireDist, screenshot } from './helpers/browser.mjs';
+import { useSite } from './helpers/site.mjs';
+import { screenshot } from './helpers/browser.mjs';
 import { waitForOutput, withPage as withPageAt } from './helpers/page.mjs';
 
 let browser;
 let server;
 let failures = 0;
 
-before(async () => {
-  await requireDist();
-  browser = await launchBrowser();
-  server = await serveDir(DIST);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useSite((b, s) => {
+  browser = b;
+  server = s;
 });
 
 function withPage(fn, { query = '', viewport = { width: 1440, height: 900 } } = {}) {

@@ -6,11 +6,10 @@
 
 use std::rc::Rc;
 
-use gloo::timers::future::TimeoutFuture;
 use quorum_playground::link::Run;
 use quorum_playground::shell::parse;
 use quorum_playground::shell::runner::{run_source, RunOptions};
-use quorum_playground::ui::{embed, report, App, MarkerKind, Model, Msg, Start, TermKind};
+use quorum_playground::ui::{embed, report, MarkerKind, Model, Msg, Start, TermKind};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use yew::Reducible;
@@ -19,7 +18,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "common/page.rs"]
 mod page;
-use page::{paused, play, send};
+use page::{by_testid, click, document, mount, paused, play, send, until};
 
 #[wasm_bindgen_test]
 fn a_paused_page_runs_a_typed_script_as_the_runner_does() {
@@ -315,48 +314,6 @@ fn the_panic_banner_shows_the_report_as_text() {
 }
 
 // ---- the mounted app -------------------------------------------------------
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document")
-}
-
-fn by_testid(root: &web_sys::Element, id: &str) -> Option<web_sys::Element> {
-    root.query_selector(&format!("[data-testid=\"{id}\"]"))
-        .ok()
-        .flatten()
-}
-
-async fn until(root: &web_sys::Element, what: &str, f: impl Fn(&web_sys::Element) -> bool) {
-    for _ in 0..200 {
-        if f(root) {
-            return;
-        }
-        TimeoutFuture::new(25).await;
-    }
-    panic!("timed out waiting for {what}");
-}
-
-fn click(el: &web_sys::Element) {
-    el.dyn_ref::<web_sys::HtmlElement>()
-        .map(|h| h.click())
-        .unwrap_or_else(|| {
-            let ev = web_sys::MouseEvent::new("click").expect("event");
-            let _ = el.dispatch_event(&ev);
-        });
-}
-
-fn mount() -> (web_sys::Element, yew::AppHandle<App>) {
-    let root = document().create_element("div").expect("div");
-    document()
-        .body()
-        .expect("body")
-        .append_child(&root)
-        .expect("append");
-    let handle = yew::Renderer::<App>::with_root(root.clone()).render();
-    (root, handle)
-}
 
 #[wasm_bindgen_test]
 async fn the_app_honours_the_automation_contract() {

@@ -5,26 +5,18 @@
 //! says what the world holds, down to an empty world.
 #![cfg(target_arch = "wasm32")]
 
-use gloo::timers::future::TimeoutFuture;
 use quorum_playground::sim::glossary::Word;
-use quorum_playground::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document")
-}
+#[path = "common/page.rs"]
+mod page;
+use page::{by_testid, click, mount, until};
 
 fn find(root: &web_sys::Element, selector: &str) -> Option<web_sys::Element> {
     root.query_selector(selector).ok().flatten()
-}
-
-fn by_testid(root: &web_sys::Element, id: &str) -> Option<web_sys::Element> {
-    find(root, &format!("[data-testid=\"{id}\"]"))
 }
 
 fn text(root: &web_sys::Element, id: &str) -> String {
@@ -33,37 +25,10 @@ fn text(root: &web_sys::Element, id: &str) -> String {
         .unwrap_or_default()
 }
 
-async fn until(root: &web_sys::Element, what: &str, f: impl Fn(&web_sys::Element) -> bool) {
-    for _ in 0..400 {
-        if f(root) {
-            return;
-        }
-        TimeoutFuture::new(25).await;
-    }
-    panic!("timed out waiting for {what}");
-}
-
-fn click(el: &web_sys::Element) {
-    el.dyn_ref::<web_sys::HtmlElement>()
-        .expect("an HTML element")
-        .click();
-}
-
 /// An event made by JavaScript (`new KeyboardEvent(…)`), dispatched on `el`.
 fn dispatch(el: &web_sys::Element, make: &str) {
     let ev: web_sys::Event = js_sys::eval(make).expect("an event").unchecked_into();
     el.dispatch_event(&ev).expect("dispatch");
-}
-
-fn mount() -> (web_sys::Element, yew::AppHandle<App>) {
-    let root = document().create_element("div").expect("div");
-    document()
-        .body()
-        .expect("body")
-        .append_child(&root)
-        .expect("append");
-    let handle = yew::Renderer::<App>::with_root(root.clone()).render();
-    (root, handle)
 }
 
 /// Each label of the quorum panel, with the glossary word its link opens.

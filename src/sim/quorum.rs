@@ -1042,18 +1042,25 @@ impl<'a> Cluster<'a> {
                 self.r()
             ));
         }
-        let r = self.r() + 1;
+        let action = format!("healing {leader} (the leader) – {other}");
+        self.within_reach(&action, self.r() + 1, "")
+    }
+
+    /// `action` leaves `r` voters within the leader's reach: whether quorum
+    /// holds, comes back (then `then` is said too) or is still short.
+    fn within_reach(&self, action: &str, r: usize, then: &str) -> Forecast {
+        let (n, q) = (self.n(), self.q());
         let keeps = r >= q;
         let text = match (keeps, self.info.can_commit) {
             (true, true) => format!(
-                "healing {leader} (the leader) – {other} brings {r} of {n} voters within reach: quorum holds, {}",
+                "{action} brings {r} of {n} voters within reach: quorum holds, {}{then}",
                 tolerates(r, q)
             ),
             (true, false) => format!(
-                "healing {leader} (the leader) – {other} brings {r} of {n} voters within reach: quorum restored, writes resume"
+                "{action} brings {r} of {n} voters within reach: quorum restored, writes resume{then}"
             ),
             (false, _) => format!(
-                "healing {leader} (the leader) – {other} brings {r} of {n} voters within reach: still short of quorum {q}, writes stay stopped"
+                "{action} brings {r} of {n} voters within reach: still short of quorum {q}, writes stay stopped"
             ),
         };
         self.outcome(text, keeps)
@@ -1126,20 +1133,7 @@ impl<'a> Cluster<'a> {
         };
         let joins = link_up(self.view, &lm.name, machine) && !self.reachable.contains(&mem.id);
         let r = self.r() + usize::from(joins);
-        let keeps = r >= q;
-        let text = match (keeps, self.info.can_commit) {
-            (true, true) => format!(
-                "starting {machine} brings {r} of {n} voters within reach: quorum holds, {}{publishes}",
-                tolerates(r, q)
-            ),
-            (true, false) => format!(
-                "starting {machine} brings {r} of {n} voters within reach: quorum restored, writes resume{publishes}"
-            ),
-            (false, _) => format!(
-                "starting {machine} brings {r} of {n} voters within reach: still short of quorum {q}, writes stay stopped"
-            ),
-        };
-        self.outcome(text, keeps)
+        self.within_reach(&format!("starting {machine}"), r, publishes)
     }
 
     /// Voters whose etcd runs now (for forecasts with no leader).

@@ -32,3 +32,53 @@ pub fn play(mut m: Model, ms: u64) -> Model {
     }
     m
 }
+
+// ---- the mounted app -------------------------------------------------------
+
+/// The page's document.
+pub fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document")
+}
+
+/// The element under `root` with this `data-testid`.
+pub fn by_testid(root: &web_sys::Element, id: &str) -> Option<web_sys::Element> {
+    root.query_selector(&format!("[data-testid=\"{id}\"]"))
+        .ok()
+        .flatten()
+}
+
+/// Waits (25 ms at a time, 10 s at most) until `f` holds of `root`.
+pub async fn until(root: &web_sys::Element, what: &str, f: impl Fn(&web_sys::Element) -> bool) {
+    for _ in 0..400 {
+        if f(root) {
+            return;
+        }
+        gloo::timers::future::TimeoutFuture::new(25).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// Clicks an element (an SVG one by a dispatched click event).
+pub fn click(el: &web_sys::Element) {
+    use wasm_bindgen::JsCast;
+    el.dyn_ref::<web_sys::HtmlElement>()
+        .map(|h| h.click())
+        .unwrap_or_else(|| {
+            let ev = web_sys::MouseEvent::new("click").expect("event");
+            let _ = el.dispatch_event(&ev);
+        });
+}
+
+/// The app mounted on a new element of the body.
+pub fn mount() -> (web_sys::Element, yew::AppHandle<quorum_playground::ui::App>) {
+    let root = document().create_element("div").expect("div");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("append");
+    let handle = yew::Renderer::<quorum_playground::ui::App>::with_root(root.clone()).render();
+    (root, handle)
+}
