@@ -12,4 +12,5 @@ pub mod lost;
 pub mod quorum;
 pub mod url;
 pub mod view;
+pub mod wire;
 pub mod world;

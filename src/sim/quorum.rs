@@ -71,6 +71,9 @@ pub struct QuorumInfo {
     pub tolerance_by_size: usize,
     /// A leader exists and reaches a quorum of voters.
     pub can_commit: bool,
+    /// The IDs of the voters the leader reaches, its own included (empty with
+    /// no leader).
+    pub reachable: Vec<u64>,
 }
 
 /// Whether a member's etcd runs, in the words the page uses.
@@ -541,6 +544,7 @@ impl<'a> Cluster<'a> {
             failures_tolerated: r.saturating_sub(quorum),
             tolerance_by_size: n.saturating_sub(1) / 2,
             can_commit: leader.is_some() && r >= quorum,
+            reachable: reachable.clone(),
         };
         Cluster {
             view,
@@ -1368,6 +1372,8 @@ mod tests {
             hosts: Vec::new(),
             log_lines: 0,
             traffic: Vec::new(),
+            wire: std::rc::Rc::from(Vec::new()),
+            timers: Vec::new(),
         };
         relink(&mut view);
         view

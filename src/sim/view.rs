@@ -4,11 +4,13 @@
 //! ([`visible_text`]). Nothing in it reaches into raft-rs.
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use raft::StateRole;
 
 use super::etcd::membership::Member;
 use super::etcd::request::StatusInfo;
+use super::wire::{Wire, WIRE_IN_VIEW};
 use super::world::{ExitInfo, Traffic, World};
 
 /// A process's raft role as etcd's documents name it.
@@ -120,8 +122,9 @@ pub struct LinkView {
 
 /// Everything the UI may see.
 ///
-/// Equality compares the world's state and leaves out `traffic`: the message
-/// counters are an observation of what passing time did, not state (two views
+/// Equality compares the world's state and leaves out `traffic`, `wire` and
+/// `timers`: the message counters and records and the timers' progress are an
+/// observation of what passing time did, not state (two views
 /// of an unchanged world, as `tests/bad_input.rs` compares them, are equal
 /// however many heartbeats flowed in between).
 #[derive(Debug, Clone)]
@@ -135,6 +138,25 @@ pub struct WorldView {
     /// Raft messages per directed pair of machines (from, to), cumulative,
     /// in map order.
     pub traffic: Vec<(String, String, Traffic)>,
+    /// The newest raft messages, oldest first (empty unless the world keeps
+    /// its wire log, `World::set_wire_log`).
+    pub wire: Rc<[Wire]>,
+    /// Each running process's election timer and, while it campaigns, its
+    /// votes, in map order.
+    pub timers: Vec<NodeTimer>,
+}
+
+/// A process's election timer as raft runs it (`Server::election_timer`),
+/// in simulated ms, and its vote tally while it campaigns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeTimer {
+    pub machine: String,
+    /// Time since the timer was last reset (a whole number of ticks).
+    pub elapsed_ms: u64,
+    /// When it fires: a follower campaigns, a leader checks its quorum.
+    pub timeout_ms: u64,
+    /// (granted, rejected, voters) while a candidate or pre-candidate.
+    pub votes: Option<(usize, usize, usize)>,
 }
 
 impl PartialEq for WorldView {
@@ -148,6 +170,8 @@ impl PartialEq for WorldView {
             hosts,
             log_lines,
             traffic: _,
+            wire: _,
+            timers: _,
         } = self;
         *now_ms == other.now_ms
             && *wall_ms == other.wall_ms
@@ -200,7 +224,26 @@ impl World {
                 .collect(),
             log_lines: self.logs.len(),
             traffic: self.traffic(),
+            wire: self.wire_log().newest(WIRE_IN_VIEW).into(),
+            timers: self.timers(),
         }
+    }
+
+    fn timers(&self) -> Vec<NodeTimer> {
+        self.machines
+            .values()
+            .filter_map(|m| {
+                let s = &m.process.as_ref()?.server;
+                let (elapsed, timeout) = s.election_timer();
+                let tick = s.cfg.heartbeat_ms;
+                Some(NodeTimer {
+                    machine: m.name.clone(),
+                    elapsed_ms: elapsed as u64 * tick,
+                    timeout_ms: timeout as u64 * tick,
+                    votes: s.votes(),
+                })
+            })
+            .collect()
     }
 
     fn process_view(&self, machine: &str) -> Option<ProcessView> {

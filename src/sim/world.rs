@@ -20,6 +20,7 @@ use super::etcd::rafthttp::{Reaches, StreamRequest};
 use super::etcd::request::{Reply, Request, Response, ServerError, SnapshotData};
 use super::etcd::server::{self, Ctx, Exit, Out, Reach, Server};
 use super::etcd::zapfmt::{self, ZapCtx};
+use super::wire::WireLog;
 
 /// The simulated wall clock at time zero: 2021-03-03 16:25:57 UTC (seed 000).
 pub fn start_unix_ms() -> i64 {
@@ -368,6 +369,8 @@ pub struct World {
     // ----- observations only: nothing in the simulation reads these -----
     /// Raft messages per directed pair of machines: from, then to.
     traffic: BTreeMap<String, BTreeMap<String, Traffic>>,
+    /// When asked: the recent raft messages, one record each (`sim::wire`).
+    wire: WireLog,
     /// While recording: the frame spacing, and the frames so far.
     frame_every_ms: Option<u64>,
     frames: Vec<(u64, super::view::WorldView)>,
@@ -405,6 +408,7 @@ impl World {
             reach_cache: BTreeMap::new(),
             logs: Vec::new(),
             traffic: BTreeMap::new(),
+            wire: WireLog::default(),
             frame_every_ms: None,
             frames: Vec::new(),
             invariants: None,
@@ -1615,6 +1619,7 @@ impl World {
             Err(reach) => {
                 if let Some(target) = self.raft_target(from, m.to, url) {
                     self.count_traffic(from, &target, None);
+                    self.wire.record(from, &target, &m, self.now_ms, None);
                 }
                 if snapshot {
                     self.snapshot_undelivered(from, m.to, &reach);
@@ -1625,6 +1630,7 @@ impl World {
         // a dial only succeeds over links up both ways
         self.count_traffic(from, &target, Some(&m));
         let lat = self.latency(from, &target);
+        self.wire.record(from, &target, &m, self.now_ms, Some(lat));
         let msg = Box::new(m);
         let ev = match self.pid_of(from).filter(|_| snapshot) {
             Some(from_pid) => Event::Snapshot {
@@ -1687,6 +1693,17 @@ impl World {
             .iter()
             .flat_map(|(a, row)| row.iter().map(|(b, t)| (a.clone(), b.clone(), *t)))
             .collect()
+    }
+
+    /// Starts or stops keeping a record of each raft message (`sim::wire`):
+    /// the page keeps one to draw and inspect messages; nothing else reads it.
+    pub fn set_wire_log(&mut self, on: bool) {
+        self.wire.set_on(on);
+    }
+
+    /// The recent raft messages (empty unless [`Self::set_wire_log`] is on).
+    pub fn wire_log(&self) -> &WireLog {
+        &self.wire
     }
 
     // ----- end of traffic counters -----

@@ -237,7 +237,8 @@ pub fn app() -> Html {
                         <section class="panel map-panel" aria-label="Cluster map">
                             <h2>{ "Cluster" }</h2>
                             <ClusterMap view={m.view.clone()} selected={(*selected).clone()} animate={*animate}
-                                playing={m.playing} now_ms={m.shown_ms}
+                                playing={m.playing} now_ms={m.shown_ms} speed={m.speed} event={m.event.clone()} quorum={m.quorum.clone()}
+                                pause_on={m.pause_on} on_pause_on={on_msg.reform(Msg::PauseOn)}
                                 on_run={on_run.clone()} {on_select} on_forecast={on_forecast.clone()} />
                         </section>
                     }

@@ -15,11 +15,14 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::flights::{self, Inspector, Sky};
 use super::quorum::labelled;
+use super::state::{MapEvent, PauseOn};
 use crate::shell::actions;
 use crate::sim::glossary::Word;
-use crate::sim::quorum::{self, Change, MemberLabel};
+use crate::sim::quorum::{self, Change, MemberLabel, QuorumInfo};
 use crate::sim::view::{visible_string as shown, LinkView, MachineView, Role, WorldView};
+use crate::sim::wire::Wire;
 
 /// The map's size for `n` machines: more machines, a larger ring, so boxes
 /// never overlap (the SVG scales to its panel).
@@ -39,6 +42,21 @@ pub struct MapProps {
     /// see `FlightsLayer`).
     pub playing: bool,
     pub now_ms: u64,
+    /// The page's speed: a slow link's dot flies its latency at this speed.
+    #[prop_or(1.0)]
+    pub speed: f64,
+    /// The cluster's quorum (`quorum::analyze` of `view`), as the page
+    /// computed it; computed here when not given.
+    #[prop_or_default]
+    pub quorum: Option<Rc<QuorumInfo>>,
+    /// The latest leader or quorum change, announced on the map.
+    #[prop_or_default]
+    pub event: Option<Rc<MapEvent>>,
+    /// Which changes pause the clock (the map's "pause on" option).
+    #[prop_or_default]
+    pub pause_on: PauseOn,
+    #[prop_or_default]
+    pub on_pause_on: Callback<PauseOn>,
     pub on_run: Callback<String>,
     pub on_select: Callback<Option<String>>,
     pub on_forecast: Callback<Option<Change>>,
@@ -86,12 +104,11 @@ struct NodesProps {
     on_select: Callback<Option<String>>,
 }
 
-/// The map's memory of message counters, kept by the map (not the layer), as
-/// it was before the layers were split.
+/// The dots in flight, kept by the map between renders (`flights::Sky`).
 #[derive(Clone)]
-struct FlightsState(Rc<std::cell::RefCell<Flights>>);
+struct SkyState(Rc<std::cell::RefCell<Sky>>);
 
-impl PartialEq for FlightsState {
+impl PartialEq for SkyState {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
@@ -102,9 +119,13 @@ struct FlightsProps {
     view: Rc<WorldView>,
     animate: bool,
     playing: bool,
+    speed: f64,
     /// The page's clock: while it plays, the dots move on every frame.
     now_ms: u64,
-    state: FlightsState,
+    state: SkyState,
+    on_pick: Callback<Wire>,
+    /// The cluster's voters, for the vote tallies.
+    voters: usize,
 }
 
 /// The automation contract's machine state (see `MachineView::state`).
@@ -194,78 +215,23 @@ fn positions(view: &WorldView) -> BTreeMap<String, (f64, f64)> {
         .collect()
 }
 
-/// Message dots of the last frame, remembered so a re-render without a new
-/// frame shows the same dots.
-#[derive(Default)]
-struct Flights {
-    now_ms: u64,
-    before: BTreeMap<(String, String), (u64, u64)>,
-    dots: Vec<Dot>,
-    /// How each dot shown is drawn, by key.
-    timing: BTreeMap<String, Timing>,
-}
-
-/// A dot's flight: when it was first drawn (`Date.now()` ms), whether as a
-/// still page's dot (a CSS animation), and how far into its flight that
-/// animation starts (ms).
-#[derive(Clone, Copy)]
-struct Timing {
-    born: f64,
-    still: bool,
-    ahead: f64,
-}
-
-/// How long a dot flies (ms), as `.msg.still` in the style sheet.
-const FLIGHT_MS: f64 = 450.0;
-
-#[derive(Clone, PartialEq)]
-struct Dot {
-    key: String,
-    from: String,
-    to: String,
-    dropped: bool,
-}
-
-fn flights(view: &WorldView, f: &mut Flights) -> Vec<Dot> {
-    if view.now_ms == f.now_ms {
-        return f.dots.clone();
-    }
-    let mut dots = Vec::new();
-    let mut now = BTreeMap::new();
-    for (a, b, t) in &view.traffic {
-        let (sent0, drop0) = f
-            .before
-            .get(&(a.clone(), b.clone()))
-            .copied()
-            .unwrap_or((t.sent, t.dropped));
-        if t.sent > sent0 {
-            dots.push(Dot {
-                key: format!("{a}>{b}#{}", t.sent),
-                from: a.clone(),
-                to: b.clone(),
-                dropped: false,
-            });
-        }
-        if t.dropped > drop0 {
-            dots.push(Dot {
-                key: format!("{a}x{b}#{}", t.dropped),
-                from: a.clone(),
-                to: b.clone(),
-                dropped: true,
-            });
-        }
-        now.insert((a.clone(), b.clone()), (t.sent, t.dropped));
-    }
-    f.now_ms = view.now_ms;
-    f.before = now;
-    f.dots = dots.clone();
-    dots
-}
-
 #[function_component(ClusterMap)]
 pub fn cluster_map(props: &MapProps) -> Html {
-    let flights_ref = FlightsState(use_mut_ref(Flights::default));
+    let sky = SkyState(use_mut_ref(Sky::default));
+    let q = props
+        .quorum
+        .clone()
+        .unwrap_or_else(|| Rc::new(quorum::analyze(&props.view)));
+    let picked = use_state(|| None::<Wire>);
     let (w, h) = size(props.view.machines.len());
+    let on_pick = {
+        let picked = picked.clone();
+        Callback::from(move |w: Wire| picked.set(Some(w)))
+    };
+    let on_pick_or_close = {
+        let picked = picked.clone();
+        Callback::from(move |w: Option<Wire>| picked.set(w))
+    };
     if props.view.machines.is_empty() {
         return html! {
             <p class="muted empty-map">{ "No machines yet. Type " }<code>{ "machine add node01 192.168.0.61" }</code>{ " or use “Add machine”." }</p>
@@ -273,13 +239,25 @@ pub fn cluster_map(props: &MapProps) -> Html {
     }
     html! {
         <>
-        <svg class="map" viewBox={format!("0 0 {w} {h}")} role="group" aria-label="machines and the links between them">
-            <Links view={LinksOf(props.view.clone())} on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
-            <FlightsLayer view={props.view.clone()} animate={props.animate} playing={props.playing}
-                now_ms={props.now_ms} state={flights_ref} />
-            <Nodes view={MachinesOf(props.view.clone())} selected={props.selected.clone()} on_select={props.on_select.clone()} />
-        </svg>
+        <div class="map-head">
+            { quorum_line(&q) }
+            { event_banner(props.event.as_deref()) }
+        </div>
+        <div class="map-stage">
+            <svg class="map" viewBox={format!("0 0 {w} {h}")} role="group" aria-label="machines and the links between them">
+                <Links view={LinksOf(props.view.clone())} on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
+                <Nodes view={MachinesOf(props.view.clone())} selected={props.selected.clone()} on_select={props.on_select.clone()} />
+                <Timers view={props.view.clone()} />
+                <QuorumMarks view={props.view.clone()} quorum={q.clone()} />
+                <FlightsLayer view={props.view.clone()} animate={props.animate} playing={props.playing}
+                    speed={props.speed} now_ms={props.now_ms} state={sky} on_pick={on_pick.clone()} voters={q.voters.len()} />
+            </svg>
+        </div>
+        { pause_controls(props.pause_on, &props.on_pause_on) }
+        <Inspector recent={props.view.wire.clone()} picked={(*picked).clone()} playing={props.playing}
+            on_pick={on_pick_or_close} />
         { legend() }
+        if props.animate { { flights::legend() } }
         </>
     }
 }
@@ -377,104 +355,180 @@ fn nodes(props: &NodesProps) -> Html {
     let view = &props.view.0;
     let pos = positions(view);
     html! {
-        <g class="nodes">{ for view.machines.iter().map(|m| node(m, &pos, props)) }</g>
+        <g class="nodes">{ for view.machines.iter().enumerate().map(|(i, m)| node(i, m, &pos, props)) }</g>
     }
 }
 
-/// The raft messages of the frame shown, each a dot that flies from its
-/// sender towards its receiver in 0.45 s, fading (a dropped one stops
-/// part-way and fades out). The same flight is drawn two ways:
-///
-/// - while the clock plays, a dot lives one frame (the next frame brings its
-///   own messages) and the page renders every frame anyway, so the layer sets
-///   each dot's `cx`, `cy` and `fill-opacity` for the time since it was first
-///   drawn; a dot of a pair that sends again is the same circle, moved. A CSS
-///   animation instead would be started, styled and thrown away for every dot
-///   of every frame, and one of `transform` would make each dot a compositor
-///   layer of its own;
-/// - on a still page (paused, or one tick) the dots fly their whole way while
-///   nothing else changes: a CSS animation of `transform` and `opacity`
-///   (`.msg.still`) that the compositor runs, so the page's thread stays idle.
-///
-/// A dot drawn one way and then the other (the clock paused or started
-/// mid-flight) goes on from where it was.
+/// The raft messages on their way (see `flights`): a dot per message of the
+/// newest views, moved every frame while the clock plays, flown by CSS on a
+/// still page.
 #[function_component(FlightsLayer)]
 fn flights_layer(props: &FlightsProps) -> Html {
-    let mut state = props.state.0.borrow_mut();
-    let dots = if props.animate {
-        flights(&props.view, &mut state)
-    } else {
-        Vec::new()
-    };
-    let still = !props.playing;
+    let mut sky = props.state.0.borrow_mut();
     let now = js_sys::Date::now();
-    let timing: BTreeMap<String, Timing> = dots
-        .iter()
-        .map(|d| {
-            let t = match state.timing.get(&d.key) {
-                Some(t) if t.still == still => *t,
-                Some(t) => Timing {
-                    still,
-                    ahead: (now - t.born).max(0.0),
-                    ..*t
-                },
-                None => Timing {
-                    born: now,
-                    still,
-                    ahead: 0.0,
-                },
-            };
-            (d.key.clone(), t)
-        })
-        .collect();
+    if !props.animate {
+        sky.flying.clear();
+        return Html::default();
+    }
+    sky.take(&props.view, now, props.speed);
     // `prefers-reduced-motion` cuts every animation short (styles/app.css):
     // a moving dot is at its end at once, as a still one is.
-    let reduced = !still && !dots.is_empty() && super::app::prefers_reduced_motion();
+    let reduced = props.playing && !sky.flying.is_empty() && super::app::prefers_reduced_motion();
     let pos = positions(&props.view);
-    let html = html! {
-        <g class="flights" aria-hidden="true">
-            { for dots.iter().map(|d| dot(d, &pos, timing[&d.key], now, reduced)) }
-        </g>
+    let at = |name: &str| pos.get(name).copied();
+    let half = (BOX_W / 2.0 + 4.0, BOX_H / 2.0 + 4.0);
+    let tallies = if sky.campaigns.is_empty() {
+        Html::default()
+    } else {
+        flights::tallies(
+            &mut sky,
+            &at,
+            BOX_H / 2.0 + 16.0,
+            props.voters,
+            now,
+            !props.playing,
+        )
     };
-    state.timing = timing;
-    html
+    html! {
+        <>
+            { flights::dots(&mut sky, &at, half, now, !props.playing, reduced, &props.on_pick) }
+            { tallies }
+        </>
+    }
 }
 
-fn dot(d: &Dot, pos: &BTreeMap<String, (f64, f64)>, t: Timing, now: f64, reduced: bool) -> Html {
-    let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&d.from), pos.get(&d.to)) else {
+/// Each running process's election timer, a bar along its box's foot that
+/// drains as the timer runs and fills again when a heartbeat resets it (a
+/// follower's or candidate's: a leader sends heartbeats and a learner never
+/// campaigns). Vote tallies are the messages' (`flights::tallies`).
+#[function_component(Timers)]
+fn timers(props: &ViewProps) -> Html {
+    let view = &props.view;
+    let pos = positions(view);
+    let bars = view.timers.iter().filter_map(|t| {
+        let m = view.machines.iter().find(|m| m.name == t.machine)?;
+        let p = m.process.as_ref()?;
+        if matches!(p.role, Role::Leader | Role::Learner) || t.timeout_ms == 0 {
+            return None;
+        }
+        let &(x, y) = pos.get(&t.machine)?;
+        let left = 1.0 - (t.elapsed_ms as f64 / t.timeout_ms as f64).min(1.0);
+        let (bx, by, w) = (x - BOX_W / 2.0 + 10.0, y + BOX_H / 2.0 - 9.0, BOX_W - 20.0);
+        let title = format!(
+            "election timer: {:.1} s of {:.1} s left. A heartbeat from the leader resets it; when it runs out, {} campaigns.",
+            (t.timeout_ms - t.elapsed_ms.min(t.timeout_ms)) as f64 / 1000.0,
+            t.timeout_ms as f64 / 1000.0,
+            t.machine
+        );
+        Some(html! {
+            <g key={t.machine.clone()} class={classes!("timer", (left < 0.3).then_some("low"))} data-testid="timer"
+                data-machine={t.machine.clone()} data-left={format!("{left:.2}")}>
+                <title>{ shown(title) }</title>
+                <rect class="track" x={format!("{bx:.1}")} y={format!("{by:.1}")} width={format!("{w:.1}")} height="4" rx="2" />
+                <rect class="left" x={format!("{bx:.1}")} y={format!("{by:.1}")} width={format!("{:.1}", w * left)} height="4" rx="2" />
+            </g>
+        })
+    });
+    html! { <g class="timers" aria-hidden="true">{ for bars }</g> }
+}
+
+#[derive(Properties, PartialEq)]
+struct ViewProps {
+    view: Rc<WorldView>,
+}
+
+/// On each voter's box, while there is a leader, whether the leader reaches
+/// it (✔) or not (✖).
+#[derive(Properties, PartialEq)]
+struct MarksProps {
+    view: Rc<WorldView>,
+    quorum: Rc<QuorumInfo>,
+}
+
+#[function_component(QuorumMarks)]
+fn quorum_marks(props: &MarksProps) -> Html {
+    let view = &props.view;
+    let q = &props.quorum;
+    if q.voters.is_empty() {
+        return Html::default();
+    }
+    let pos = positions(view);
+    let marks = view.machines.iter().filter_map(|m| {
+        let id = m.process.as_ref().map(|p| p.id).or_else(|| quorum::resident(view, &m.name).map(|l| l.id))?;
+        if !q.voters.iter().any(|(v, _)| *v == id) || q.leader.is_none() {
+            return None;
+        }
+        let reached = q.reachable.contains(&id);
+        let &(x, y) = pos.get(&m.name)?;
+        let (cx, cy) = (x + BOX_W / 2.0 - 2.0, y - BOX_H / 2.0 + 2.0);
+        Some(html! {
+            <g key={m.name.clone()} class={classes!("reach", if reached { "ok" } else { "lost" })}
+                data-testid={format!("reach-{}", m.name)} data-reached={reached.to_string()}>
+                <title>{ shown(format!("{}: {}", m.name, if reached { "a voter the leader reaches" } else { "a voter the leader does not reach" })) }</title>
+                <circle cx={format!("{cx:.1}")} cy={format!("{cy:.1}")} r="9" />
+                <text x={format!("{cx:.1}")} y={format!("{:.1}", cy + 4.0)} text-anchor="middle">{ if reached { "✔" } else { "✖" } }</text>
+            </g>
+        })
+    });
+    html! { <g class="map-quorum" aria-hidden="true">{ for marks }</g> }
+}
+
+/// The quorum line over the map: "quorum: 2 of 3 needed, 3 reached ✔".
+fn quorum_line(q: &QuorumInfo) -> Html {
+    if q.voters.is_empty() {
+        return Html::default();
+    }
+    let n = q.voters.len();
+    let (mark, class) = if q.can_commit {
+        ("✔", "ok")
+    } else {
+        ("✖", "lost")
+    };
+    let tail = match &q.leader {
+        Some(l) => format!("{} reached from {} {mark}", q.voters_reachable, l.name),
+        None => format!("no leader {mark}"),
+    };
+    html! {
+        <p class={classes!("quorum-line", class)} data-testid="map-quorum" data-ok={q.can_commit.to_string()}>
+            { labelled("quorum", Some(Word::Quorum)) }
+            { shown(format!(": {} of {n} voters needed, {tail}", q.quorum)) }
+        </p>
+    }
+}
+
+/// The banner over the map for the latest leader or quorum change; a new
+/// event is a new element, so its entrance (styles/map.css) plays again.
+fn event_banner(e: Option<&MapEvent>) -> Html {
+    let Some(e) = e else {
         return Html::default();
     };
-    let scale = if d.dropped { 0.45 } else { 1.0 };
-    // Start and offset to a tenth, as the still dot's attributes and style give them.
-    let tenth = |v: f64| format!("{v:.1}");
-    let (sx, sy) = (tenth(x1), tenth(y1));
-    let (sdx, sdy) = (tenth((x2 - x1) * scale), tenth((y2 - y1) * scale));
-    let class = classes!(
-        "msg",
-        d.dropped.then_some("dropped"),
-        t.still.then_some("still")
-    );
-    if t.still {
-        let mut style = format!("--dx:{sdx}px;--dy:{sdy}px");
-        if t.ahead > 0.0 {
-            style.push_str(&format!(";animation-delay:-{:.0}ms", t.ahead));
-        }
-        return html! {
-            <circle key={d.key.clone()} {class} cx={sx} cy={sy} r="5" {style} />
-        };
-    }
-    let num = |s: &str| s.parse::<f64>().unwrap_or(0.0);
-    let (x1, y1, dx, dy) = (num(&sx), num(&sy), num(&sdx), num(&sdy));
-    let p = if reduced {
-        1.0
-    } else {
-        ((now - t.born) / FLIGHT_MS).clamp(0.0, 1.0)
-    };
-    let end = if d.dropped { 0.0 } else { 0.2 };
-    let key = format!("{}{}{}", d.from, if d.dropped { "x" } else { ">" }, d.to);
+    let class = classes!("map-event", e.kind.name(), e.paused.then_some("paused"));
     html! {
-        <circle {key} {class} cx={format!("{:.2}", x1 + dx * p)} cy={format!("{:.2}", y1 + dy * p)} r="5"
-            fill-opacity={format!("{:.3}", 0.95 + (end - 0.95) * p)} />
+        <div key={e.seq.to_string()} {class} data-testid="map-event" data-kind={e.kind.name()} data-paused={e.paused.to_string()}>
+            { shown(e.text.clone()) }
+            if e.paused { <span class="small">{ " — paused here (Space plays on)" }</span> }
+        </div>
+    }
+}
+
+/// The "pause on" option: which changes stop the playing clock.
+fn pause_controls(p: PauseOn, on: &Callback<PauseOn>) -> Html {
+    let toggle = |which: fn(&mut PauseOn)| {
+        let on = on.clone();
+        Callback::from(move |_: Event| {
+            let mut next = p;
+            which(&mut next);
+            on.emit(next)
+        })
+    };
+    html! {
+        <fieldset class="pause-on" data-testid="pause-on">
+            <legend>{ "Pause on" }</legend>
+            <label><input type="checkbox" data-testid="pause-on-leader" checked={p.leader}
+                onchange={toggle(|p| p.leader = !p.leader)} />{ " leader change" }</label>
+            <label><input type="checkbox" data-testid="pause-on-quorum" checked={p.quorum}
+                onchange={toggle(|p| p.quorum = !p.quorum)} />{ " quorum lost or regained" }</label>
+        </fieldset>
     }
 }
 
@@ -594,7 +648,7 @@ fn link(
     (line, handle)
 }
 
-fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps) -> Html {
+fn node(i: usize, m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps) -> Html {
     let Some(&(x, y)) = pos.get(&m.name) else {
         return Html::default();
     };
@@ -645,12 +699,16 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
         _ => format!("{}: {word}. {l1}. {l2}. {l3}", m.name),
     };
     let full = shown(full);
-    let aria = format!("{full}. Press for its actions");
+    // The button's name is its visible lines (so what a learner reads is
+    // what a screen reader says and a voice command names); what pressing
+    // does is its description.
+    let id = |j: usize| format!("machine-{i}-line{j}");
+    let labelled_by = (0..4).map(id).collect::<Vec<_>>().join(" ");
     let (bx, by) = (x - BOX_W / 2.0, y - BOX_H / 2.0);
-    let line = |dy: f64, class: &'static str, text: String| {
+    let line = |j: usize, dy: f64, class: &'static str, text: String| {
         let tip = tip(&text);
         let text = html! {
-            <text class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}>{ shown(text) }</text>
+            <text id={id(j)} class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}>{ shown(text) }</text>
         };
         if tip.is_empty() {
             return text;
@@ -661,13 +719,14 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
     html! {
         <g key={m.name.clone()} class={classes!("node", state, selected.then_some("selected"), (!m.up).then_some("off"))}
             data-testid={format!("machine-{}", m.name)} data-state={state} role="button" tabindex="0"
-            aria-pressed={selected.to_string()} aria-label={aria} {onclick} {onkeydown}>
+            aria-pressed={selected.to_string()} aria-labelledby={labelled_by} aria-description="Press for its actions"
+            {onclick} {onkeydown}>
             <title>{ full }</title>
             <rect x={format!("{bx:.1}")} y={format!("{by:.1}")} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="8" />
-            { line(18.0, "name", format!("{} {} {word}", m.name, symbol(word))) }
-            { line(36.0, "sub", l1) }
-            { line(52.0, "sub", l2) }
-            { line(68.0, "sub", if l3.is_empty() { addr } else { l3 }) }
+            { line(0, 18.0, "name", format!("{} {} {word}", m.name, symbol(word))) }
+            { line(1, 36.0, "sub", l1) }
+            { line(2, 52.0, "sub", l2) }
+            { line(3, 68.0, "sub", if l3.is_empty() { addr } else { l3 }) }
         </g>
     }
 }
@@ -738,6 +797,8 @@ mod tests {
             hosts: Vec::new(),
             log_lines: 0,
             traffic: Vec::new(),
+            wire: Rc::from(Vec::new()),
+            timers: Vec::new(),
         };
         let pos = positions(&view);
         let mut ends = Vec::new();

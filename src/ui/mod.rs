@@ -7,6 +7,7 @@
 mod app;
 mod controls;
 pub mod embed;
+mod flights;
 mod lesson;
 mod logs;
 mod machine;

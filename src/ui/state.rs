@@ -172,6 +172,52 @@ pub enum Msg {
     ReplayCancel,
     /// A new world from a run (an imported script, say): replayed to its end.
     Load(Rc<Run>),
+    /// Which changes pause the clock when they happen.
+    PauseOn(PauseOn),
+}
+
+/// The changes that pause the playing clock when they happen (the map's
+/// "pause on" option); off by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PauseOn {
+    /// A new leader, or none.
+    pub leader: bool,
+    /// Quorum lost or regained.
+    pub quorum: bool,
+}
+
+/// What the map announces: a leader change, no leader, quorum lost or
+/// regained, as the page's clock reaches it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapEvent {
+    /// Grows with each event, so the map shows each one afresh.
+    pub seq: u64,
+    pub kind: EventKind,
+    pub text: String,
+    /// The clock paused on it ([`PauseOn`]).
+    pub paused: bool,
+}
+
+/// The kind of a [`MapEvent`], the most serious first when several happen
+/// at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum EventKind {
+    QuorumLost,
+    NoLeader,
+    Leader,
+    QuorumRegained,
+}
+
+impl EventKind {
+    /// The automation contract's name (`data-kind` on the banner).
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::QuorumLost => "quorum-lost",
+            EventKind::NoLeader => "no-leader",
+            EventKind::Leader => "leader",
+            EventKind::QuorumRegained => "quorum-regained",
+        }
+    }
 }
 
 /// A run and when each of its commands ran in the world: (start, end) ms.
@@ -341,6 +387,10 @@ pub struct Model {
     pub timeline: Rc<Timeline>,
     /// The latest announcement for the live region.
     pub announce: String,
+    /// The latest leader or quorum change, as the map announces it.
+    pub event: Option<Rc<MapEvent>>,
+    /// Which changes pause the clock.
+    pub pause_on: PauseOn,
     /// A message about bad input in a field, shown until dismissed or replaced.
     pub notice: Option<String>,
     /// Bumped on every change of state, so components can skip work.
@@ -393,6 +443,7 @@ impl Model {
         let mut session = Session::new(seed);
         session.world.check_invariants();
         session.world.record_history();
+        session.world.set_wire_log(true);
         let mut lines = Vec::new();
         if start == Start::Cluster {
             if let Ok(commands) = parse::parse_script(BOOT_SCRIPT) {
@@ -431,6 +482,8 @@ impl Model {
                 ..Timeline::default()
             }),
             announce: String::new(),
+            event: None,
+            pause_on: PauseOn::default(),
             notice: None,
             version: 0,
             world_id: WORLDS.with(|w| {
@@ -449,6 +502,7 @@ impl Model {
         };
         m.observe();
         m.announce.clear();
+        m.event = None;
         m
     }
 
@@ -788,6 +842,7 @@ impl Model {
             }
         }
         self.announce = announcement(last.as_ref(), &sample);
+        let event = last.as_ref().and_then(|l| map_event(l, &sample));
         tl.samples.push(sample);
         if tl.samples.len() > TIMELINE_SAMPLES {
             let drop = tl.samples.len() - TIMELINE_SAMPLES;
@@ -796,7 +851,29 @@ impl Model {
             let start = tl.start_ms;
             tl.markers.retain(|m| m.ms >= start);
         }
+        if let Some(e) = event {
+            self.show_event(e);
+        }
         self.check_promises();
+    }
+
+    /// Announces a change on the map, pausing the clock if asked to.
+    fn show_event(&mut self, (kind, text, leader, quorum): (EventKind, String, bool, bool)) {
+        if self.replaying {
+            return;
+        }
+        let pause =
+            self.playing && ((self.pause_on.leader && leader) || (self.pause_on.quorum && quorum));
+        if pause {
+            self.set_playing(false);
+        }
+        let seq = self.event.as_ref().map_or(0, |e| e.seq + 1);
+        self.event = Some(Rc::new(MapEvent {
+            seq,
+            kind,
+            text,
+            paused: pause,
+        }));
     }
 
     fn mark_command(&mut self, ms: u64, line: &str) {
@@ -1322,6 +1399,8 @@ impl Reducible for Model {
             }
         }
         let mut next = (*self).clone();
+        let pause_on = self.pause_on;
+        let sets_pause = matches!(action, Msg::PauseOn(_));
         if forks(&action, next.playing) {
             next.fork();
         }
@@ -1400,6 +1479,11 @@ impl Reducible for Model {
             Msg::Load(run) => next.load(&run),
             Msg::ReplayMore => next.replay_part(REPLAY_CHUNK_EVENTS),
             Msg::ReplayCancel => next.cancel_replay(),
+            Msg::PauseOn(p) => next.pause_on = p,
+        }
+        // A page option: a new world (a reset, a lesson, a replay) keeps it.
+        if !sets_pause {
+            next.pause_on = pause_on;
         }
         next.version += 1;
         Rc::new(next)
@@ -1434,7 +1518,8 @@ fn forks(action: &Msg, playing: bool) -> bool {
         | Msg::AttachLesson { .. }
         | Msg::Seek(_)
         | Msg::ReplayMore
-        | Msg::ReplayCancel => false,
+        | Msg::ReplayCancel
+        | Msg::PauseOn(_) => false,
     }
 }
 
@@ -1522,6 +1607,42 @@ fn marker_kind(line: &str) -> Option<MarkerKind> {
         }
         _ => None,
     }
+}
+
+/// The map's announcement of a change between two samples: its kind, its
+/// text, and whether the leader and the quorum changed.
+fn map_event(before: &Sample, now: &Sample) -> Option<(EventKind, String, bool, bool)> {
+    let leader = (before.leader.as_ref(), before.term) != (now.leader.as_ref(), now.term);
+    let quorum = before.quorum != now.quorum;
+    let mut parts = Vec::new();
+    let mut kinds = Vec::new();
+    if leader {
+        match (&before.leader, &now.leader) {
+            (_, None) => {
+                kinds.push(EventKind::NoLeader);
+                parts.push(format!("No leader (term {})", now.term));
+            }
+            (Some(b), Some(l)) if b != l => {
+                kinds.push(EventKind::Leader);
+                parts.push(format!("New leader: {l} (was {b}), term {}", now.term));
+            }
+            (_, Some(l)) => {
+                kinds.push(EventKind::Leader);
+                parts.push(format!("{l} is the leader, term {}", now.term));
+            }
+        }
+    }
+    if quorum {
+        if now.quorum {
+            kinds.push(EventKind::QuorumRegained);
+            parts.push("quorum regained: writes commit again".to_string());
+        } else {
+            kinds.push(EventKind::QuorumLost);
+            parts.push("quorum lost: writes cannot commit".to_string());
+        }
+    }
+    let kind = kinds.into_iter().min()?;
+    Some((kind, parts.join("; "), leader, quorum))
 }
 
 /// The live region's text for a change between two samples.

@@ -1996,6 +1996,27 @@ impl Server {
         v
     }
 
+    /// raft's election timer, in ticks: how many passed since it was last
+    /// reset (a heartbeat or append from the leader, a vote granted, a new
+    /// term), and after how many this member campaigns (raft-rs draws it
+    /// anew, from the seeded RNG, each time it resets). A leader's counts to
+    /// its next quorum check instead.
+    pub fn election_timer(&self) -> (usize, usize) {
+        let r = &self.node.raft;
+        (r.election_elapsed, r.randomized_election_timeout())
+    }
+
+    /// While campaigning (pre-vote or vote): (granted, rejected, voters) of
+    /// the votes counted so far, its own included.
+    pub fn votes(&self) -> Option<(usize, usize, usize)> {
+        let r = &self.node.raft;
+        if !matches!(r.state, StateRole::Candidate | StateRole::PreCandidate) {
+            return None;
+        }
+        let (granted, rejected, _) = r.prs().tally_votes();
+        Some((granted, rejected, self.backend.members.voters().len()))
+    }
+
     /// The raft log's last index.
     pub fn last_index(&self) -> u64 {
         self.node.raft.raft_log.last_index()
