@@ -24,14 +24,82 @@ use crate::sim::quorum::{self, Change, MemberLabel, QuorumInfo};
 use crate::sim::view::{visible_string as shown, LinkView, MachineView, Role, WorldView};
 use crate::sim::wire::Wire;
 
-/// The map's size for `n` machines: more machines, a larger ring, so boxes
-/// never overlap (the SVG scales to its panel).
-fn size(n: usize) -> (f64, f64) {
-    let extra = n.saturating_sub(4) as f64;
-    (600.0 + 90.0 * extra, 400.0 + 50.0 * extra)
+/// The map's drawing sizes (SVG units): the whole map, a machine's box, and
+/// its link handles' hit radius and least spacing. A narrow screen (a phone)
+/// gets the compact map: smaller boxes of three lines on a taller ring, so
+/// once the SVG is scaled to the screen its text is still at least 11 px
+/// and a handle is a finger's size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Geometry {
+    pub w: f64,
+    pub h: f64,
+    pub box_w: f64,
+    pub box_h: f64,
+    pub compact: bool,
+    hit_r: f64,
+    gap: f64,
 }
-const BOX_W: f64 = 196.0;
-const BOX_H: f64 = 84.0;
+
+impl Geometry {
+    /// For `n` machines: more machines, a larger ring, so boxes never overlap.
+    pub fn of(n: usize, compact: bool) -> Geometry {
+        let extra = n.saturating_sub(4) as f64;
+        if compact {
+            Geometry {
+                w: 420.0 + 50.0 * extra,
+                h: 430.0 + 70.0 * extra,
+                box_w: 176.0,
+                box_h: 72.0,
+                compact,
+                hit_r: 25.0,
+                gap: 52.0,
+            }
+        } else {
+            Geometry {
+                w: 600.0 + 90.0 * extra,
+                h: 400.0 + 50.0 * extra,
+                box_w: 196.0,
+                box_h: 84.0,
+                compact,
+                hit_r: 16.0,
+                gap: HANDLE_GAP,
+            }
+        }
+    }
+}
+
+/// The width (CSS px) at or under which the page draws the compact map.
+const COMPACT_MAX_PX: &str = "640px";
+
+/// Whether the screen is narrow enough for the compact map, followed as it
+/// changes (a phone turned, a window resized).
+#[hook]
+fn use_compact() -> bool {
+    let query = format!("(max-width: {COMPACT_MAX_PX})");
+    let list = use_memo((), move |_| {
+        web_sys::window().and_then(|w| w.match_media(&query).ok().flatten())
+    });
+    let compact = use_state(|| list.as_ref().as_ref().is_some_and(|l| l.matches()));
+    {
+        let compact = compact.clone();
+        use_effect_with(list, move |list| {
+            let listener = list.as_ref().as_ref().map(|l| {
+                let l2 = l.clone();
+                let on = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+                    compact.set(l2.matches())
+                });
+                l.set_onchange(Some(wasm_bindgen::JsCast::unchecked_ref(on.as_ref())));
+                (l.clone(), on)
+            });
+            move || {
+                if let Some((l, _on)) = listener {
+                    l.set_onchange(None);
+                }
+            }
+        });
+    }
+    *compact
+}
 
 #[derive(Properties, PartialEq)]
 pub struct MapProps {
@@ -93,6 +161,7 @@ impl PartialEq for MachinesOf {
 #[derive(Properties, PartialEq)]
 struct LinksProps {
     view: LinksOf,
+    geo: Geometry,
     on_run: Callback<String>,
     on_forecast: Callback<Option<Change>>,
 }
@@ -100,6 +169,7 @@ struct LinksProps {
 #[derive(Properties, PartialEq)]
 struct NodesProps {
     view: MachinesOf,
+    geo: Geometry,
     selected: Option<String>,
     on_select: Callback<Option<String>>,
 }
@@ -117,6 +187,7 @@ impl PartialEq for SkyState {
 #[derive(Properties, PartialEq)]
 struct FlightsProps {
     view: Rc<WorldView>,
+    geo: Geometry,
     animate: bool,
     playing: bool,
     speed: f64,
@@ -195,11 +266,11 @@ pub fn link_state(l: &LinkView) -> &'static str {
     }
 }
 
-fn positions(view: &WorldView) -> BTreeMap<String, (f64, f64)> {
+fn positions(view: &WorldView, g: Geometry) -> BTreeMap<String, (f64, f64)> {
     let n = view.machines.len().max(1) as f64;
-    let (w, h) = size(view.machines.len());
+    let (w, h) = (g.w, g.h);
     let (cx, cy) = (w / 2.0, h / 2.0 + 4.0);
-    let (rx, ry) = (w / 2.0 - BOX_W / 2.0 - 8.0, h / 2.0 - BOX_H / 2.0 - 8.0);
+    let (rx, ry) = (w / 2.0 - g.box_w / 2.0 - 8.0, h / 2.0 - g.box_h / 2.0 - 8.0);
     view.machines
         .iter()
         .enumerate()
@@ -223,7 +294,9 @@ pub fn cluster_map(props: &MapProps) -> Html {
         .clone()
         .unwrap_or_else(|| Rc::new(quorum::analyze(&props.view)));
     let picked = use_state(|| None::<Wire>);
-    let (w, h) = size(props.view.machines.len());
+    let compact = use_compact();
+    let geo = Geometry::of(props.view.machines.len(), compact);
+    let (w, h) = (geo.w, geo.h);
     let on_pick = {
         let picked = picked.clone();
         Callback::from(move |w: Wire| picked.set(Some(w)))
@@ -244,12 +317,13 @@ pub fn cluster_map(props: &MapProps) -> Html {
             { event_banner(props.event.as_deref()) }
         </div>
         <div class="map-stage">
-            <svg class="map" viewBox={format!("0 0 {w} {h}")} role="group" aria-label="machines and the links between them">
-                <Links view={LinksOf(props.view.clone())} on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
-                <Nodes view={MachinesOf(props.view.clone())} selected={props.selected.clone()} on_select={props.on_select.clone()} />
-                <Timers view={props.view.clone()} />
-                <QuorumMarks view={props.view.clone()} quorum={q.clone()} />
-                <FlightsLayer view={props.view.clone()} animate={props.animate} playing={props.playing}
+            <svg class={classes!("map", compact.then_some("compact"))} viewBox={format!("0 0 {w} {h}")} role="group"
+                aria-label="machines and the links between them">
+                <Links view={LinksOf(props.view.clone())} {geo} on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
+                <Nodes view={MachinesOf(props.view.clone())} {geo} selected={props.selected.clone()} on_select={props.on_select.clone()} />
+                <Timers view={props.view.clone()} {geo} />
+                <QuorumMarks view={props.view.clone()} {geo} quorum={q.clone()} />
+                <FlightsLayer view={props.view.clone()} {geo} animate={props.animate} playing={props.playing}
                     speed={props.speed} now_ms={props.now_ms} state={sky} on_pick={on_pick.clone()} voters={q.voters.len()} />
             </svg>
         </div>
@@ -265,7 +339,7 @@ pub fn cluster_map(props: &MapProps) -> Html {
 #[function_component(Links)]
 fn links(props: &LinksProps) -> Html {
     let view = &props.view.0;
-    let pos = positions(view);
+    let pos = positions(view, props.geo);
     // The link under the pointer or focus: when its state changes (a click
     // cut or healed it), its forecast becomes the other change's.
     let pointed: Pointed = use_mut_ref(|| None);
@@ -291,7 +365,7 @@ fn links(props: &LinksProps) -> Html {
         .iter()
         .filter_map(|l| Some((*pos.get(&l.a)?, *pos.get(&l.b)?)))
         .collect();
-    let points = handle_points(&ends, HANDLE_GAP);
+    let points = handle_points(&ends, props.geo.gap);
     let (lines, handles): (Vec<Html>, Vec<Html>) = view
         .links
         .iter()
@@ -353,7 +427,7 @@ pub fn handle_points(ends: &[(Point, Point)], gap: f64) -> Vec<(f64, f64)> {
 #[function_component(Nodes)]
 fn nodes(props: &NodesProps) -> Html {
     let view = &props.view.0;
-    let pos = positions(view);
+    let pos = positions(view, props.geo);
     html! {
         <g class="nodes">{ for view.machines.iter().enumerate().map(|(i, m)| node(i, m, &pos, props)) }</g>
     }
@@ -374,16 +448,17 @@ fn flights_layer(props: &FlightsProps) -> Html {
     // `prefers-reduced-motion` cuts every animation short (styles/app.css):
     // a moving dot is at its end at once, as a still one is.
     let reduced = props.playing && !sky.flying.is_empty() && super::app::prefers_reduced_motion();
-    let pos = positions(&props.view);
+    let g = props.geo;
+    let pos = positions(&props.view, g);
     let at = |name: &str| pos.get(name).copied();
-    let half = (BOX_W / 2.0 + 4.0, BOX_H / 2.0 + 4.0);
+    let half = (g.box_w / 2.0 + 4.0, g.box_h / 2.0 + 4.0);
     let tallies = if sky.campaigns.is_empty() {
         Html::default()
     } else {
         flights::tallies(
             &mut sky,
             &at,
-            BOX_H / 2.0 + 16.0,
+            g.box_h / 2.0 + 16.0,
             props.voters,
             now,
             !props.playing,
@@ -404,7 +479,8 @@ fn flights_layer(props: &FlightsProps) -> Html {
 #[function_component(Timers)]
 fn timers(props: &ViewProps) -> Html {
     let view = &props.view;
-    let pos = positions(view);
+    let g = props.geo;
+    let pos = positions(view, g);
     let bars = view.timers.iter().filter_map(|t| {
         let m = view.machines.iter().find(|m| m.name == t.machine)?;
         let p = m.process.as_ref()?;
@@ -413,7 +489,7 @@ fn timers(props: &ViewProps) -> Html {
         }
         let &(x, y) = pos.get(&t.machine)?;
         let left = 1.0 - (t.elapsed_ms as f64 / t.timeout_ms as f64).min(1.0);
-        let (bx, by, w) = (x - BOX_W / 2.0 + 10.0, y + BOX_H / 2.0 - 9.0, BOX_W - 20.0);
+        let (bx, by, w) = (x - g.box_w / 2.0 + 10.0, y + g.box_h / 2.0 - 9.0, g.box_w - 20.0);
         let title = format!(
             "election timer: {:.1} s of {:.1} s left. A heartbeat from the leader resets it; when it runs out, {} campaigns.",
             (t.timeout_ms - t.elapsed_ms.min(t.timeout_ms)) as f64 / 1000.0,
@@ -435,6 +511,7 @@ fn timers(props: &ViewProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct ViewProps {
     view: Rc<WorldView>,
+    geo: Geometry,
 }
 
 /// On each voter's box, while there is a leader, whether the leader reaches
@@ -442,6 +519,7 @@ struct ViewProps {
 #[derive(Properties, PartialEq)]
 struct MarksProps {
     view: Rc<WorldView>,
+    geo: Geometry,
     quorum: Rc<QuorumInfo>,
 }
 
@@ -452,7 +530,8 @@ fn quorum_marks(props: &MarksProps) -> Html {
     if q.voters.is_empty() {
         return Html::default();
     }
-    let pos = positions(view);
+    let g = props.geo;
+    let pos = positions(view, g);
     let marks = view.machines.iter().filter_map(|m| {
         let id = m.process.as_ref().map(|p| p.id).or_else(|| quorum::resident(view, &m.name).map(|l| l.id))?;
         if !q.voters.iter().any(|(v, _)| *v == id) || q.leader.is_none() {
@@ -460,7 +539,7 @@ fn quorum_marks(props: &MarksProps) -> Html {
         }
         let reached = q.reachable.contains(&id);
         let &(x, y) = pos.get(&m.name)?;
-        let (cx, cy) = (x + BOX_W / 2.0 - 2.0, y - BOX_H / 2.0 + 2.0);
+        let (cx, cy) = (x + g.box_w / 2.0 - 2.0, y - g.box_h / 2.0 + 2.0);
         Some(html! {
             <g key={m.name.clone()} class={classes!("reach", if reached { "ok" } else { "lost" })}
                 data-testid={format!("reach-{}", m.name)} data-reached={reached.to_string()}>
@@ -635,6 +714,7 @@ fn link(
             data-state={state} role="button" tabindex="0" aria-label={aria} {onclick} {onkeydown}
             onmouseenter={hover} onmouseleave={leave} onfocus={focus} onblur={blur}>
             <title>{ title }</title>
+            <circle class="touch" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r={props.geo.hit_r.to_string()} aria-hidden="true" />
             <circle class="focus-ring" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r="16" aria-hidden="true" />
             <circle class="handle" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r="11" />
             <text class="handle-mark" x={format!("{mx:.1}")} y={format!("{:.1}", my + 4.5)} text-anchor="middle" aria-hidden="true">
@@ -703,8 +783,18 @@ fn node(i: usize, m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &N
     // what a screen reader says and a voice command names); what pressing
     // does is its description.
     let id = |j: usize| format!("machine-{i}-line{j}");
-    let labelled_by = (0..4).map(id).collect::<Vec<_>>().join(" ");
-    let (bx, by) = (x - BOX_W / 2.0, y - BOX_H / 2.0);
+    let shown_lines: &[usize] = match (props.geo.compact, m.process.is_some()) {
+        (false, _) => &[0, 1, 2, 3],
+        (true, true) => &[0, 2, 3],
+        (true, false) => &[0, 1, 3],
+    };
+    let labelled_by = shown_lines
+        .iter()
+        .map(|&j| id(j))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let g = props.geo;
+    let (bx, by) = (x - g.box_w / 2.0, y - g.box_h / 2.0);
     let line = |j: usize, dy: f64, class: &'static str, text: String| {
         let tip = tip(&text);
         let text = html! {
@@ -722,11 +812,22 @@ fn node(i: usize, m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &N
             aria-pressed={selected.to_string()} aria-labelledby={labelled_by} aria-description="Press for its actions"
             {onclick} {onkeydown}>
             <title>{ full }</title>
-            <rect x={format!("{bx:.1}")} y={format!("{by:.1}")} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="8" />
+            <rect x={format!("{bx:.1}")} y={format!("{by:.1}")} width={g.box_w.to_string()} height={g.box_h.to_string()} rx="8" />
             { line(0, 18.0, "name", format!("{} {} {word}", m.name, symbol(word))) }
-            { line(1, 36.0, "sub", l1) }
-            { line(2, 52.0, "sub", l2) }
-            { line(3, 68.0, "sub", if l3.is_empty() { addr } else { l3 }) }
+            if g.compact {
+                // three lines: a running etcd's term and its commit/applied
+                // (its member ID is in the machine's panel), else what ended it
+                if m.process.is_some() {
+                    { line(2, 39.0, "sub", l2) }
+                } else {
+                    { line(1, 39.0, "sub", l1) }
+                }
+                { line(3, 57.0, "sub", if l3.is_empty() { addr } else { l3 }) }
+            } else {
+                { line(1, 36.0, "sub", l1) }
+                { line(2, 52.0, "sub", l2) }
+                { line(3, 68.0, "sub", if l3.is_empty() { addr } else { l3 }) }
+            }
         </g>
     }
 }
@@ -800,7 +901,7 @@ mod tests {
             wire: Rc::from(Vec::new()),
             timers: Vec::new(),
         };
-        let pos = positions(&view);
+        let pos = positions(&view, Geometry::of(n, false));
         let mut ends = Vec::new();
         for (i, a) in names.iter().enumerate() {
             for b in names.iter().skip(i + 1) {
