@@ -77,7 +77,9 @@ impl Flight {
 /// The dots on their way, and what the map saw last.
 #[derive(Default, Debug)]
 pub struct Sky {
-    /// The newest message number taken (`None`: nothing seen yet).
+    /// Whether a view was taken yet (the first one's messages are the past).
+    seen: bool,
+    /// The newest message number taken (`None`: none yet).
     last_seq: Option<u64>,
     /// The simulated time of the last view taken.
     last_ms: u64,
@@ -153,16 +155,16 @@ impl Sky {
         let another_world = view.now_ms < self.last_ms
             || matches!((newest, self.last_seq), (Some(n), Some(l)) if n < l);
         self.last_ms = view.now_ms;
-        if another_world {
+        if another_world || !self.seen {
+            self.seen = true;
             self.flying.clear();
             self.campaigns.clear();
             self.last_seq = newest;
             return;
         }
-        if let Some(last) = self.last_seq {
-            for w in view.wire.iter().filter(|w| w.seq > last) {
-                self.launch(w, now, speed);
-            }
+        let last = self.last_seq;
+        for w in view.wire.iter().filter(|w| last.is_none_or(|l| w.seq > l)) {
+            self.launch(w, now, speed);
         }
         if newest.is_some() {
             self.last_seq = newest;
@@ -295,7 +297,9 @@ fn dot_classes(kind: WireKind) -> Classes {
     )
 }
 
-/// The legend of message kinds (under the map, beside the states').
+/// The legend of message kinds (under the map, beside the states'), drawn
+/// once, not on every frame.
+#[function_component(MsgLegend)]
 pub fn legend() -> Html {
     let kinds = [
         WireKind::Heartbeat,
@@ -696,9 +700,11 @@ mod tests {
         ask.term = 4;
         let mut yes = wire(1, "a", "b", WireKind::VoteResponse, 11, Some(1));
         yes.term = 4;
-        let mut no = wire(2, "c", "b", WireKind::VoteResponse, 11, Some(1));
+        let mut ask2 = wire(2, "b", "c", WireKind::Vote, 10, Some(1));
+        ask2.term = 4;
+        let mut no = wire(3, "c", "b", WireKind::VoteResponse, 11, Some(1));
         (no.term, no.reject) = (4, true);
-        sky.take(&view(11, vec![ask, yes, no]), 0.0, 1.0);
+        sky.take(&view(11, vec![ask, yes, ask2, no]), 0.0, 1.0);
         let c = &sky.campaigns[0];
         assert_eq!((&*c.candidate, c.term, c.pre), ("b", 4, false));
         assert_eq!(

@@ -229,7 +229,9 @@ pub fn state_word(m: &MachineView) -> &'static str {
 }
 
 /// The legend under the map: each state word with its shape, and the words
-/// of the node text, with their glossary links.
+/// of the node text, with their glossary links (a component without props:
+/// drawn once, not on every frame).
+#[function_component(MapLegend)]
 fn legend() -> Html {
     let states: [(&str, Option<Word>); 8] = [
         ("leader", Some(Word::Leader)),
@@ -330,8 +332,8 @@ pub fn cluster_map(props: &MapProps) -> Html {
         { pause_controls(props.pause_on, &props.on_pause_on) }
         <Inspector recent={props.view.wire.clone()} picked={(*picked).clone()} playing={props.playing}
             on_pick={on_pick_or_close} />
-        { legend() }
-        if props.animate { { flights::legend() } }
+        <MapLegend />
+        if props.animate { <flights::MsgLegend /> }
         </>
     }
 }
