@@ -9,7 +9,9 @@ use std::rc::Rc;
 use quorum_playground::link::Run;
 use quorum_playground::shell::parse;
 use quorum_playground::shell::runner::{run_source, RunOptions};
-use quorum_playground::ui::{embed, report, MarkerKind, Model, Msg, Start, TermKind};
+use quorum_playground::ui::{
+    embed, report, EventKind, MarkerKind, Model, Msg, PauseOn, Start, TermKind,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use yew::Reducible;
@@ -844,4 +846,53 @@ fn a_run_too_long_for_a_link_says_what_to_do_instead() {
     );
     let short = quorum_playground::ui::share_url(&Run::new(1, Start::Cluster)).expect("fits");
     assert!(short.contains("#run=1."), "{short}");
+}
+
+#[wasm_bindgen_test]
+fn leader_and_quorum_changes_are_announced_and_can_pause_the_clock() {
+    let m = play(Model::boot(1), 500);
+    assert!(m.event.is_none(), "the boot's own election is not news");
+    // without "pause on", the clock plays through a quorum loss
+    let lost = play(send(m, Msg::Run("node02$ kill -9 etcd".into())), 0);
+    let lost = play(send(lost, Msg::Run("node03$ kill -9 etcd".into())), 3000);
+    // quorum lost, then (the leader's quorum check) no leader: the latest shows
+    let e = lost.event.clone().expect("an event");
+    assert_eq!(
+        (e.kind, e.paused, lost.playing),
+        (EventKind::NoLeader, false, true)
+    );
+    assert!(e.text.starts_with("No leader (term "), "{}", e.text);
+    assert!(e.seq >= 1, "two events: {}", e.seq);
+    // with it, the clock stops on the frame that lost quorum (a new world:
+    // a model's clones share theirs)
+    let m = play(Model::boot(1), 500);
+    let m = send(
+        m,
+        Msg::PauseOn(PauseOn {
+            leader: false,
+            quorum: true,
+        }),
+    );
+    let m = send(m, Msg::Run("node02$ kill -9 etcd".into()));
+    let m = play(send(m, Msg::Run("node03$ kill -9 etcd".into())), 3000);
+    let e = m.event.clone().expect("an event");
+    assert_eq!(
+        (e.kind, e.paused, m.playing),
+        (EventKind::QuorumLost, true, false)
+    );
+    // the option outlives a new world
+    let m = send(
+        m,
+        Msg::Reset {
+            seed: "2".into(),
+            start: Start::Cluster,
+        },
+    );
+    assert_eq!(
+        m.pause_on,
+        PauseOn {
+            leader: false,
+            quorum: true
+        }
+    );
 }
