@@ -782,8 +782,8 @@ fn node(i: usize, m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &N
     };
     let full = shown(full);
     // The button's name is its visible lines (so what a learner reads is
-    // what a screen reader says and a voice command names); what pressing
-    // does is its description.
+    // what a screen reader says and a voice command names); its title, the
+    // whole state and what pressing does, is its description.
     let id = |j: usize| format!("machine-{i}-line{j}");
     let shown_lines: &[usize] = match (props.geo.compact, m.process.is_some()) {
         (false, _) => &[0, 1, 2, 3],
@@ -811,9 +811,9 @@ fn node(i: usize, m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &N
     html! {
         <g key={m.name.clone()} class={classes!("node", state, selected.then_some("selected"), (!m.up).then_some("off"))}
             data-testid={format!("machine-{}", m.name)} data-state={state} role="button" tabindex="0"
-            aria-pressed={selected.to_string()} aria-labelledby={labelled_by} aria-description="Press for its actions"
+            aria-pressed={selected.to_string()} aria-labelledby={labelled_by}
             {onclick} {onkeydown}>
-            <title>{ full }</title>
+            <title>{ format!("{full}. Press for its actions") }</title>
             <rect x={format!("{bx:.1}")} y={format!("{by:.1}")} width={g.box_w.to_string()} height={g.box_h.to_string()} rx="8" />
             { line(0, 18.0, "name", format!("{} {} {word}", m.name, symbol(word))) }
             if g.compact {
