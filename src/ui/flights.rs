@@ -324,7 +324,8 @@ pub fn legend() -> Html {
     }
 }
 
-/// The dots of `sky` at real time `now` (`still`: as CSS animations).
+/// The dots of `sky` at real time `now` (`still`: as CSS animations); a
+/// click on one emits its message number.
 pub fn dots(
     sky: &mut Sky,
     at: &dyn Fn(&str) -> Option<Point>,
@@ -332,7 +333,7 @@ pub fn dots(
     now: f64,
     still: bool,
     reduced: bool,
-    on_pick: &Callback<Wire>,
+    on_pick: &Callback<u64>,
 ) -> Html {
     let mut out = Vec::with_capacity(sky.flying.len());
     for f in sky.flying.iter_mut() {
@@ -347,8 +348,8 @@ pub fn dots(
             moving_dot(f, p0, p1, if reduced { f.ends() - 1.0 } else { now })
         });
     }
+    // one listener for every dot: the clicked dot's message number
     let pick = on_pick.clone();
-    let flying: Rc<Vec<Wire>> = Rc::new(sky.flying.iter().map(|f| f.wire.clone()).collect());
     let onclick = Callback::from(move |e: MouseEvent| {
         let seq = e
             .target()
@@ -359,8 +360,8 @@ pub fn dots(
             .and_then(|el| el.closest("[data-seq]").ok().flatten())
             .and_then(|g| g.get_attribute("data-seq"))
             .and_then(|s| s.parse::<u64>().ok());
-        if let Some(w) = seq.and_then(|s| flying.iter().find(|w| w.seq == s)) {
-            pick.emit(w.clone());
+        if let Some(seq) = seq {
+            pick.emit(seq);
         }
     });
     html! { <g class="flights" {onclick}>{ for out }</g> }

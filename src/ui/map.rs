@@ -194,7 +194,8 @@ struct FlightsProps {
     /// The page's clock: while it plays, the dots move on every frame.
     now_ms: u64,
     state: SkyState,
-    on_pick: Callback<Wire>,
+    /// A dot was clicked: its message number.
+    on_pick: Callback<u64>,
     /// The cluster's voters, for the vote tallies.
     voters: usize,
 }
@@ -300,8 +301,19 @@ pub fn cluster_map(props: &MapProps) -> Html {
     let geo = Geometry::of(props.view.machines.len(), compact);
     let (w, h) = (geo.w, geo.h);
     let on_pick = {
-        let picked = picked.clone();
-        Callback::from(move |w: Wire| picked.set(Some(w)))
+        let (picked, sky) = (picked.clone(), sky.clone());
+        Callback::from(move |seq: u64| {
+            let found = sky
+                .0
+                .borrow()
+                .flying
+                .iter()
+                .find(|f| f.wire.seq == seq)
+                .map(|f| f.wire.clone());
+            if found.is_some() {
+                picked.set(found);
+            }
+        })
     };
     let on_pick_or_close = {
         let picked = picked.clone();
