@@ -10,7 +10,8 @@
 //      fresh browser contexts;
 //   3. frames: at 100x with seven etcd members in one cluster and message
 //      animation on, the requestAnimationFrame interval and the renderer main
-//      thread's busy time per frame (a Chromium trace), p50 and p95;
+//      thread's busy time per frame (a Chromium trace), p50 and p95, and how
+//      many message dots and election timers each frame drew;
 //   4. cpu: renderer main-thread task time per real second (CDP
 //      Performance.getMetrics) playing, paused, behind another page and hidden,
 //      and whether the simulated clock moved while the page could not be seen.
@@ -267,6 +268,28 @@ function rafStamps(page, ms) {
   );
 }
 
+/** The mean number of message dots and election timers per frame over `ms`. */
+function dotsPerFrame(page, ms) {
+  return page.evaluate(
+    (ms) =>
+      new Promise((resolve) => {
+        let frames = 0;
+        let dots = 0;
+        let timers = 0;
+        const end = performance.now() + ms;
+        const frame = (t) => {
+          frames += 1;
+          dots += document.querySelectorAll('[data-testid="msg"]').length;
+          timers += document.querySelectorAll('[data-testid="timer"]').length;
+          if (t < end) requestAnimationFrame(frame);
+          else resolve({ dots: dots / frames, timers: timers / frames });
+        };
+        requestAnimationFrame(frame);
+      }),
+    ms,
+  );
+}
+
 const TRACE_CATEGORIES = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
@@ -336,6 +359,9 @@ async function frames(browser, url) {
     const share = ((100 * sum(busy)) / sum(intervals)).toFixed(0);
     report(`${name}_busy_share`, share, '% of real time', 'none', 'main thread');
     report(`${name}_fps`, (intervals.length / FRAME_S).toFixed(1), 'frames/s', 'none');
+    // what the drawing drew: message dots and election timers on the map
+    const drawn = await dotsPerFrame(page, 2000);
+    report(`${name}_dots_mean`, drawn.dots.toFixed(1), 'message dots per frame', 'none', `and ${drawn.timers.toFixed(1)} election timers, 2 s`);
   } finally {
     await context.close();
   }
