@@ -1304,6 +1304,57 @@ fn host_names_machine(view: &WorldView, host: &str, name: &str) -> bool {
 }
 
 // ---------------------------------------------------------------------------------
+// Recognising the learner's command
+// ---------------------------------------------------------------------------------
+
+/// Commands that do not depend on the machine they are typed on.
+const ANY_HOST: [&str; 3] = ["machine", "net", "sleep"];
+
+/// A command's words as the shell reads them (quotes and blanks gone,
+/// variables left as written), `net cut|heal A B` with A and B in order.
+fn normal_words(text: &str) -> Option<Vec<String>> {
+    let keep = |name: &str| Some(format!("${name}"));
+    let mut words = parse::words(text, &keep, 0).ok()?;
+    if let [net, verb, a, b] = words.as_mut_slice() {
+        if net == "net" && matches!(verb.as_str(), "cut" | "heal") && a > b {
+            std::mem::swap(a, b);
+        }
+    }
+    Some(words)
+}
+
+/// Whether `line`, a command the learner's terminal ran (as the page records
+/// it: `cmd`, `HOST$ cmd` typed, or a button's `(HOST)$ cmd`), is the lesson's
+/// `command`: the same words once the shell has read both, on the same machine
+/// when the lesson names one (`current` is the terminal's machine, for a line
+/// without a prompt), except for `machine`, `net` and `sleep`, which run the
+/// same anywhere.
+pub fn same_command(command: &ScriptCommand, line: &str, current: Option<&str>) -> bool {
+    let (prompt, text) = parse::split_prompt(line);
+    let (Some(want), Some(got)) = (normal_words(&command.text), normal_words(&text)) else {
+        return false;
+    };
+    if want.is_empty() || want != got {
+        return false;
+    }
+    let Prompt::Host(host) = &command.prompt else {
+        return true;
+    };
+    let first = want
+        .iter()
+        .find(|w| !parse::is_assignment(w))
+        .map_or("", String::as_str);
+    if ANY_HOST.contains(&first) {
+        return true;
+    }
+    let ran_on = match &prompt {
+        Prompt::Host(h) => Some(h.as_str()),
+        Prompt::Current => current,
+    };
+    ran_on.is_some_and(|h| same(h, host))
+}
+
+// ---------------------------------------------------------------------------------
 // Running
 // ---------------------------------------------------------------------------------
 
