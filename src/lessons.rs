@@ -975,23 +975,23 @@ fn parse_choice(right: bool, text: &str, line: usize) -> Result<Choice, Mistake>
 
 /// A check, `exit N` or `output contains TEXT`.
 fn parse_condition(text: &str, line: usize) -> Result<Condition, Mistake> {
-    if let Some(n) = text.strip_prefix("exit ") {
-        return match n.trim().parse::<i32>() {
+    if text == "exit" || text.starts_with("exit ") {
+        let n = text["exit".len()..].trim();
+        return match n.parse::<i32>() {
             Ok(n) => Ok(Condition::Exit(n)),
-            Err(_) => mistake(
-                line,
-                format!("`exit` needs a whole number, not {:?}", n.trim()),
-            ),
+            Err(_) => mistake(line, format!("`exit` needs a whole number, not {n:?}")),
         };
     }
-    if let Some(t) = text.strip_prefix("output contains ") {
-        let t = t.trim();
+    if text == "output contains" || text.starts_with("output contains ") {
+        let t = text["output contains".len()..].trim();
         if t.is_empty() {
             return mistake(line, "`output contains` needs a text");
         }
         return Ok(Condition::OutputContains(t.to_string()));
     }
-    parse_check(text, line).map(Condition::Check)
+    parse_check(text, line)
+        .map(Condition::Check)
+        .map_err(|(l, m)| (l, format!("{m}; or `exit N`, `output contains TEXT`")))
 }
 
 /// Reads the command starting at `lines[start]` with its `\` continuation lines,

@@ -643,7 +643,7 @@ fn check_update_rewrites_blocks_in_place() {
     let bare = without_blocks(TINY);
     let file = Temp::new(
         "update.lesson",
-        &bare.replace("$ sleep 2\n", "$ sleep 2\n| stale\n"),
+        &bare.replacen("$ sleep 2\n", "$ sleep 2\n| stale\n", 1),
     );
     let (code, out, err) = cli(&["check", "--update", file.path()]);
     assert_eq!(code, 0, "{out}{err}");
