@@ -78,7 +78,10 @@ fn questions_learner_commands_why_and_speed_parse() {
     assert!(etcd.learner && etcd.command.text.starts_with("etcd --name node01 "));
     assert_eq!((etcd.line, etcd.last_line), (17, 20));
     let q = s.question.as_ref().expect("a question");
-    assert_eq!((q.line, q.text.as_str()), (11, "Will there be a leader after the start?"));
+    assert_eq!(
+        (q.line, q.text.as_str()),
+        (11, "Will there be a leader after the start?")
+    );
     assert_eq!(q.choices.len(), 3);
     assert_eq!(q.right(), 0);
     assert_eq!(q.choices[0].text, "Yes, node01");
@@ -122,12 +125,16 @@ fn check_catches_a_wrong_answer() {
     assert_eq!(d.len(), 2, "{d:?}");
     assert_eq!(at[0].0, 12);
     assert!(
-        at[0].1.starts_with("the wrong answer `Yes, node01` is right too: its condition `leader node01` holds"),
+        at[0].1.starts_with(
+            "the wrong answer `Yes, node01` is right too: its condition `leader node01` holds"
+        ),
         "{d:?}"
     );
     assert_eq!(at[1].0, 13);
     assert!(
-        at[1].1.starts_with("the right answer `No` is wrong: its condition `no leader` does not hold"),
+        at[1]
+            .1
+            .starts_with("the right answer `No` is wrong: its condition `no leader` does not hold"),
         "{d:?}"
     );
     // An exit status or output that says otherwise.
@@ -135,11 +142,18 @@ fn check_catches_a_wrong_answer() {
     let d = lessons::check(&parsed(&src));
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].line, 27);
-    assert!(d[0].message.contains("`exit 0` holds (the command exited with status 0)"), "{d:?}");
+    assert!(
+        d[0].message
+            .contains("`exit 0` holds (the command exited with status 0)"),
+        "{d:?}"
+    );
     let src = GOOD.replace("output contains OK", "output contains NOPE");
     let d = lessons::check(&parsed(&src));
     assert_eq!(d.len(), 1, "{d:?}");
-    assert!(d[0].message.contains("the command did not print `NOPE`"), "{d:?}");
+    assert!(
+        d[0].message.contains("the command did not print `NOPE`"),
+        "{d:?}"
+    );
 }
 
 #[test]
@@ -161,7 +175,10 @@ fn check_catches_a_missing_learner_step_and_a_missing_question() {
         .collect();
     let d = lessons::check(&parsed(&no_questions));
     assert_eq!(d.len(), 1, "{d:?}");
-    assert!(d[0].message.starts_with("the lesson asks no question"), "{d:?}");
+    assert!(
+        d[0].message.starts_with("the lesson asks no question"),
+        "{d:?}"
+    );
     // Without its learner's command the step's world is not the lesson's:
     // the check after it fails too.
     let without: String = GOOD
@@ -170,7 +187,10 @@ fn check_catches_a_missing_learner_step_and_a_missing_question() {
         .collect();
     let d = lessons::check(&parsed(&without));
     let messages: Vec<&str> = d.iter().map(|d| d.message.as_str()).collect();
-    assert!(messages.iter().any(|m| m.starts_with("expected quorum ok")), "{messages:?}");
+    assert!(
+        messages.iter().any(|m| m.starts_with("expected quorum ok")),
+        "{messages:?}"
+    );
 }
 
 #[test]
@@ -250,12 +270,28 @@ fn the_learners_command_is_recognised_as_the_shell_reads_it() {
     assert!(same(&isolate, "node02$ net isolate node03", None));
     // a lesson command without a host: any machine
     let promote = command("(etcd Container)$ etcdctl member promote 907178cd988e15f3");
-    assert!(same(&promote, "node01$ etcdctl member promote 907178cd988e15f3", None));
-    assert!(!same(&promote, "node01$ etcdctl member promote 907178cd988e15f4", None));
+    assert!(same(
+        &promote,
+        "node01$ etcdctl member promote 907178cd988e15f3",
+        None
+    ));
+    assert!(!same(
+        &promote,
+        "node01$ etcdctl member promote 907178cd988e15f4",
+        None
+    ));
     // quoting and continuation do not matter, variables stay as written
     let put = command("node01$ etcdctl --endpoints=http://10.0.0.1:2379 put k \"a b\"");
-    assert!(same(&put, "node01$ etcdctl --endpoints=http://10.0.0.1:2379 put k 'a b'", None));
-    assert!(!same(&put, "node01$ etcdctl --endpoints=http://10.0.0.1:2379 put k a b", None));
+    assert!(same(
+        &put,
+        "node01$ etcdctl --endpoints=http://10.0.0.1:2379 put k 'a b'",
+        None
+    ));
+    assert!(!same(
+        &put,
+        "node01$ etcdctl --endpoints=http://10.0.0.1:2379 put k a b",
+        None
+    ));
     let var = command("$ etcdctl --endpoints=$EP get k");
     assert!(same(&var, "etcdctl --endpoints=\"$EP\" get k", None));
     assert!(!same(&var, "etcdctl --endpoints=http://x get k", None));
@@ -275,7 +311,10 @@ fn the_shipped_lessons_ask_and_let_the_learner_act() {
     let mut too_long = Vec::new();
     for path in &files {
         let src = std::fs::read_to_string(path).unwrap_or_default();
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let l = match lessons::parse(&name, &src) {
             Ok(l) => l,
             Err(e) => panic!("{e}"),

@@ -488,7 +488,12 @@ pub fn lesson_panel(props: &LessonProps) -> Html {
 
 /// The step's question: its choices to pick before the step runs, and once it
 /// ran, which was right and why.
-fn question_view(q: &Question, picked: Option<usize>, answered: bool, on_msg: &Callback<Msg>) -> Html {
+fn question_view(
+    q: &Question,
+    picked: Option<usize>,
+    answered: bool,
+    on_msg: &Callback<Msg>,
+) -> Html {
     let right = q.right();
     let verdict = match (answered, picked) {
         (false, _) => "open",
@@ -540,7 +545,11 @@ fn question_view(q: &Question, picked: Option<usize>, answered: bool, on_msg: &C
 }
 
 /// The learner's command: what to do, and whether it was done.
-fn learner_view(c: &LessonCommand, state: &LessonState, send: &dyn Fn(Msg) -> Callback<MouseEvent>) -> Html {
+fn learner_view(
+    c: &LessonCommand,
+    state: &LessonState,
+    send: &dyn Fn(Msg) -> Callback<MouseEvent>,
+) -> Html {
     let line = command_line(&c.command);
     let (status, text) = match (state.awaiting, state.performed) {
         (true, _) => ("waiting", "Your turn: run this in the terminal, or use the page's button or map link that does it."),
@@ -611,7 +620,10 @@ fn inline(text: &str) -> Html {
                     Some(end) => {
                         parts.push(html! { { &rest[..b] } });
                         let bold = &after[..end];
-                        let word = Word::in_label(bold).filter(|w| bold.trim().eq_ignore_ascii_case(w.name()) || bold.trim().to_lowercase().strip_suffix('s') == Some(w.name()));
+                        let word = Word::in_label(bold).filter(|w| {
+                            bold.trim().eq_ignore_ascii_case(w.name())
+                                || bold.trim().to_lowercase().strip_suffix('s') == Some(w.name())
+                        });
                         parts.push(html! { <strong>{ bold }</strong> });
                         if let Some(w) = word {
                             parts.push(html! { <super::quorum::Gloss word={w} /> });
