@@ -337,5 +337,5 @@ fn the_shipped_lessons_ask_and_let_the_learner_act() {
     }
     assert!(too_long.is_empty(), "narration over 70 words: {too_long:?}");
     assert_eq!((lessons_seen, steps), (6, 80));
-    assert_eq!((questions, learner), (9, 6));
+    assert_eq!((questions, learner), (15, 6));
 }
