@@ -78,7 +78,8 @@
 //!   says what to do and waits: it recognises the command when the learner's
 //!   terminal runs an equivalent one (typed, or a button's or map link's
 //!   `(HOST)$ cmd` line; both read with the shell's parser, words compared
-//!   after quoting and blanks are gone, `net cut|heal A B` in either order, the
+//!   after quoting and blanks are gone, `net cut|heal A B` in either order,
+//!   etcdctl's `--endpoints` left out when it names the default endpoint, the
 //!   host compared when the lesson names one, except for `machine`, `net` and
 //!   `sleep`), marks the step performed and types the rest. "Do it for me"
 //!   types it, but the step is then not performed by the learner. `check` and
@@ -1315,12 +1316,46 @@ const ANY_HOST: [&str; 3] = ["machine", "net", "sleep"];
 fn normal_words(text: &str) -> Option<Vec<String>> {
     let keep = |name: &str| Some(format!("${name}"));
     let mut words = parse::words(text, &keep, 0).ok()?;
+    if words.first().is_some_and(|w| w == "etcdctl") {
+        drop_default_endpoint(&mut words);
+    }
     if let [net, verb, a, b] = words.as_mut_slice() {
         if net == "net" && matches!(verb.as_str(), "cut" | "heal") && a > b {
             std::mem::swap(a, b);
         }
     }
     Some(words)
+}
+
+/// etcdctl's default endpoint, which `--endpoints` may name or not.
+const DEFAULT_ENDPOINTS: [&str; 4] = [
+    "http://127.0.0.1:2379",
+    "127.0.0.1:2379",
+    "http://localhost:2379",
+    "localhost:2379",
+];
+
+/// Removes an `--endpoints` that names etcdctl's default endpoint (the page's
+/// buttons leave it out on a machine whose etcd listens there).
+fn drop_default_endpoint(words: &mut Vec<String>) {
+    let mut i = 1;
+    while i < words.len() {
+        let w = words[i].as_str();
+        if let Some(v) = w.strip_prefix("--endpoints=") {
+            if DEFAULT_ENDPOINTS.contains(&v) {
+                words.remove(i);
+                continue;
+            }
+        } else if w == "--endpoints"
+            && words
+                .get(i + 1)
+                .is_some_and(|v| DEFAULT_ENDPOINTS.contains(&v.as_str()))
+        {
+            words.drain(i..i + 2);
+            continue;
+        }
+        i += 1;
+    }
 }
 
 /// Whether `line`, a command the learner's terminal ran (as the page records
