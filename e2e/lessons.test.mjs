@@ -1,14 +1,19 @@
 // Lessons in the built site: each lesson is played start to end with Run and
-// Next (every step's checks on the lesson's path), Back replays to the end of
-// the previous step (the terminal equals what it showed there), and a lesson
-// with a mistake, a missing lesson or one from another site get a message.
+// Next (every step's checks on the lesson's path; the learner's steps done
+// with "Do it for me"), Back replays to the end of the previous step (the
+// terminal equals what it showed there), and a lesson with a mistake, a
+// missing lesson or one from another site get a message. Then what a step
+// asks and lets the learner do: a question before Run and its answer after,
+// the learner's command recognised when typed and when done with a button,
+// focus after Run, and a step's sleep played at its speed (the clock moves
+// during the step instead of jumping).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { useSite } from './helpers/site.mjs';
 import { DIST, screenshot } from './helpers/browser.mjs';
-import { terminalText, withPage } from './helpers/page.mjs';
+import { elapsedSeconds, parseElapsed, terminalText, type, withPage } from './helpers/page.mjs';
 
 const LESSONS = [
   '000-server-addition-deletion',
@@ -47,6 +52,12 @@ describe('lessons', () => {
           assert.match(await stepText(page), new RegExp(`^Step ${i} of ${n}`));
           await page.locator('[data-testid="lesson-run"]').click();
           const checks = page.locator('[data-testid="lesson-checks"]');
+          const doIt = page.locator('[data-testid="lesson-do-it"]');
+          await checks.or(doIt).first().waitFor({ timeout: 60_000 });
+          if (await doIt.isVisible()) {
+            await doIt.click();
+            await page.locator('[data-testid="lesson-do"][data-state="done-for-you"]').waitFor();
+          }
           await checks.waitFor({ timeout: 60_000 });
           const state = await checks.getAttribute('data-state');
           assert.equal(state, 'on-path', `step ${i}: ${await checks.textContent()}`);
@@ -93,5 +104,99 @@ describe('lessons', () => {
     } finally {
       await rm(file, { force: true });
     }
+  });
+
+  test('a question is asked before Run and answered after; the learner\'s command is recognised when typed', { timeout: 90_000 }, async () => {
+    await withLesson('?lesson=005-snapshot-catch-up&step=3', async (page) => {
+      await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 3 of 3' }).waitFor({ timeout: 15_000 });
+      const question = page.locator('[data-testid="lesson-question"]');
+      assert.equal(await question.getAttribute('data-verdict'), 'open');
+      assert.match(await question.textContent(), /can node02 read/);
+      assert.equal(await page.locator('[data-testid="lesson-answer"]').count(), 0, 'no answer before the step ran');
+      // The learner predicts (wrongly), then runs the step.
+      await page.locator('[data-testid="lesson-choice-1"]').click();
+      assert.equal(await page.locator('[data-testid="lesson-choice-1"]').getAttribute('aria-pressed'), 'true');
+      await page.locator('[data-testid="lesson-run"]').click();
+      await page.locator('[data-testid="lesson-panel"][data-phase="your-turn"]').waitFor();
+      assert.equal(await page.locator('[data-testid="lesson-do"]').getAttribute('data-state'), 'waiting');
+      assert.equal(await page.locator('[data-testid="lesson-answer"]').count(), 0, 'no answer while the learner has not acted');
+      // Something else first: not the step's command, so the page keeps waiting.
+      await type(page, 'node01$ etcdctl --endpoints=http://10.0.5.1:2379 member list');
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('[data-testid="lesson-do"]').getAttribute('data-state'), 'waiting');
+      // The learner's command, typed with other blanks and quotes.
+      await type(page, "node01$ etcdctl  --endpoints=http://10.0.5.1:2379 member promote '5ab1696a6c225f72'");
+      await page.locator('[data-testid="lesson-do"][data-state="performed"]').waitFor({ timeout: 15_000 });
+      await page.locator('[data-testid="lesson-checks"][data-state="on-path"]').waitFor({ timeout: 30_000 });
+      assert.equal(await question.getAttribute('data-verdict'), 'wrong');
+      const answer = await page.locator('[data-testid="lesson-answer"]').textContent();
+      assert.match(answer, /^Not this time\. Yes: The snapshot holds the whole store/);
+      assert.match(answer, /You picked “No, the read fails”/);
+      assert.match(await terminalText(page), /promoted in cluster/);
+    });
+  });
+
+  test('the learner\'s command is recognised when done with the page\'s button; focus stays on the controls', { timeout: 90_000 }, async () => {
+    await withLesson('?lesson=002-runtime-reconfiguration&step=12', async (page) => {
+      await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 12 of 17' }).waitFor({ timeout: 15_000 });
+      const run = page.locator('[data-testid="lesson-run"]');
+      await run.focus();
+      await page.keyboard.press('Enter');
+      await page.locator('[data-testid="lesson-panel"][data-phase="your-turn"]').waitFor({ timeout: 30_000 });
+      // node03's Stop button runs `(node03)$ kill etcd`: the step's command.
+      await page.locator('[data-testid="machine-node03"]').click();
+      await page.locator('[data-testid="action-stop"]').click();
+      await page.locator('[data-testid="lesson-do"][data-state="performed"]').waitFor({ timeout: 15_000 });
+      await page.locator('[data-testid="lesson-checks"][data-state="on-path"]').waitFor({ timeout: 30_000 });
+      // Run, by keyboard, on a step without a learner's command: focus moves to Next, and Tab from Run is Next, never ×.
+      await page.locator('[data-testid="lesson-next"]').click();
+      await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 13 of 17' }).waitFor();
+      await run.focus();
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'lesson-next', 'Tab from Run');
+      await run.focus();
+      await page.keyboard.press('Enter');
+      await page.locator('[data-testid="lesson-checks"][data-state="on-path"]').waitFor({ timeout: 30_000 });
+      await page.waitForFunction(() => document.activeElement?.dataset.testid === 'lesson-next', null, { timeout: 5_000 });
+      await page.keyboard.press('Enter');
+      await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 14 of 17' }).waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'lesson-next', 'Next keeps focus');
+      assert.equal(await page.locator('[data-testid="lesson-panel"]').count(), 1, 'the lesson is still open');
+    });
+  });
+
+  test('a step plays its sleep at its speed: the clock moves during the step', { timeout: 90_000 }, async () => {
+    await withPage(browser, `${server.url}?lesson=001-learner-design`, async (page) => {
+      await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 1 of 21' }).waitFor({ timeout: 15_000 });
+      const before = await elapsedSeconds(page);
+      // Sampled every 50 ms by the page itself (the display's node may be replaced).
+      await page.evaluate(() => {
+        window.__samples = [];
+        window.__sampler = setInterval(() => window.__samples.push(document.querySelector('[data-testid="elapsed"]')?.textContent ?? ''), 50);
+      });
+      const t0 = Date.now();
+      await page.locator('[data-testid="lesson-run"]').click();
+      await page.locator('[data-testid="lesson-running"]').waitFor();
+      await page.waitForTimeout(1500);
+      await screenshot(page, 'lesson-mid-step.png');
+      await page.locator('[data-testid="lesson-checks"][data-state="on-path"]').waitFor({ timeout: 30_000 });
+      const took = Date.now() - t0;
+      const after = await elapsedSeconds(page);
+      const texts = await page.evaluate(() => {
+        clearInterval(window.__sampler);
+        return window.__samples;
+      });
+      const seen = texts.filter((t) => /t\+\d+:\d+\.\d/.test(t)).map(parseElapsed);
+      const between = [...new Set(seen.filter((s) => s > before + 0.2 && s < after - 0.2))];
+      // `sleep 3` at speed 1: about 3 s of real time, and many moments shown on the way.
+      assert.ok(after - before >= 3, `the step ran ${after - before} simulated seconds`);
+      assert.ok(took >= 2500, `the step took ${took} ms of real time`);
+      assert.ok(between.length >= 10, `moments shown during the step: ${between.length} (${seen.join(', ')})`);
+      for (let i = 1; i < seen.length; i++) assert.ok(seen[i] >= seen[i - 1], 'the clock never goes back');
+      // Paused again at the step's end: the clock stands still.
+      await page.waitForTimeout(500);
+      assert.equal(await elapsedSeconds(page), after, 'the clock pauses at the end of the step');
+      process.stdout.write(`# lesson step: ${(after - before).toFixed(1)} simulated s in ${took} ms real, ${between.length} moments shown between\n`);
+    }, { viewport: { width: 1280, height: 720 }, name: 'lesson-speed' });
   });
 });

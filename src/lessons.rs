@@ -73,17 +73,65 @@
 //!   machine's name (`? member node04 is unstarted` once node04's URL is
 //!   added), or under its peer URL's host when no machine has that address
 //!   (`? member 10.0.0.40 is unstarted`). Names match case-insensitively.
+//! - **A learner's command**, `! ` before a command (`! node03$ kill etcd`):
+//!   the learner performs it. The page's Run types the commands before it,
+//!   says what to do and waits: it recognises the command when the learner's
+//!   terminal runs an equivalent one (typed, or a button's or map link's
+//!   `(HOST)$ cmd` line; both read with the shell's parser, words compared
+//!   after quoting and blanks are gone, `net cut|heal A B` in either order,
+//!   etcdctl's `--endpoints` left out when it names the default endpoint, the
+//!   host compared when the lesson names one, except for `machine`, `net` and
+//!   `sleep`), marks the step performed and types the rest. "Do it for me"
+//!   types it, but the step is then not performed by the learner. `check` and
+//!   the runner run it like any command. One per step at most.
+//! - **A question**, `?? QUESTION`, followed right under it by 2 to 4 choices,
+//!   exactly one right: `?+ TEXT :: CONDITION :: REASON` (right) and
+//!   `?- TEXT :: CONDITION :: REASON` (wrong). The page asks it before the step
+//!   runs (the learner picks a choice) and answers it once the step ran (right
+//!   or wrong, with the reasons). CONDITION is what holds after the step when
+//!   the choice is right: any check (`quorum lost`, `node04 is learner`,
+//!   `member node04 is voter`, ...), `exit N` (the step's last command exited
+//!   with status N) or `output contains TEXT` (it printed TEXT). `check`
+//!   verifies that the right choice's condition holds and every wrong one's
+//!   does not. One question per step at most.
+//!
+//!   ```text
+//!   ?? node04 was added but never started. Will the `put` commit?
+//!   ?+ No, it times out :: exit 1 :: Four voters need 3; only 2 run.
+//!   ?- Yes :: exit 0 :: A voter counts as soon as it is added, started or not.
+//!   ```
+//! - **Why**, lines starting `> ` (or `>` alone): detail the page folds away
+//!   under "Why?" (a `<details>`), Markdown like the narration. Keep the
+//!   narration short (about 60 words; the shipped lessons are tested to say
+//!   at most 70 outside their why) and move the rest here.
+//! - **Speed**, `speed: N` (0.1 to 100, default [`DEFAULT_SPEED`]): the page's
+//!   Run plays the step's commands on its clock at this speed, so a `sleep`,
+//!   an election or a heal unfolds on the map instead of the clock jumping
+//!   over it, and the step's checks and answer come once it finished. The
+//!   clock pauses again at the end of the step (outputs stay the golden ones).
 //! - **Narration**: every other line, blank lines included: Markdown, kept as
 //!   written. Blank lines at both ends of the step are dropped; narration
-//!   separated by commands, output or checks becomes separate paragraphs.
+//!   separated by commands, output or checks becomes separate paragraphs. A
+//!   **bold** glossary word (`sim::glossary`) gets its glossary link on the page.
 //!
 //! **Mistakes** are errors `NAME:LINE: message` (NAME is the file's stem): an
 //! unknown or repeated header key, a bad seed or start, no title, no step, a
-//! command, output or check before the first step, an output line that is not
-//! right under a command or its block, a line starting with `|` but not `| `,
-//! an unknown check, a command whose first word is not a shell command, an
-//! unterminated quote, a `\` continuation left open at the end of the file or
-//! running into a step title, output line or check.
+//! command, output, check, question, why, speed or learner's command before
+//! the first step, an output line that is not right under a command or its
+//! block, a line starting with `|` but not `| `, an unknown check, a command
+//! whose first word is not a shell command, an unterminated quote, a `\`
+//! continuation left open at the end of the file or running into a step
+//! title, output line, check or question; a second question in a step, a
+//! question without text, a choice not right under its question or its
+//! choices, a choice without its three `::` parts, text or reason, a question
+//! with fewer than 2 or more than 4 choices or not exactly one right, `exit`
+//! without a whole number, `output contains` without a text, `exit` or
+//! `output` in a step without commands; a `! ` without a prompted command, a
+//! second `! ` command in a step; a `speed:` that is not a number from 0.1 to
+//! 100, or given twice in a step.
+//!
+//! `check` also reports a lesson that asks no question, or has no learner's
+//! command, at line 1: every lesson has both.
 //!
 //! # Checking a lesson
 //!
@@ -93,8 +141,9 @@
 //! ```
 //!
 //! `check` runs the lesson from its header's world and seed and reports each
-//! output that differs from its block (at the first differing line) and each
-//! failing check; exit status 1 on a difference, 2 on a mistake in the file.
+//! output that differs from its block (at the first differing line), each
+//! failing check, and each choice whose condition says otherwise than the
+//! choice (a right one that does not hold, a wrong one that holds); exit status 1 on a difference, 2 on a mistake in the file.
 //! `--update` writes the blocks (review the diff), then reports failing checks.
 //! Write the commands and checks, run `check --update`, read what etcd printed,
 //! and write the narration around it.
@@ -133,7 +182,7 @@ pub enum Start {
 }
 
 /// A parsed lesson.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Lesson {
     /// The file's stem, used in messages.
     pub name: String,
@@ -155,18 +204,111 @@ impl Lesson {
     pub fn check_count(&self) -> usize {
         self.steps.iter().map(|s| s.checks.len()).sum()
     }
+
+    /// How many steps ask a question.
+    pub fn question_count(&self) -> usize {
+        self.steps.iter().filter(|s| s.question.is_some()).count()
+    }
+
+    /// How many steps have a command the learner performs.
+    pub fn learner_step_count(&self) -> usize {
+        self.steps
+            .iter()
+            .filter(|s| s.learner_command().is_some())
+            .count()
+    }
 }
 
 /// One `## ` step.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Step {
     pub title: String,
     /// The line of its `## ` title.
     pub line: usize,
-    /// Markdown, as written (see the module docs).
+    /// Markdown, as written (see the module docs): the short text the step shows.
     pub narration: String,
+    /// The `> ` lines: detail shown folded ("Why?"), Markdown like the narration.
+    pub why: String,
     pub commands: Vec<LessonCommand>,
     pub checks: Vec<Check>,
+    /// The `?? ` question asked before the step runs, if any.
+    pub question: Option<Question>,
+    /// The `speed:` the step plays at, if it gives one ([`Step::speed`]).
+    pub speed: Option<f64>,
+}
+
+impl Step {
+    /// The speed the page's clock plays the step at: its `speed:` line, else
+    /// [`DEFAULT_SPEED`].
+    pub fn speed(&self) -> f64 {
+        self.speed.unwrap_or(DEFAULT_SPEED)
+    }
+
+    /// The index (in `commands`) of the command the learner performs, if any.
+    pub fn learner_command(&self) -> Option<usize> {
+        self.commands.iter().position(|c| c.learner)
+    }
+
+    /// How many words of narration the step shows unfolded (its `why` not counted).
+    pub fn narration_words(&self) -> usize {
+        self.narration.split_whitespace().count()
+    }
+}
+
+/// The speed a step plays at when it gives none: a `sleep 6` takes 3 s of real time.
+pub const DEFAULT_SPEED: f64 = 2.0;
+
+/// The slowest and fastest `speed:` (the page's speed field's range).
+pub const STEP_SPEED_RANGE: (f64, f64) = (0.1, 100.0);
+
+/// A `?? ` question: asked before the step runs, answered after it ran.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    pub text: String,
+    /// The line of the `?? `.
+    pub line: usize,
+    /// 2 to 4 choices, exactly one of them right.
+    pub choices: Vec<Choice>,
+}
+
+impl Question {
+    /// The index of the right choice.
+    pub fn right(&self) -> usize {
+        self.choices.iter().position(|c| c.right).unwrap_or(0)
+    }
+}
+
+/// A `?+ ` (right) or `?- ` (wrong) choice: `TEXT :: CONDITION :: REASON`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    pub text: String,
+    pub right: bool,
+    /// What holds after the step exactly when this choice is the right one.
+    pub when: Condition,
+    /// Why the choice is right or wrong, shown once the step ran.
+    pub reason: String,
+    pub line: usize,
+}
+
+/// What a choice says about the world (or the step's last command) after the step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// Any `? ` check.
+    Check(Check),
+    /// `exit N`: the step's last command exited with status N.
+    Exit(i32),
+    /// `output contains TEXT`: the step's last command printed TEXT.
+    OutputContains(String),
+}
+
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Condition::Check(c) => write!(f, "{c}"),
+            Condition::Exit(n) => write!(f, "exit {n}"),
+            Condition::OutputContains(t) => write!(f, "output contains {t}"),
+        }
+    }
 }
 
 /// A command of a step and the output the lesson expects from it.
@@ -182,6 +324,8 @@ pub struct LessonCommand {
     /// The command's last line (its `\` continuation lines included); its block
     /// starts on the next line.
     pub last_line: usize,
+    /// A `! ` command: the learner performs it; the page does not run it.
+    pub learner: bool,
 }
 
 /// The state `? MACHINE is STATE` asks for.
@@ -421,10 +565,44 @@ enum Kind<'a> {
     BadOutput,
     /// A `? ` line: its text.
     Check(&'a str),
+    /// A `?? ` line: the question's text.
+    Question(&'a str),
+    /// A `?+ ` (right) or `?- ` (wrong) choice: its text.
+    Choice(bool, &'a str),
+    /// A `> ` line (or `>` alone): a line of the step's "why".
+    Why(&'a str),
+    /// A `! ` line: the rest is the learner's command.
+    Learner(&'a str),
+    /// A `speed:` line: its value.
+    Speed(&'a str),
     Narration,
 }
 
 fn kind(line: &str) -> Kind<'_> {
+    if line == ">" {
+        return Kind::Why("");
+    }
+    if let Some(text) = line.strip_prefix("> ") {
+        return Kind::Why(text);
+    }
+    if let Some(rest) = line.strip_prefix("! ") {
+        return Kind::Learner(rest);
+    }
+    if let Some(value) = line.strip_prefix("speed:") {
+        return Kind::Speed(value.trim());
+    }
+    for (prefix, right) in [("?+", true), ("?-", false)] {
+        if let Some(text) = line.strip_prefix(prefix) {
+            if text.is_empty() || text.starts_with(' ') {
+                return Kind::Choice(right, text.trim());
+            }
+        }
+    }
+    if let Some(text) = line.strip_prefix("??") {
+        if text.is_empty() || text.starts_with(' ') {
+            return Kind::Question(text.trim());
+        }
+    }
     if line == "|" {
         return Kind::Output("");
     }
@@ -520,6 +698,10 @@ fn parse_header(lines: &[&str]) -> Result<Header, Mistake> {
             Kind::Command => mistake(n, format!("a command {before}")),
             Kind::Output(_) | Kind::BadOutput => mistake(n, format!("an output line {before}")),
             Kind::Check(_) => mistake(n, format!("a check {before}")),
+            Kind::Question(_) | Kind::Choice(..) => mistake(n, format!("a question {before}")),
+            Kind::Why(_) => mistake(n, format!("a `> ` (why) line {before}")),
+            Kind::Learner(_) => mistake(n, format!("a learner's command (`! `) {before}")),
+            Kind::Speed(_) => mistake(n, format!("a `speed:` line {before}")),
             Kind::Narration if trimmed.starts_with("##") => {
                 mistake(n, "a step starts with `## ` and its title")
             }
@@ -581,13 +763,22 @@ fn parse_step(lines: &[&str], at: usize, end: usize) -> Result<Step, Mistake> {
     let mut commands: Vec<LessonCommand> = Vec::new();
     let mut checks = Vec::new();
     let mut narration = Narration::default();
+    let mut why = Narration::default();
+    let mut question: Option<Question> = None;
+    let mut speed: Option<f64> = None;
     // Whether the previous line was a command's last line or its block's.
     let mut under_command = false;
+    // Whether the previous line was the question or one of its choices.
+    let mut in_question = false;
     let mut i = at + 1;
     while i < end {
         let n = i + 1;
         let line = lines[i];
-        match kind(line) {
+        let k = kind(line);
+        if in_question && !matches!(k, Kind::Choice(..)) {
+            in_question = false;
+        }
+        match k {
             Kind::Output(text) => {
                 match commands.last_mut() {
                     Some(c) if under_command => {
@@ -623,14 +814,95 @@ fn parse_step(lines: &[&str], at: usize, end: usize) -> Result<Step, Mistake> {
                 narration.close();
                 under_command = false;
             }
-            Kind::Command => {
-                let (command, last) = read_command(lines, i, end)?;
+            Kind::Question(text) => {
+                if let Some(q) = &question {
+                    return mistake(
+                        n,
+                        format!(
+                            "a step asks one question at most (it asks one on line {})",
+                            q.line
+                        ),
+                    );
+                }
+                if text.is_empty() {
+                    return mistake(n, "a question needs its text: `?? QUESTION`");
+                }
+                question = Some(Question {
+                    text: text.to_string(),
+                    line: n,
+                    choices: Vec::new(),
+                });
+                narration.close();
+                under_command = false;
+                in_question = true;
+            }
+            Kind::Choice(right, text) => {
+                let Some(q) = question.as_mut().filter(|_| in_question) else {
+                    return mistake(
+                        n,
+                        "a choice (`?+` or `?-`) must stand right under its question (`?? `) \
+                         or the choices before it",
+                    );
+                };
+                q.choices.push(parse_choice(right, text, n)?);
+                in_question = true;
+            }
+            Kind::Why(text) => {
+                why.push(text);
+                under_command = false;
+            }
+            Kind::Speed(value) => {
+                let (lo, hi) = STEP_SPEED_RANGE;
+                let Some(v) = value
+                    .strip_suffix(['x', 'X'])
+                    .unwrap_or(value)
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite() && (lo..=hi).contains(v))
+                else {
+                    return mistake(
+                        n,
+                        format!("speed must be a number from {lo} to {hi} (for example 1 or 0.5), not {value:?}"),
+                    );
+                };
+                if speed.replace(v).is_some() {
+                    return mistake(n, "`speed:` is given twice in this step");
+                }
+                narration.close();
+                under_command = false;
+            }
+            Kind::Command | Kind::Learner(_) => {
+                let learner = matches!(k, Kind::Learner(_));
+                let first = match k {
+                    Kind::Learner(rest) => rest,
+                    _ => line,
+                };
+                if learner {
+                    if !has_prompt(first) {
+                        return mistake(
+                            n,
+                            "`! ` must be followed by a command with its prompt: `! $ CMD` or `! NAME$ CMD`",
+                        );
+                    }
+                    if let Some(c) = commands.iter().find(|c| c.learner) {
+                        return mistake(
+                            n,
+                            format!(
+                                "a step has one command for the learner (`! `) at most (line {} is one)",
+                                c.line
+                            ),
+                        );
+                    }
+                }
+                let (command, last) = read_command(lines, first, i, end)?;
                 check_command_name(&command.text).or_else(|m| mistake(n, m))?;
                 commands.push(LessonCommand {
                     line: command.line,
                     command,
                     expected: None,
                     last_line: last + 1,
+                    learner,
                 });
                 narration.close();
                 under_command = true;
@@ -643,13 +915,84 @@ fn parse_step(lines: &[&str], at: usize, end: usize) -> Result<Step, Mistake> {
         }
         i += 1;
     }
+    if let Some(q) = &question {
+        let count = q.choices.len();
+        if !(2..=4).contains(&count) {
+            return mistake(
+                q.line,
+                format!("a question needs 2 to 4 choices (`?+ ` right, `?- ` wrong), this one has {count}"),
+            );
+        }
+        let right = q.choices.iter().filter(|c| c.right).count();
+        if right != 1 {
+            return mistake(
+                q.line,
+                format!("a question needs exactly one right choice (`?+ `), this one has {right}"),
+            );
+        }
+        let needs_command = q
+            .choices
+            .iter()
+            .any(|c| !matches!(c.when, Condition::Check(_)));
+        if needs_command && commands.is_empty() {
+            return mistake(
+                q.line,
+                "`exit N` and `output contains TEXT` are about the step's last command, and this step has none",
+            );
+        }
+    }
     Ok(Step {
         title: title.to_string(),
         line: at + 1,
         narration: narration.text(),
+        why: why.text(),
         commands,
         checks,
+        question,
+        speed,
     })
+}
+
+/// A choice's `TEXT :: CONDITION :: REASON`.
+fn parse_choice(right: bool, text: &str, line: usize) -> Result<Choice, Mistake> {
+    let parts: Vec<&str> = text.split("::").map(str::trim).collect();
+    let [answer, when, reason] = parts.as_slice() else {
+        return mistake(
+            line,
+            "a choice is `?+ TEXT :: CONDITION :: REASON` (right) or `?- TEXT :: CONDITION :: REASON` (wrong)",
+        );
+    };
+    if answer.is_empty() || reason.is_empty() {
+        return mistake(line, "a choice needs its text and its reason");
+    }
+    Ok(Choice {
+        text: answer.to_string(),
+        right,
+        when: parse_condition(when, line)?,
+        reason: reason.to_string(),
+        line,
+    })
+}
+
+/// A check, `exit N` or `output contains TEXT`.
+fn parse_condition(text: &str, line: usize) -> Result<Condition, Mistake> {
+    if text == "exit" || text.starts_with("exit ") {
+        let n = text["exit".len()..].trim();
+        return match n.parse::<i32>() {
+            Ok(n) => Ok(Condition::Exit(n)),
+            Err(_) => mistake(line, format!("`exit` needs a whole number, not {n:?}")),
+        };
+    }
+    if text == "output contains" || text.starts_with("output contains ") {
+        let t = text["output contains".len()..].trim();
+        if t.is_empty() {
+            return mistake(line, "`output contains` needs a text");
+        }
+        return Ok(Condition::OutputContains(t.to_string()));
+    }
+    parse_check(text, line)
+        .map(Condition::Check)
+        .map_err(|(l, m)| (l, format!("{m}; or `exit N`, `output contains TEXT`")))
 }
 
 /// Reads the command starting at `lines[start]` with its `\` continuation lines,
@@ -657,14 +1000,15 @@ fn parse_step(lines: &[&str], at: usize, end: usize) -> Result<Step, Mistake> {
 /// runner's. Returns the command and the index of its last line.
 fn read_command(
     lines: &[&str],
+    first: &str,
     start: usize,
     end: usize,
 ) -> Result<(ScriptCommand, usize), Mistake> {
     let mut last = start;
     loop {
-        let text: String = lines[start..=last]
-            .iter()
-            .flat_map(|l| [*l, "\n"])
+        let text: String = std::iter::once(first)
+            .chain(lines[start + 1..=last].iter().copied())
+            .flat_map(|l| [l, "\n"])
             .collect();
         let err = match parse::parse_script(&text) {
             Ok(commands) => {
@@ -697,6 +1041,7 @@ fn read_command(
             match kind(lines[next]) {
                 Kind::Output(_) | Kind::BadOutput => Some("an output line"),
                 Kind::Check(_) => Some("a check"),
+                Kind::Question(_) | Kind::Choice(..) => Some("a question"),
                 _ => None,
             }
         };
@@ -960,6 +1305,91 @@ fn host_names_machine(view: &WorldView, host: &str, name: &str) -> bool {
 }
 
 // ---------------------------------------------------------------------------------
+// Recognising the learner's command
+// ---------------------------------------------------------------------------------
+
+/// Commands that do not depend on the machine they are typed on.
+const ANY_HOST: [&str; 3] = ["machine", "net", "sleep"];
+
+/// A command's words as the shell reads them (quotes and blanks gone,
+/// variables left as written), `net cut|heal A B` with A and B in order.
+fn normal_words(text: &str) -> Option<Vec<String>> {
+    let keep = |name: &str| Some(format!("${name}"));
+    let mut words = parse::words(text, &keep, 0).ok()?;
+    if words.first().is_some_and(|w| w == "etcdctl") {
+        drop_default_endpoint(&mut words);
+    }
+    if let [net, verb, a, b] = words.as_mut_slice() {
+        if net == "net" && matches!(verb.as_str(), "cut" | "heal") && a > b {
+            std::mem::swap(a, b);
+        }
+    }
+    Some(words)
+}
+
+/// etcdctl's default endpoint, which `--endpoints` may name or not.
+const DEFAULT_ENDPOINTS: [&str; 4] = [
+    "http://127.0.0.1:2379",
+    "127.0.0.1:2379",
+    "http://localhost:2379",
+    "localhost:2379",
+];
+
+/// Removes an `--endpoints` that names etcdctl's default endpoint (the page's
+/// buttons leave it out on a machine whose etcd listens there).
+fn drop_default_endpoint(words: &mut Vec<String>) {
+    let mut i = 1;
+    while i < words.len() {
+        let w = words[i].as_str();
+        if let Some(v) = w.strip_prefix("--endpoints=") {
+            if DEFAULT_ENDPOINTS.contains(&v) {
+                words.remove(i);
+                continue;
+            }
+        } else if w == "--endpoints"
+            && words
+                .get(i + 1)
+                .is_some_and(|v| DEFAULT_ENDPOINTS.contains(&v.as_str()))
+        {
+            words.drain(i..i + 2);
+            continue;
+        }
+        i += 1;
+    }
+}
+
+/// Whether `line`, a command the learner's terminal ran (as the page records
+/// it: `cmd`, `HOST$ cmd` typed, or a button's `(HOST)$ cmd`), is the lesson's
+/// `command`: the same words once the shell has read both, on the same machine
+/// when the lesson names one (`current` is the terminal's machine, for a line
+/// without a prompt), except for `machine`, `net` and `sleep`, which run the
+/// same anywhere.
+pub fn same_command(command: &ScriptCommand, line: &str, current: Option<&str>) -> bool {
+    let (prompt, text) = parse::split_prompt(line);
+    let (Some(want), Some(got)) = (normal_words(&command.text), normal_words(&text)) else {
+        return false;
+    };
+    if want.is_empty() || want != got {
+        return false;
+    }
+    let Prompt::Host(host) = &command.prompt else {
+        return true;
+    };
+    let first = want
+        .iter()
+        .find(|w| !parse::is_assignment(w))
+        .map_or("", String::as_str);
+    if ANY_HOST.contains(&first) {
+        return true;
+    }
+    let ran_on = match &prompt {
+        Prompt::Host(h) => Some(h.as_str()),
+        Prompt::Current => current,
+    };
+    ran_on.is_some_and(|h| same(h, host))
+}
+
+// ---------------------------------------------------------------------------------
 // Running
 // ---------------------------------------------------------------------------------
 
@@ -989,6 +1419,8 @@ pub struct CommandResult {
     pub expected: Option<String>,
     /// What the command printed, both streams in write order.
     pub got: String,
+    /// Its exit status.
+    pub status: i32,
 }
 
 impl CommandResult {
@@ -1014,11 +1446,21 @@ pub struct CheckResult {
     pub result: Result<String, String>,
 }
 
+/// A choice of the step's question and whether its condition held.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChoiceResult {
+    pub choice: Choice,
+    /// `Ok` when the condition holds (what holds), `Err` when not (why).
+    pub holds: Result<String, String>,
+}
+
 /// What running a step did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StepResult {
     pub commands: Vec<CommandResult>,
     pub checks: Vec<CheckResult>,
+    /// The question's choices, each with its condition evaluated after the step.
+    pub answers: Vec<ChoiceResult>,
 }
 
 impl StepResult {
@@ -1048,9 +1490,10 @@ pub fn run_step(session: &mut Session, step: &Step) -> StepResult {
                 echo,
                 expected: c.expected.clone(),
                 got,
+                status: session.last_status(),
             }
         })
-        .collect();
+        .collect::<Vec<_>>();
     let view = session.world.view();
     let checks = step
         .checks
@@ -1060,7 +1503,51 @@ pub fn run_step(session: &mut Session, step: &Step) -> StepResult {
             result: evaluate(&view, c),
         })
         .collect();
-    StepResult { commands, checks }
+    let last = commands.last();
+    let answers = step
+        .question
+        .iter()
+        .flat_map(|q| &q.choices)
+        .map(|c| ChoiceResult {
+            choice: c.clone(),
+            holds: evaluate_condition(&view, last, &c.when),
+        })
+        .collect();
+    StepResult {
+        commands,
+        checks,
+        answers,
+    }
+}
+
+/// Evaluates a choice's condition after a step: a check on the world, or the
+/// exit status or output of the step's last command (`last`; `None` on the
+/// page, which answers these from the lesson alone).
+///
+/// # Errors
+///
+/// The condition does not hold (or cannot be told); the text says why.
+pub fn evaluate_condition(
+    view: &WorldView,
+    last: Option<&CommandResult>,
+    when: &Condition,
+) -> Result<String, String> {
+    match when {
+        Condition::Check(c) => evaluate(view, c),
+        Condition::Exit(n) => match last {
+            Some(r) if r.status == *n => Ok(format!("the command exited with status {n}")),
+            Some(r) => Err(format!(
+                "expected exit status {n}, the command exited with {}",
+                r.status
+            )),
+            None => Err("no command ran".to_string()),
+        },
+        Condition::OutputContains(t) => match last {
+            Some(r) if r.got.contains(t.as_str()) => Ok(format!("the command printed `{t}`")),
+            Some(_) => Err(format!("the command did not print `{t}`")),
+            None => Err("no command ran".to_string()),
+        },
+    }
 }
 
 /// Runs every step of a lesson in one session from [`boot_session`].
@@ -1110,6 +1597,40 @@ pub fn differences(lesson: &Lesson, results: &[StepResult]) -> Vec<Difference> {
                 });
             }
         }
+        for r in &result.answers {
+            let c = &r.choice;
+            match (&r.holds, c.right) {
+                (Err(why), true) => out.push(Difference {
+                    line: c.line,
+                    message: format!(
+                        "the right answer `{}` is wrong: its condition `{}` does not hold ({why})",
+                        c.text, c.when
+                    ),
+                }),
+                (Ok(what), false) => out.push(Difference {
+                    line: c.line,
+                    message: format!(
+                        "the wrong answer `{}` is right too: its condition `{}` holds ({what})",
+                        c.text, c.when
+                    ),
+                }),
+                _ => {}
+            }
+        }
+    }
+    if lesson.question_count() == 0 {
+        out.push(Difference {
+            line: 1,
+            message: "the lesson asks no question: give a step a `?? QUESTION` and its choices"
+                .to_string(),
+        });
+    }
+    if lesson.learner_step_count() == 0 {
+        out.push(Difference {
+            line: 1,
+            message: "the lesson has no step for the learner to perform: mark a command with `! `"
+                .to_string(),
+        });
     }
     out
 }

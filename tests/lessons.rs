@@ -51,13 +51,24 @@ $ echo
 ? quorum lost
 ? no leader
 ? node01 is stopped
+
+## 3. Started again
+?? node01 restarts on its data. Does it lead again?
+?+ Yes :: leader node01 :: One voter of one is a quorum.
+?- No :: no leader :: Its data makes it the same member, the only voter.
+
+! node01$ etcd --name node01 --initial-advertise-peer-urls http://10.0.0.1:2380 --listen-peer-urls http://10.0.0.1:2380 --advertise-client-urls http://10.0.0.1:2379 --listen-client-urls http://10.0.0.1:2379 --initial-cluster node01=http://10.0.0.1:2380
+$ sleep 2
 "#;
 
 /// Starts from the page's cluster and adds a learner that never starts.
 const CLUSTER: &str = "title: Cluster\nstart: cluster\nsource: doc.txt\n\n\
 ## Add a learner\n\
+?? A learner is added and never started. Is there still a quorum?\n\
+?+ Yes :: quorum ok :: A learner does not count.\n\
+?- No :: quorum lost :: Only voters count.\n\
 $ sleep 3\n\
-$ machine add node04 192.168.0.64\n\
+! $ machine add node04 192.168.0.64\n\
 node01$ etcdctl member add node04 --learner --peer-urls=http://192.168.0.64:2380\n\
 $ etcdctl member add node05 --peer-urls=http://10.9.9.9:2380\n\
 ? quorum ok\n\
@@ -126,7 +137,7 @@ fn a_tiny_lesson_parses() {
     assert_eq!(l.name, "tiny");
     assert_eq!(l.title, "A tiny lesson");
     assert_eq!((l.seed, l.start, l.source.clone()), (3, Start::Empty, None));
-    assert_eq!(l.steps.len(), 2);
+    assert_eq!(l.steps.len(), 3);
     let s = &l.steps[0];
     assert_eq!((s.title.as_str(), s.line), ("1. One machine", 5));
     assert_eq!(s.narration, "One machine, one member.");
@@ -181,7 +192,8 @@ fn a_tiny_lesson_parses() {
     let last = &l.steps[1];
     assert_eq!(last.commands[3].expected.as_deref(), Some("\n"));
     assert_eq!(last.narration, "The `get` runs into its timeout.");
-    assert_eq!((l.command_count(), l.check_count()), (10, 9));
+    assert_eq!((l.command_count(), l.check_count()), (12, 9));
+    assert_eq!((l.question_count(), l.learner_step_count()), (1, 1));
 }
 
 #[test]
@@ -249,7 +261,12 @@ fn failing_checks_say_what_was_expected() {
     let l = parsed("t", src);
     let d = lessons::check(&l);
     let lines: Vec<usize> = d.iter().map(|d| d.line).collect();
-    assert_eq!(lines, (5..=12).collect::<Vec<_>>());
+    // ... and, at line 1, that it asks nothing and leaves the learner nothing to do
+    let mut want: Vec<usize> = (5..=12).collect();
+    want.extend([1, 1]);
+    assert_eq!(lines, want);
+    assert!(d[8].message.contains("asks no question"), "{d:?}");
+    assert!(d[9].message.contains("no step for the learner"), "{d:?}");
     assert!(
         d[0].message
             .starts_with("expected quorum lost, quorum ok: "),
@@ -568,7 +585,7 @@ fn check_mode_exit_codes() {
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(
         out,
-        format!("{}: ok (2 steps, 10 commands, 9 checks)\n", good.path())
+        format!("{}: ok (3 steps, 12 commands, 9 checks)\n", good.path())
     );
     assert_eq!(err, "");
 
@@ -578,7 +595,7 @@ fn check_mode_exit_codes() {
     let p = wrong.path();
     assert_eq!(
         out,
-        format!("{p}:18: output differs: expected `baz`, got `bar`\n{p}: 1 difference (2 steps, 10 commands, 9 checks)\n")
+        format!("{p}:18: output differs: expected `baz`, got `bar`\n{p}: 1 difference (3 steps, 12 commands, 9 checks)\n")
     );
 
     let broken = Temp::new("broken.lesson", "title: T\n## S\n$ etcdctll get k\n");
@@ -626,14 +643,14 @@ fn check_update_rewrites_blocks_in_place() {
     let bare = without_blocks(TINY);
     let file = Temp::new(
         "update.lesson",
-        &bare.replace("$ sleep 2\n", "$ sleep 2\n| stale\n"),
+        &bare.replacen("$ sleep 2\n", "$ sleep 2\n| stale\n", 1),
     );
     let (code, out, err) = cli(&["check", "--update", file.path()]);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(
         out,
         format!(
-            "{}: ok (2 steps, 10 commands, 9 checks; 7 blocks updated)\n",
+            "{}: ok (3 steps, 12 commands, 9 checks; 7 blocks updated)\n",
             file.path()
         )
     );
@@ -666,7 +683,7 @@ fn check_update_rewrites_blocks_in_place() {
         "{out}"
     );
     assert!(
-        out.ends_with("1 failing check (2 steps, 10 commands, 9 checks; 6 blocks updated)\n"),
+        out.ends_with("1 failing check (3 steps, 12 commands, 9 checks; 6 blocks updated)\n"),
         "{out}"
     );
 

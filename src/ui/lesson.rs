@@ -17,7 +17,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::state::{command_line, LessonState, Model, Msg, Shared};
-use crate::lessons::{self, Lesson};
+use crate::lessons::{self, Lesson, LessonCommand, Question};
+use crate::sim::glossary::Word;
 
 /// The lessons shipped in `static/lessons/`: file stem and title.
 pub const CATALOGUE: [(&str, &str); 6] = [
@@ -340,6 +341,32 @@ pub fn checks(m: &Model) -> Option<Vec<Result<String, String>>> {
 
 #[function_component(LessonPanel)]
 pub fn lesson_panel(props: &LessonProps) -> Html {
+    let run_ref = use_node_ref();
+    let next_ref = use_node_ref();
+    let finished = props
+        .lesson
+        .as_ref()
+        .map(|s| (s.step, s.done && props.idle));
+    {
+        // Run, then the step finished: focus moves from Run to Next.
+        let (run_ref, next_ref) = (run_ref.clone(), next_ref.clone());
+        use_effect_with(finished, move |f| {
+            if let Some((_, true)) = f {
+                let active = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.active_element());
+                let on_run = match (active, run_ref.get()) {
+                    (Some(a), Some(r)) => web_sys::Node::from(a) == r,
+                    _ => false,
+                };
+                if on_run {
+                    if let Some(n) = next_ref.cast::<web_sys::HtmlElement>() {
+                        let _ = n.focus();
+                    }
+                }
+            }
+        });
+    }
     let error = props.error.as_ref().map(|e| {
         html! { <p class="lesson-error" role="alert" data-testid="lesson-error">{ e }</p> }
     });
@@ -389,29 +416,155 @@ pub fn lesson_panel(props: &LessonProps) -> Html {
             </div>
         }
     });
-    let running = state.done && !props.idle;
+    let answered = props.checks.is_some();
+    let question = step
+        .question
+        .as_ref()
+        .map(|q| question_view(q, state.picked, answered, &props.on_msg));
+    let learner = step
+        .learner_command()
+        .map(|k| learner_view(&step.commands[k], state, &send));
+    let running = (state.done || state.awaiting) && !props.idle;
+    let can_run = !state.done && !state.awaiting;
+    let can_next = state.step + 1 < n && props.idle && !state.awaiting;
+    let can_back = state.step > 0 || state.done;
+    let guard = |ok: bool, msg: Msg| {
+        let on = props.on_msg.clone();
+        Callback::from(move |_: MouseEvent| {
+            if ok {
+                on.emit(msg.clone())
+            }
+        })
+    };
+    let phase = if state.awaiting {
+        "your-turn"
+    } else if running {
+        "running"
+    } else if state.done {
+        "done"
+    } else {
+        "ready"
+    };
     html! {
-        <div class="lesson" data-testid="lesson-panel">
-            <h2>
-                { "Lesson" }
-                <button class="link-button" data-testid="lesson-close" onclick={send(Msg::LessonClose)} aria-label="close the lesson">{ "×" }</button>
-            </h2>
-            { for error }
-            <p class="lesson-title" data-testid="lesson-title"><strong>{ &lesson.title }</strong></p>
-            <h3 data-testid="lesson-step">{ format!("Step {} of {n}: {}", state.step + 1, bare_title(&step.title)) }</h3>
-            <div class="narration">{ narration(&step.narration) }</div>
-            if !step.commands.is_empty() {
-                <pre class="lesson-commands" aria-label="the step's commands">{ for step.commands.iter().map(|c| format!("{}\n", command_line(&c.command))) }</pre>
-            }
-            <div class="buttons">
-                <button data-testid="lesson-back" onclick={send(Msg::LessonBack)} disabled={state.step == 0 && !state.done}>{ "◀ Back" }</button>
-                <button data-testid="lesson-run" class="primary" onclick={send(Msg::LessonRun)} disabled={state.done}>{ "Run" }</button>
-                <button data-testid="lesson-next" onclick={send(Msg::LessonNext)} disabled={state.step + 1 >= n}>{ "Next ▶" }</button>
+        <div class="lesson" data-testid="lesson-panel" data-phase={phase}>
+            <div class="lesson-body">
+                <h2>{ "Lesson" }</h2>
+                { for error }
+                <p class="lesson-title" data-testid="lesson-title"><strong>{ &lesson.title }</strong></p>
+                <h3 data-testid="lesson-step">{ format!("Step {} of {n}: {}", state.step + 1, bare_title(&step.title)) }</h3>
+                <div class="narration" data-testid="lesson-narration">{ narration(&step.narration) }</div>
+                { for question }
+                { for learner }
+                if !step.why.is_empty() {
+                    <details class="lesson-why" data-testid="lesson-why">
+                        <summary>{ "Why? More detail" }</summary>
+                        <div class="narration">{ narration(&step.why) }</div>
+                    </details>
+                }
+                if !step.commands.is_empty() {
+                    <pre class="lesson-commands" tabindex="0" aria-label="the step's commands">{ for step.commands.iter().map(|c| {
+                        let line = command_line(&c.command);
+                        if c.learner {
+                            html! { <span class="you">{ format!("{line}   ← you\n") }</span> }
+                        } else {
+                            html! { { format!("{line}\n") } }
+                        }
+                    }) }</pre>
+                }
+                if running {
+                    <p class="small muted" data-testid="lesson-running">{ format!("playing at {}x… the next step waits until it finished", step.speed()) }</p>
+                }
+                { for checks }
             </div>
-            if running {
-                <p class="small muted">{ "running… (press play, or “+1 tick”, if the clock is paused and a command waits)" }</p>
+            <div class="lesson-controls" role="group" aria-label="lesson steps">
+                <button data-testid="lesson-back" onclick={guard(can_back, Msg::LessonBack)} aria-disabled={(!can_back).to_string()}>{ "◀ Back" }</button>
+                <button data-testid="lesson-run" class="primary" ref={run_ref} onclick={guard(can_run, Msg::LessonRun)} aria-disabled={(!can_run).to_string()}>{ "Run" }</button>
+                <button data-testid="lesson-next" ref={next_ref} onclick={guard(can_next, Msg::LessonNext)} aria-disabled={(!can_next).to_string()}>{ "Next ▶" }</button>
+            </div>
+            <button class="link-button lesson-close" data-testid="lesson-close" onclick={send(Msg::LessonClose)} aria-label="close the lesson">{ "×" }</button>
+        </div>
+    }
+}
+
+/// The step's question: its choices to pick before the step runs, and once it
+/// ran, which was right and why.
+fn question_view(
+    q: &Question,
+    picked: Option<usize>,
+    answered: bool,
+    on_msg: &Callback<Msg>,
+) -> Html {
+    let right = q.right();
+    let verdict = match (answered, picked) {
+        (false, _) => "open",
+        (true, None) => "unanswered",
+        (true, Some(p)) if p == right => "right",
+        (true, Some(_)) => "wrong",
+    };
+    html! {
+        <fieldset class="lesson-question" data-testid="lesson-question" data-verdict={verdict}>
+            <legend>{ "Predict: " }{ inline(&q.text) }</legend>
+            <div class="choices">
+                { for q.choices.iter().enumerate().map(|(i, c)| {
+                    let on = on_msg.clone();
+                    let onclick = Callback::from(move |_: MouseEvent| on.emit(Msg::LessonAnswer(i)));
+                    let mark = match (answered, c.right, picked == Some(i)) {
+                        (true, true, _) => "✔ ",
+                        (true, false, true) => "✖ ",
+                        _ => "",
+                    };
+                    let class = classes!(
+                        "choice",
+                        (picked == Some(i)).then_some("picked"),
+                        (answered && c.right).then_some("right"),
+                    );
+                    html! {
+                        <button type="button" {class} data-testid={format!("lesson-choice-{i}")}
+                            aria-pressed={(picked == Some(i)).to_string()} disabled={answered} {onclick}>
+                            { mark }{ inline(&c.text) }
+                        </button>
+                    }
+                }) }
+            </div>
+            if answered {
+                <div class="answer" data-testid="lesson-answer" role="status">
+                    <p><strong>{ match verdict {
+                        "right" => "Right. ",
+                        "wrong" => "Not this time. ",
+                        _ => "The answer: ",
+                    } }</strong>{ inline(&q.choices[right].text) }{ ": " }{ inline(&q.choices[right].reason) }</p>
+                    if let Some(p) = picked.filter(|p| *p != right) {
+                        <p class="small">{ "You picked “" }{ inline(&q.choices[p].text) }{ "”: " }{ inline(&q.choices[p].reason) }</p>
+                    }
+                </div>
+            } else if picked.is_none() {
+                <p class="small muted">{ "Pick one, then Run and see." }</p>
             }
-            { for checks }
+        </fieldset>
+    }
+}
+
+/// The learner's command: what to do, and whether it was done.
+fn learner_view(
+    c: &LessonCommand,
+    state: &LessonState,
+    send: &dyn Fn(Msg) -> Callback<MouseEvent>,
+) -> Html {
+    let line = command_line(&c.command);
+    let (status, text) = match (state.awaiting, state.performed) {
+        (true, _) => ("waiting", "Your turn: run this in the terminal, or use the page's button or map link that does it."),
+        (false, Some(true)) => ("performed", "✔ You did it; the lesson went on."),
+        (false, Some(false)) => ("done-for-you", "Done for you. Next time, try it yourself."),
+        (false, None) if state.done => ("done-for-you", "Done."),
+        (false, None) => ("todo", "In this step you run a command yourself. Press Run first."),
+    };
+    html! {
+        <div class={classes!("lesson-do", status)} data-testid="lesson-do" data-state={status}>
+            <p class="small">{ text }</p>
+            <code class="do-line">{ line }</code>
+            if state.awaiting {
+                <button type="button" class="do-it" data-testid="lesson-do-it" onclick={send(Msg::LessonDoIt)}>{ "Do it for me" }</button>
+            }
         </div>
     }
 }
@@ -466,7 +619,15 @@ fn inline(text: &str) -> Html {
                 match after.find("**") {
                     Some(end) => {
                         parts.push(html! { { &rest[..b] } });
-                        parts.push(html! { <strong>{ &after[..end] }</strong> });
+                        let bold = &after[..end];
+                        let word = Word::in_label(bold).filter(|w| {
+                            bold.trim().eq_ignore_ascii_case(w.name())
+                                || bold.trim().to_lowercase().strip_suffix('s') == Some(w.name())
+                        });
+                        parts.push(html! { <strong>{ bold }</strong> });
+                        if let Some(w) = word {
+                            parts.push(html! { <super::quorum::Gloss word={w} /> });
+                        }
                         rest = &after[end + 2..];
                     }
                     None => {

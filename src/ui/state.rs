@@ -147,6 +147,11 @@ pub enum Msg {
     LessonRestore,
     /// Close the lesson.
     LessonClose,
+    /// Pick a choice of the step's question (before the step ran).
+    LessonAnswer(usize),
+    /// Type the learner's command of the step for them ("Do it for me"): the
+    /// step goes on, but it is not performed by the learner.
+    LessonDoIt,
     /// Close the banner about lost writes.
     DismissLost,
     /// A lesson named by a share link was loaded (or could not be): show it at
@@ -239,10 +244,41 @@ pub struct LessonState {
     pub lesson: Rc<Lesson>,
     /// The step shown (index into `lesson.steps`).
     pub step: usize,
-    /// Whether the shown step's commands were typed.
+    /// Whether the shown step's commands were typed (the learner's included).
     pub done: bool,
     /// Why the lesson could not be opened, if it could not.
     pub error: Option<String>,
+    /// The choice picked for the step's question, if any.
+    pub picked: Option<usize>,
+    /// Run typed the commands before the learner's: the page waits for the
+    /// learner to run theirs.
+    pub awaiting: bool,
+    /// Whether the learner performed the step's command (`Some(true)`), or
+    /// "Do it for me" typed it (`Some(false)`).
+    pub performed: Option<bool>,
+    /// Run started the clock for the step: it pauses once the step's commands
+    /// finished.
+    pub playing_step: bool,
+    /// How many commands the run had when the page began waiting for the
+    /// learner's: later ones are compared with it.
+    pub seen: usize,
+}
+
+impl LessonState {
+    /// The lesson at `step`, its commands typed or not, nothing picked.
+    pub fn at(lesson: Rc<Lesson>, step: usize, done: bool) -> LessonState {
+        LessonState {
+            lesson,
+            step,
+            done,
+            error: None,
+            picked: None,
+            awaiting: false,
+            performed: None,
+            playing_step: false,
+            seen: 0,
+        }
+    }
 }
 
 /// A kind of timeline marker.
@@ -762,6 +798,9 @@ impl Model {
                 self.execute(&next);
                 continue;
             }
+            if self.lesson_step_over() {
+                return;
+            }
             let now = self.session.borrow().world.now_ms();
             if target > now {
                 let mut session = self.session.borrow_mut();
@@ -954,29 +993,177 @@ impl Model {
         let spent = next.session.borrow().replay_spent();
         let why = spent.map(|s| replay_cut(s, typed, commands.len()));
         next.end_replay(why, "");
-        next.lesson = Some(Rc::new(LessonState {
-            lesson: lesson.clone(),
-            step,
-            done,
-            error: None,
-        }));
+        next.lesson = Some(Rc::new(LessonState::at(lesson.clone(), step, done)));
         *self = next;
     }
 
+    /// Run: the clock plays at the step's speed and the step's commands are
+    /// typed, up to the learner's (then the page waits for them).
     fn lesson_run(&mut self) {
         let Some(l) = self.lesson.clone() else {
             return;
         };
-        if l.done {
+        if l.done || l.awaiting {
             return;
         }
-        if let Some(step) = l.lesson.steps.get(l.step) {
-            for c in &step.commands {
-                self.submit(&command_line(&c.command));
-            }
+        let Some(step) = l.lesson.steps.get(l.step) else {
+            return;
+        };
+        self.play_lesson_step(step.speed());
+        let upto = step.learner_command().unwrap_or(step.commands.len());
+        for c in &step.commands[..upto] {
+            self.submit(&command_line(&c.command));
+        }
+        let awaiting = upto < step.commands.len();
+        self.lesson = Some(Rc::new(LessonState {
+            done: !awaiting,
+            awaiting,
+            playing_step: true,
+            seen: self.run.steps.len(),
+            ..(*l).clone()
+        }));
+        self.lesson_step_settled();
+    }
+
+    fn play_lesson_step(&mut self, speed: f64) {
+        self.playing = true;
+        self.speed = speed;
+        self.carry = 0.0;
+    }
+
+    /// The learner's command ran (`performed`), or "Do it for me" typed it:
+    /// the rest of the step is typed, at the step's speed.
+    fn lesson_rest(&mut self, performed: bool) {
+        let Some(l) = self.lesson.clone() else {
+            return;
+        };
+        let Some(step) = l.lesson.steps.get(l.step) else {
+            return;
+        };
+        let Some(k) = step.learner_command() else {
+            return;
+        };
+        self.play_lesson_step(step.speed());
+        for c in &step.commands[k + 1..] {
+            self.submit(&command_line(&c.command));
         }
         self.lesson = Some(Rc::new(LessonState {
             done: true,
+            awaiting: false,
+            performed: Some(performed),
+            playing_step: true,
+            ..(*l).clone()
+        }));
+        self.lesson_step_settled();
+    }
+
+    /// "Do it for me": the learner's command typed as the lesson writes it.
+    fn lesson_do_it(&mut self) {
+        let Some(l) = self.lesson.clone() else {
+            return;
+        };
+        if !l.awaiting {
+            return;
+        }
+        let Some(c) = l
+            .lesson
+            .steps
+            .get(l.step)
+            .and_then(|s| s.learner_command().map(|k| &s.commands[k]))
+        else {
+            return;
+        };
+        let line = command_line(&c.command);
+        self.lesson = Some(Rc::new(LessonState {
+            awaiting: false,
+            ..(*l).clone()
+        }));
+        self.submit(&line);
+        self.lesson_rest(false);
+    }
+
+    /// After every message: while the page waits for the learner's command,
+    /// whether a command their terminal ran since is it; and a step's clock
+    /// that was paused meanwhile is the person's again.
+    fn lesson_watch(&mut self) {
+        let Some(l) = self.lesson.clone() else {
+            return;
+        };
+        if l.playing_step && !self.playing {
+            self.lesson = Some(Rc::new(LessonState {
+                playing_step: false,
+                ..(*l).clone()
+            }));
+        }
+        if !l.awaiting || self.run.steps.len() == l.seen {
+            return;
+        }
+        let Some(c) = l
+            .lesson
+            .steps
+            .get(l.step)
+            .and_then(|s| s.learner_command().map(|k| &s.commands[k]))
+        else {
+            return;
+        };
+        let current = self.session.borrow().current().map(str::to_string);
+        let from = l.seen.min(self.run.steps.len());
+        let found = self.run.steps[from..]
+            .iter()
+            .any(|s| lessons::same_command(&c.command, &s.line, current.as_deref()));
+        let Some(l) = self.lesson.clone() else {
+            return;
+        };
+        self.lesson = Some(Rc::new(LessonState {
+            seen: self.run.steps.len(),
+            ..(*l).clone()
+        }));
+        if found {
+            self.lesson_rest(true);
+        }
+    }
+
+    /// A step's commands all finished while its clock played: the clock
+    /// pauses there, so the next step starts where the lesson's golden run
+    /// does. Called by `advance` once nothing is pending or waiting; true
+    /// when it paused.
+    fn lesson_step_over(&mut self) -> bool {
+        let Some(l) = self.lesson.clone() else {
+            return false;
+        };
+        if !(l.playing_step && self.playing) {
+            return false;
+        }
+        self.playing = false;
+        self.lesson = Some(Rc::new(LessonState {
+            playing_step: false,
+            ..(*l).clone()
+        }));
+        true
+    }
+
+    /// Right after Run typed: nothing took simulated time, so the step is over.
+    fn lesson_step_settled(&mut self) {
+        if self.idle() {
+            self.lesson_step_over();
+        }
+    }
+
+    fn lesson_answer(&mut self, choice: usize) {
+        let Some(l) = self.lesson.clone() else {
+            return;
+        };
+        let choices = l
+            .lesson
+            .steps
+            .get(l.step)
+            .and_then(|s| s.question.as_ref())
+            .map_or(0, |q| q.choices.len());
+        if l.done || choice >= choices {
+            return;
+        }
+        self.lesson = Some(Rc::new(LessonState {
+            picked: Some(choice),
             ..(*l).clone()
         }));
     }
@@ -987,12 +1174,13 @@ impl Model {
         };
         let last = l.lesson.steps.len().saturating_sub(1);
         if by > 0 {
-            if l.step < last {
-                self.lesson = Some(Rc::new(LessonState {
-                    step: l.step + 1,
-                    done: false,
-                    ..(*l).clone()
-                }));
+            // The next step waits until this one finished.
+            if l.step < last && self.idle() {
+                self.lesson = Some(Rc::new(LessonState::at(
+                    l.lesson.clone(),
+                    l.step + 1,
+                    false,
+                )));
             }
         } else if l.step > 0 {
             let lesson = l.lesson.clone();
@@ -1319,12 +1507,11 @@ impl Model {
     fn attach_lesson(&mut self, lesson: Rc<Lesson>, step: usize, done: bool) {
         let last = lesson.steps.len().saturating_sub(1);
         self.lesson_error = None;
-        self.lesson = Some(Rc::new(LessonState {
-            step: step.min(last),
-            done: done && step <= last,
+        self.lesson = Some(Rc::new(LessonState::at(
             lesson,
-            error: None,
-        }));
+            step.min(last),
+            done && step <= last,
+        )));
     }
 
     /// A new world from a run (Import, a link opened in this tab), replayed
@@ -1460,6 +1647,8 @@ impl Reducible for Model {
                 next.lesson = None;
                 next.lesson_error = None;
             }
+            Msg::LessonAnswer(choice) => next.lesson_answer(choice),
+            Msg::LessonDoIt => next.lesson_do_it(),
             Msg::AttachLesson {
                 lesson: Ok(lesson),
                 step,
@@ -1485,6 +1674,7 @@ impl Reducible for Model {
         if !sets_pause {
             next.pause_on = pause_on;
         }
+        next.lesson_watch();
         next.version += 1;
         Rc::new(next)
     }
@@ -1503,7 +1693,8 @@ fn forks(action: &Msg, playing: bool) -> bool {
         | Msg::LessonRun
         | Msg::LessonNext
         | Msg::LessonBack
-        | Msg::LessonRestore => true,
+        | Msg::LessonRestore
+        | Msg::LessonDoIt => true,
         Msg::TogglePlay => !playing,
         // A seed that is not a number changes nothing, so it keeps the future too.
         Msg::Reset { seed, .. } => parse_seed(seed).is_ok(),
@@ -1515,6 +1706,7 @@ fn forks(action: &Msg, playing: bool) -> bool {
         | Msg::OpenLesson(Err(_))
         | Msg::OpenLessonAt { lesson: Err(_), .. }
         | Msg::LessonClose
+        | Msg::LessonAnswer(_)
         | Msg::AttachLesson { .. }
         | Msg::Seek(_)
         | Msg::ReplayMore
