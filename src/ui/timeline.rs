@@ -4,7 +4,9 @@
 //! etcd starts (◆) and quorum lost/regained, each with its command as a tooltip.
 //! Under it, a slider that moves through the run: dragged back, the page shows
 //! that moment (a replay) and the chart keeps the run's future, dimmed, until
-//! the person acts there and forks it.
+//! the person acts there and forks it. The chart's x-axis and the slider
+//! cover the same stretch (the run's first moment to its last) and line up on
+//! the screen: the slider's thumb at a moment sits over that moment's x.
 
 use std::rc::Rc;
 
@@ -14,9 +16,11 @@ use crate::sim::view::visible_string;
 
 use super::state::{MarkerKind, Timeline};
 
-const W: f64 = 1000.0;
+const W: f64 = 1200.0;
 const H: f64 = 130.0;
-const LEFT: f64 = 40.0;
+const LEFT: f64 = 56.0;
+/// The plot's right margin: the slider under the chart spans LEFT to W - RIGHT.
+const RIGHT: f64 = 10.0;
 const TOP: f64 = 22.0;
 const PLOT_H: f64 = 70.0;
 const BAND_Y: f64 = 100.0;
@@ -44,14 +48,16 @@ fn fmt_ms(ms: u64) -> String {
 #[function_component(TimelineChart)]
 pub fn timeline_chart(props: &TimelineProps) -> Html {
     let tl = &props.timeline;
-    let start = tl.start_ms;
+    // The chart's x-axis is the slider's: from the run's first moment to its
+    // last (the style sheet lines the slider's ends up with LEFT and W - RIGHT).
+    let start = props.origin_ms;
     let last_ms = props
         .future_end_ms
         .unwrap_or(props.now_ms)
         .max(props.now_ms);
-    let end = last_ms.max(start + 10_000);
+    let end = last_ms.max(start + 1);
     let span = (end - start) as f64;
-    let x = |ms: u64| LEFT + (ms.saturating_sub(start)) as f64 / span * (W - LEFT - 10.0);
+    let x = |ms: u64| LEFT + (ms.clamp(start, end) - start) as f64 / span * (W - LEFT - RIGHT);
     let max_term = tl.samples.iter().map(|s| s.term).max().unwrap_or(1).max(1) as f64;
     let y = |term: u64| TOP + PLOT_H - term as f64 / max_term * PLOT_H;
     let mut path = String::new();
@@ -127,7 +133,7 @@ pub fn timeline_chart(props: &TimelineProps) -> Html {
                 { for markers }
                 { future_veil(props, &x) }
                 <text class="axis" x={LEFT.to_string()} y={format!("{}", H - 4.0)}>{ format!("t+{}", fmt_ms(start)) }</text>
-                <text class="axis" x={format!("{}", W - 10.0)} y={format!("{}", H - 4.0)} text-anchor="end">{ format!("t+{}", fmt_ms(end)) }</text>
+                <text class="axis" x={format!("{}", W - RIGHT)} y={format!("{}", H - 4.0)} text-anchor="end">{ format!("t+{}", fmt_ms(end)) }</text>
             </svg>
             { seek_bar(props, last_ms) }
             <p class="small muted">{ "▲ fault  ● membership change  ◆ etcd started  ✖ quorum lost  ✔ quorum regained; band: solid = can commit, hatched = quorum lost" }</p>
