@@ -243,13 +243,15 @@ pub fn app() -> Html {
                     clock={m.clock_text()} elapsed={m.elapsed_text()}
                     on_msg={on_msg.clone()} animate={*animate} {on_animate} world={o.controls.clone()} />
             }
-            { for notice }
-            <LostBanner promises={m.promises.clone()} on_msg={on_msg.clone()} />
-            if !o.embed {
-                <Hint machines={m.view.machines.len()} running={m.view.machines.iter().filter(|x| x.process.is_some()).count()}
-                    example={hint_example(&m.view)} />
-            }
-            <div class="sr-only" aria-live="polite" data-testid="announce">{ visible_text(&m.announce).into_owned() }</div>
+            <aside class="messages" aria-label="Notices and what to try">
+                { for notice }
+                <LostBanner promises={m.promises.clone()} on_msg={on_msg.clone()} />
+                if !o.embed {
+                    <Hint machines={m.view.machines.len()} running={m.view.machines.iter().filter(|x| x.process.is_some()).count()}
+                        example={hint_example(&m.view)} />
+                }
+                <div class="sr-only" aria-live="polite" data-testid="announce">{ visible_text(&m.announce).into_owned() }</div>
+            </aside>
             if let Some(job) = m.replaying_run.as_ref().map(Shared::new) {
                 <ReplayProgress {job} elapsed_ms={m.shown_ms} on_msg={on_msg.clone()} />
             } else {
@@ -305,7 +307,8 @@ pub fn app() -> Html {
                         }
                     </div>
                     if o.shows("tables") {
-                        <section class="panel wide" aria-label="Members and status">
+                        // The section scrolls a wide table sideways (a phone), so it takes focus for the keys.
+                        <section class="panel wide tables-panel" aria-label="Members and status" tabindex="0">
                             <Tables view={MachinesOf(m.view.clone())} />
                         </section>
                     }
