@@ -55,7 +55,7 @@ pub fn timeline_chart(props: &TimelineProps) -> Html {
         .future_end_ms
         .unwrap_or(props.now_ms)
         .max(props.now_ms);
-    let end = last_ms.max(start + 1);
+    let end = axis_end(start, last_ms);
     let span = (end - start) as f64;
     let x = |ms: u64| LEFT + (ms.clamp(start, end) - start) as f64 / span * (W - LEFT - RIGHT);
     let max_term = tl.samples.iter().map(|s| s.term).max().unwrap_or(1).max(1) as f64;
@@ -158,6 +158,18 @@ fn future_veil(props: &TimelineProps, x: &dyn Fn(u64) -> f64) -> Html {
 
 /// The slider through the run, and while an earlier moment shows, what acting
 /// there does and a way back to the end.
+/// The slider's and the chart's last moment: the run's last, rounded up to
+/// the slider's 100 ms step from the first moment (a range input's thumb
+/// only reaches its max on a step; a seek past the run's end shows the end),
+/// and at least one step.
+fn axis_end(origin_ms: u64, last_ms: u64) -> u64 {
+    let steps = last_ms.saturating_sub(origin_ms).div_ceil(STEP_MS).max(1);
+    origin_ms + steps * STEP_MS
+}
+
+/// The slider's step, ms.
+const STEP_MS: u64 = 100;
+
 fn seek_bar(props: &TimelineProps, last_ms: u64) -> Html {
     let on_seek = props.on_seek.clone();
     let oninput = Callback::from(move |e: InputEvent| {
@@ -180,11 +192,17 @@ fn seek_bar(props: &TimelineProps, last_ms: u64) -> Html {
             </>
         }
     });
+    // At the end of the run the thumb sits at the slider's end (the moment's
+    // own step could be short of it).
+    let shown = match props.future_end_ms {
+        None => axis_end(props.origin_ms, last_ms),
+        Some(_) => props.now_ms,
+    };
     html! {
         <div class="seek">
             <label key="label" class="small" for="seek">{ "Moment shown" }</label>
             <input key="seek" id="seek" type="range" data-testid="seek" min={props.origin_ms.to_string()}
-                max={last_ms.max(props.origin_ms).to_string()} step="100" value={props.now_ms.to_string()}
+                max={axis_end(props.origin_ms, last_ms).to_string()} step={STEP_MS.to_string()} value={shown.to_string()}
                 aria-valuetext={format!("t+{}", fmt_ms(props.now_ms))} {oninput} />
             <p key="rewound" class="rewound small" role="status" data-testid={rewound.is_some().then_some("rewound")}
                 hidden={rewound.is_none()}>
