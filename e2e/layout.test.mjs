@@ -9,7 +9,8 @@
 //   at least 11 px as rendered (3 and 7 machines), link handles are touch-sized
 //   (40 px or more, and a tap that far from the centre still hits the handle),
 //   and a tapped machine's actions appear right under the map, in view.
-// Screenshots: e2e/out/home-1440.png, home-1280.png, lesson-1280.png, phone-390.png.
+// Screenshots: e2e/out/home-1440.png, home-1280.png, lesson-1280.png, phone-390.png,
+// phone-lesson-390.png.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -270,5 +271,18 @@ describe('a phone (390x844)', () => {
       assert.ok(seven.length > sizes.length, `more texts with 7 machines: ${seven.length}`);
       assert.deepEqual(seven.filter((s) => s.px < 11), [], 'every text is 11 px or more with 7 machines');
     }, { viewport: { width: 390, height: 844 }, name: 'layout-phone-failure' });
+  });
+
+  test('a lesson: nothing wider than the phone, Run and Next in view from the start', { timeout: 90_000 }, async () => {
+    await withPage(browser, `${server.url}${LESSON}`, async (page) => {
+      await page.locator('[data-testid="lesson-run"]').waitFor();
+      await page.locator('[data-testid="lesson-run"]').click();
+      await page.locator('svg.map').waitFor({ timeout: 30_000 });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const wide = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+      assert.ok(wide[0] <= wide[1], `the page is ${wide[0]} px wide in a ${wide[1]} px window`);
+      await assertInView(page, ['[data-testid="lesson-step"]', '[data-testid="lesson-run"]', '[data-testid="lesson-next"]'], '390x844 lesson');
+      await shot(page, 'phone-lesson-390.png');
+    }, { viewport: { width: 390, height: 844 }, name: 'layout-phone-lesson-failure' });
   });
 });

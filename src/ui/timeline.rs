@@ -82,7 +82,9 @@ pub fn timeline_chart(props: &TimelineProps) -> Html {
                 Some(l) => format!("{l} · t{}", s.term),
                 None => "no leader".to_string(),
             };
-            labels.push(html! { <text class="tl-label" x={format!("{x0:.1}")} y={format!("{:.1}", y(s.term) - 4.0)}>{ visible_string(text) }</text> });
+            // Near the right end a label ends at its change instead of running off the chart.
+            let anchor = if x0 > W - 160.0 { "end" } else { "start" };
+            labels.push(html! { <text class="tl-label" x={format!("{x0:.1}")} y={format!("{:.1}", y(s.term) - 4.0)} text-anchor={anchor}>{ visible_string(text) }</text> });
         }
     }
     let markers = tl.markers.iter().map(|m| {
