@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { useSite } from './helpers/site.mjs';
 import { OUT } from './helpers/browser.mjs';
-import { pause, type, waitForOutput, withPage } from './helpers/page.mjs';
+import { pause, setSpeed, type, waitForOutput, withPage } from './helpers/page.mjs';
 
 let browser;
 let server;
@@ -150,6 +150,10 @@ describe('one screen', () => {
     test(`at ${w}x${h} the map, quorum line, terminal and timeline fit with no scrolling`, { timeout: 90_000 }, async () => {
       await withPage(browser, server.url, async (page) => {
         await page.locator('[data-testid="quorum-status"]', { hasText: 'quorum ok' }).waitFor({ timeout: 15_000 });
+        // A few simulated seconds of a healthy run, as a learner first sees it.
+        await setSpeed(page, '5x');
+        await page.waitForFunction(() => /t\+00:(1\d|[2-5]\d)/.test(document.querySelector('[data-testid="elapsed"]').textContent), null, { timeout: 20_000 });
+        await page.evaluate(() => document.activeElement?.blur());
         await assertOneRow(page, `${w}x${h}`);
         const boxes = await assertInView(page, STAGE, `${w}x${h}`);
         // The map is the largest part: at least a third of the window's width.
