@@ -184,6 +184,35 @@ describe('one screen', () => {
   }
 });
 
+describe('the promises panel', () => {
+  test('shows by default, folds with its count in view, and is a panel for panels=', { timeout: 60_000 }, async () => {
+    await withPage(browser, server.url, async (page) => {
+      const panel = page.locator('[data-testid="promises-panel"]');
+      assert.equal(await panel.evaluate((d) => d.open), true, 'open by default');
+      const badges = page.locator('[data-testid^="promise-"]');
+      assert.ok((await badges.count()) >= 8, `its badges: ${await badges.count()}`);
+      assert.ok(await badges.first().isVisible());
+      const summary = page.locator('[data-testid="promises-summary"]');
+      assert.match(await summary.textContent(), /^all \d+ kept$/);
+      await panel.locator('summary').click();
+      assert.equal(await panel.evaluate((d) => d.open), false, 'folded');
+      assert.ok(!(await badges.first().isVisible()), 'the badges fold away');
+      assert.ok(await summary.isVisible(), 'the count stays');
+      // The clock re-renders the page many times a second: it stays folded.
+      await page.waitForTimeout(700);
+      assert.equal(await panel.evaluate((d) => d.open), false, 'still folded after renders');
+      // By keyboard too: Enter on the summary opens it again.
+      await panel.locator('summary').focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await panel.evaluate((d) => d.open), true, 'opened by Enter');
+    }, { viewport: { width: 1440, height: 900 }, name: 'layout-promises-failure' });
+    await withPage(browser, `${server.url}?embed=1&panels=map,terminal,promises`, async (page) => {
+      await page.locator('[data-testid="promises-panel"]').waitFor();
+      assert.equal(await page.locator('[data-testid="notice"]').count(), 0, 'panels=promises is accepted');
+    }, { viewport: { width: 640, height: 480 }, name: 'layout-promises-embed-failure' });
+  });
+});
+
 /** Every text of the map: its rendered font size (CSS px) and what it says. */
 function mapTextSizes(page) {
   return page.evaluate(() => {
