@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './helpers/site.mjs';
 import { screenshot } from './helpers/browser.mjs';
-import { OUTPUT, pause, terminalText, type, waitForOutput, withPage as withPageAt } from './helpers/page.mjs';
+import { OUTPUT, control, pause, terminalText, type, waitForOutput, withPage as withPageAt } from './helpers/page.mjs';
 
 const RLO = '\u202E';
 const ESCAPE = '<U+202E>';
@@ -94,7 +94,7 @@ async function rawIn(page, sel) {
 /** A paused empty world, then NAMED typed into it; waits for the member on the map. */
 async function namedMember(page) {
   await pause(page);
-  await page.locator('[data-testid="reset-empty"]').click();
+  await (await control(page, 'reset-empty')).click();
   await page.locator('.empty-map').waitFor();
   for (const line of NAMED) await type(page, line);
   await page.waitForFunction(

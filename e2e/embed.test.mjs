@@ -1,7 +1,9 @@
 // Embed mode against the built site (dist/): the example page under static/
 // drives the framed playground through postMessage and hears its events
 // (ready, leader changed, quorum lost and regained, command output); the frame
-// shows only the panels the example asks for; messages from any window other
+// shows only the panels the example asks for, fits its 640x480 frame with the
+// prompt in view and hides seed/Reset/Empty world unless controls= asks for
+// them (a bad controls= value is named in the notice); messages from any window other
 // than the parent (the frame itself, a page that is not framed) run nothing,
 // and `origin=` keeps the bridge to that origin alone.
 import { describe, test } from 'node:test';
@@ -72,6 +74,28 @@ describe('embed mode and the postMessage bridge', () => {
         assert.equal(await frame.locator(`[data-testid="${absent}"]`).count(), 0, `the frame has no ${absent}`);
       }
       assert.equal(await frame.locator('.hint').count(), 0, 'no hint line in embed mode');
+      // A student gets the clock, not a way to throw the course's world away.
+      for (const hidden of ['seed', 'reset', 'reset-empty']) {
+        assert.equal(await frame.locator(`[data-testid="${hidden}"]`).count(), 0, `no ${hidden} without controls=`);
+      }
+      // The frame is 640x480 and everything in it fits: the map, the quorum
+      // line and the terminal's prompt are inside it, nothing scrolled.
+      const size = await page.locator('#playground').evaluate((f) => [f.clientWidth, f.clientHeight]);
+      assert.deepEqual(size, [640, 480], 'the example frames the playground at 640x480');
+      const inFrame = await frame.locator('body').evaluate(() => {
+        const box = (sel) => {
+          const b = document.querySelector(sel)?.getBoundingClientRect();
+          return b && { x: b.x, y: b.y, right: b.right, bottom: b.bottom };
+        };
+        return {
+          w: innerWidth, h: innerHeight, scrollY: window.scrollY,
+          boxes: Object.fromEntries(['[data-testid="terminal-input"]', 'svg.map', '[data-testid="quorum-status"]', '[data-testid="play-pause"]'].map((s) => [s, box(s)])),
+        };
+      });
+      assert.equal(inFrame.scrollY, 0);
+      for (const [sel, b] of Object.entries(inFrame.boxes)) {
+        assert.ok(b && b.x >= 0 && b.y >= 0 && b.right <= inFrame.w + 0.5 && b.bottom <= inFrame.h + 0.5, `${sel} is inside the ${inFrame.w}x${inFrame.h} frame: ${JSON.stringify(b)}`);
+      }
       assert.equal(await frame.locator('.app.embed').count(), 1);
 
       await page.evaluate(() => window.runCommand('etcdctl put greeting hello'));
@@ -82,7 +106,7 @@ describe('embed mode and the postMessage bridge', () => {
       const get = await waitForEvent(page, (e) => e.type === 'output' && e.command.endsWith('etcdctl get greeting'));
       assert.deepEqual(get.lines, ['greeting', 'hello']);
       // The example lists events as text.
-      await page.locator('#events li', { hasText: '"lines":["OK"]' }).waitFor();
+      await page.locator('#events li', { hasText: '"lines":["OK"]' }).waitFor({ state: 'attached' });
 
       // Two of three members cut off: quorum is lost; healing brings it back.
       await page.evaluate(() => window.runCommand('net isolate node01'));
@@ -194,6 +218,46 @@ describe('embed mode and the postMessage bridge', () => {
         assert.equal(await top.locator('[data-testid="terminal-pending"]').count(), 0);
       },
       { viewport: VIEWPORT, name: 'embed-top-level-failure' },
+    );
+  });
+
+  test('controls= shows the world controls asked for; a bad one is named in the notice', { timeout: 60_000 }, async () => {
+    await withPage(
+      browser,
+      `${server.url}?embed=1&controls=reset,wipe-everything`,
+      async (page) => {
+        assert.equal(await page.locator('[data-testid="reset"]').count(), 1, 'Reset, as asked');
+        assert.equal(await page.locator('[data-testid="seed"], [data-testid="reset-empty"]').count(), 0, 'not the others');
+        await page.locator('[data-testid="notice"]', { hasText: '"wipe-everything" is not a control' }).waitFor();
+        // Reset works without the seed field: the same seed, a new world.
+        await page.locator('[data-testid="controls-menu"]').click();
+        await page.locator('[data-testid="reset"]').click();
+        await page.locator('[data-testid="machine-node01"]').waitFor();
+      },
+      { viewport: { width: 640, height: 480 }, name: 'embed-controls-failure' },
+    );
+    await withPage(
+      browser,
+      `${server.url}?embed=1&controls=all`,
+      async (page) => {
+        for (const id of ['seed', 'reset', 'reset-empty']) {
+          assert.equal(await page.locator(`[data-testid="${id}"]`).count(), 1, `${id} with controls=all`);
+        }
+        assert.equal(await page.locator('[data-testid="notice"]').count(), 0);
+      },
+      { viewport: { width: 640, height: 480 }, name: 'embed-controls-all-failure' },
+    );
+    // Not embedded: everything shows, and the notice says controls= did nothing.
+    await withPage(
+      browser,
+      `${server.url}?controls=none`,
+      async (page) => {
+        for (const id of ['seed', 'reset', 'reset-empty']) {
+          assert.equal(await page.locator(`[data-testid="${id}"]`).count(), 1, `${id} on the page itself`);
+        }
+        await page.locator('[data-testid="notice"]', { hasText: 'only an embedded page (embed=1) hides controls' }).waitFor();
+      },
+      { viewport: { width: 1280, height: 720 }, name: 'embed-controls-page-failure' },
     );
   });
 

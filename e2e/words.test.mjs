@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite } from './helpers/site.mjs';
 import { screenshot } from './helpers/browser.mjs';
-import { waitForOutput, withPage as withPageAt } from './helpers/page.mjs';
+import { control, waitForOutput, withPage as withPageAt } from './helpers/page.mjs';
 
 let browser;
 let server;
@@ -165,7 +165,7 @@ describe('words a learner knows', () => {
         await def.scrollIntoViewIfNeeded();
         await screenshot(page, 'words-legend-390x844.png');
         await page.keyboard.press('Escape');
-        await page.locator('[data-testid="reset-empty"]').click();
+        await (await control(page, 'reset-empty')).click();
         await page.locator('.empty-map').waitFor();
         await hint(page).filter({ hasText: 'An empty world' }).waitFor();
         assert.match(await hint(page).textContent(), /First step: type machine add node01 192\.168\.0\.61/);

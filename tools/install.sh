@@ -2,6 +2,7 @@
 # Idempotent installers for Quorum Playground's build and test tools.
 #
 #   tools/install.sh build   wasm32 target, rustfmt/clippy, Trunk, wasm-bindgen-cli, npm packages
+#                            (binaryen, playwright-core, axe-core: pinned in package.json)
 #   tools/install.sh test    all of `build`, plus chromium, chromedriver, etcd, etcdctl (apt)
 #   tools/install.sh STEP    one step: rust | trunk | wasm-bindgen | npm | apt
 #
@@ -62,7 +63,9 @@ step_wasm_bindgen() {
 step_npm() {
     have npm || { echo "npm is not installed (apt-get install nodejs npm)" >&2; exit 1; }
     # npm ci writes node_modules/.package-lock.json; reinstall when package-lock.json is newer.
+    # axe-core (pinned in package.json) is injected into pages by e2e/a11y.test.mjs.
     if [[ ! -x node_modules/.bin/wasm-opt || ! -d node_modules/playwright-core ||
+          ! -f node_modules/axe-core/axe.min.js ||
           ! node_modules/.package-lock.json -nt package-lock.json ]]; then
         say "installing npm packages (npm ci)"
         timed npm ci --no-audit --no-fund

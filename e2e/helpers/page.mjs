@@ -52,9 +52,22 @@ export async function pause(page) {
   await page.locator('[data-testid="play-pause"][aria-pressed="false"]').waitFor();
 }
 
+/**
+ * A top-bar control by test id, unfolded first where the bar folds it behind
+ * "Settings" (a phone, a frame): returns its locator.
+ */
+export async function control(page, testid) {
+  const el = page.locator(`[data-testid="${testid}"]`);
+  const menu = page.locator('[data-testid="controls-menu"]');
+  if (!(await el.isVisible()) && (await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') {
+    await menu.click();
+  }
+  return el;
+}
+
 /** Sets the speed field and presses Enter. */
 export async function setSpeed(page, text) {
-  const speed = page.locator('[data-testid="speed"]');
+  const speed = await control(page, 'speed');
   await speed.fill(text);
   await speed.press('Enter');
 }

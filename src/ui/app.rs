@@ -2,6 +2,16 @@
 //! keys (space plays or pauses, `.` runs one tick), the screen-reader live region
 //! and the notice for bad input. Panels live in their own modules; they read the
 //! `Model` and send `Msg`s, and every button sends the command it stands for.
+//!
+//! The layout (`styles/app.css`): under the top bar and the hint, a *stage*
+//! that fills the rest of the window: the lesson (its Run/Next always in view),
+//! the quorum line and the promises on the left; the map with the selected
+//! machine's actions right under it in the middle; the terminal on the right;
+//! the timeline strip under the map and the terminal. Each part scrolls inside itself, so
+//! the page never scrolls to reach any of them; the tables, share and logs
+//! follow below the stage. On a phone the stage is one column in the page's
+//! own scroll (lesson, map and actions, quorum, terminal, timeline); embedded
+//! (`?embed=1`) the map and quorum sit left of the terminal.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -169,6 +179,36 @@ pub fn app() -> Html {
         });
     }
 
+    {
+        // A machine picked on the map: its actions (right under the map) are
+        // brought into view, on a phone below a map wider than the screen.
+        use_effect_with((*selected).clone(), |selected| {
+            if selected.is_some() {
+                let actions = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+                    d.query_selector("[data-testid=\"selected-machine\"]")
+                        .ok()
+                        .flatten()
+                });
+                if let Some(el) = actions {
+                    scroll_into_view_nearest(&el);
+                }
+            }
+        });
+    }
+    {
+        // On a phone the map is wider than the screen: it opens on its middle.
+        use_effect_with(model.view.machines.len(), |_| {
+            let scroller = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.query_selector(".map-scroll").ok().flatten());
+            if let Some(el) = scroller {
+                let extra = el.scroll_width() - el.client_width();
+                if extra > 0 {
+                    el.set_scroll_left(extra / 2);
+                }
+            }
+        });
+    }
     let d = model.dispatcher();
     let on_run = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Button(line)));
     let on_type = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Run(line)));
@@ -196,71 +236,86 @@ pub fn app() -> Html {
         session.world.logs.partition_point(|l| l.ms <= m.shown_ms)
     };
     html! {
-        <div class={classes!("app", o.embed.then_some("embed"))}>
+        <div class={classes!("app", o.embed.then_some("embed"), m.lesson.is_some().then_some("lesson-open"))}>
             if o.shows("controls") {
                 <Controls playing={m.playing} speed={m.speed} seed={m.seed} world_id={m.world_id}
                     notice={m.notice.clone()} pending={m.pending.as_ref().map(|p| p.echo.clone())}
                     clock={m.clock_text()} elapsed={m.elapsed_text()}
-                    on_msg={on_msg.clone()} animate={*animate} {on_animate} />
+                    on_msg={on_msg.clone()} animate={*animate} {on_animate} world={o.controls.clone()} />
             }
-            { for notice }
-            <LostBanner promises={m.promises.clone()} on_msg={on_msg.clone()} />
-            if !o.embed {
-                <Hint machines={m.view.machines.len()} running={m.view.machines.iter().filter(|x| x.process.is_some()).count()}
-                    example={hint_example(&m.view)} />
-            }
-            <div class="sr-only" aria-live="polite" data-testid="announce">{ visible_text(&m.announce).into_owned() }</div>
+            <aside class="messages" aria-label="Notices and what to try">
+                { for notice }
+                <LostBanner promises={m.promises.clone()} on_msg={on_msg.clone()} />
+                if !o.embed {
+                    <Hint machines={m.view.machines.len()} running={m.view.machines.iter().filter(|x| x.process.is_some()).count()}
+                        example={hint_example(&m.view)} />
+                }
+                <div class="sr-only" aria-live="polite" data-testid="announce">{ visible_text(&m.announce).into_owned() }</div>
+            </aside>
             if let Some(job) = m.replaying_run.as_ref().map(Shared::new) {
                 <ReplayProgress {job} elapsed_ms={m.shown_ms} on_msg={on_msg.clone()} />
             } else {
                 <main class="grid">
-                    if o.shows("lesson") || o.shows("machine") || o.shows("quorum") || o.shows("promises") {
-                        <section class="panel side" aria-label="Lesson, actions and quorum">
-                            if o.shows("lesson") {
-                                <LessonPanel lesson={m.lesson.as_ref().map(Shared::new)} error={m.lesson_error.clone()}
-                                    idle={m.idle()} checks={lesson::checks(m)} on_msg={on_msg.clone()} />
-                            }
-                            if o.shows("machine") {
-                                <MachinePanel data={machine::panel(&m.view, selected.as_deref())}
-                                    on_run={on_run.clone()} on_forecast={on_forecast.clone()} on_select={on_select.clone()} />
-                            }
-                            if o.shows("quorum") {
-                                <QuorumPanel quorum={m.quorum.clone()} learners={crate::sim::quorum::learners(&m.view)}
-                                    forecast={quorum_forecast} />
-                            }
-                            if o.shows("promises") {
-                                <PromisesPanel promises={m.promises.clone()} />
-                            }
-                        </section>
-                    }
-                    if o.shows("map") {
-                        <section class="panel map-panel" aria-label="Cluster map">
-                            <h2>{ "Cluster" }</h2>
-                            <ClusterMap view={m.view.clone()} selected={(*selected).clone()} animate={*animate}
-                                playing={m.playing} now_ms={m.shown_ms} speed={m.speed} event={m.event.clone()} quorum={m.quorum.clone()}
-                                pause_on={m.pause_on} on_pause_on={on_msg.reform(Msg::PauseOn)}
-                                on_run={on_run.clone()} {on_select} on_forecast={on_forecast.clone()} />
-                        </section>
-                    }
-                    if o.shows("terminal") {
-                        <Terminal lines={Shared::new(&m.lines)} pending={m.pending.as_ref().map(Shared::new)}
-                            running_ms={m.pending.as_ref().map(|p| m.shown_ms.saturating_sub(p.start_ms))}
-                            queue={Shared::new(&m.queue)} partial={m.partial.clone()} prompt={m.prompt.clone()}
-                            latest={latest.clone()} on_run={on_type} on_forecast={on_forecast.clone()} />
-                    }
+                    <div class="stage">
+                        if o.shows("lesson") || o.shows("quorum") || o.shows("promises") {
+                            <section class="panel side" aria-label="Lesson and quorum">
+                                if o.shows("lesson") {
+                                    <LessonPanel lesson={m.lesson.as_ref().map(Shared::new)} error={m.lesson_error.clone()}
+                                        idle={m.idle()} checks={lesson::checks(m)} on_msg={on_msg.clone()} />
+                                }
+                                if o.shows("quorum") || o.shows("promises") {
+                                    <div class="side-rest">
+                                        if o.shows("quorum") {
+                                            <QuorumPanel quorum={m.quorum.clone()} learners={crate::sim::quorum::learners(&m.view)}
+                                                forecast={quorum_forecast} />
+                                        }
+                                        if o.shows("promises") {
+                                            <PromisesPanel promises={m.promises.clone()} />
+                                        }
+                                    </div>
+                                }
+                            </section>
+                        }
+                        if o.shows("map") || o.shows("machine") {
+                            <section class="panel map-panel" aria-label="Cluster map and actions">
+                                if o.shows("map") {
+                                    <h2>{ "Cluster" }</h2>
+                                    <div class="map-scroll" style={format!("--map-w:{}", map_width(m.view.machines.len()))}>
+                                        <ClusterMap view={m.view.clone()} selected={(*selected).clone()} animate={*animate}
+                                            playing={m.playing} now_ms={m.shown_ms} speed={m.speed} event={m.event.clone()} quorum={m.quorum.clone()}
+                                            pause_on={m.pause_on} on_pause_on={on_msg.reform(Msg::PauseOn)}
+                                            on_run={on_run.clone()} on_select={on_select.clone()} on_forecast={on_forecast.clone()} />
+                                    </div>
+                                }
+                                if o.shows("machine") {
+                                    <MachinePanel data={machine::panel(&m.view, selected.as_deref())}
+                                        on_run={on_run.clone()} on_forecast={on_forecast.clone()} on_select={on_select.clone()} />
+                                }
+                            </section>
+                        }
+                        if o.shows("timeline") {
+                            <section class="panel timeline-panel" aria-label="Timeline">
+                                <TimelineChart timeline={m.future.as_ref().map_or_else(|| m.timeline.clone(), |f| f.timeline.clone())}
+                                    now_ms={m.shown_ms} origin_ms={m.origin_ms} future_end_ms={m.future.as_ref().map(|f| f.end_ms)}
+                                    {on_seek} />
+                            </section>
+                        }
+                        if o.shows("terminal") {
+                            <Terminal lines={Shared::new(&m.lines)} pending={m.pending.as_ref().map(Shared::new)}
+                                running_ms={m.pending.as_ref().map(|p| m.shown_ms.saturating_sub(p.start_ms))}
+                                queue={Shared::new(&m.queue)} partial={m.partial.clone()} prompt={m.prompt.clone()}
+                                latest={latest.clone()} on_run={on_type} on_forecast={on_forecast.clone()} />
+                        }
+                    </div>
                     if o.shows("tables") {
-                        <section class="panel wide" aria-label="Members and status">
+                        // The section scrolls a wide table sideways (a phone), so it takes focus for the keys.
+                        <section class="panel wide tables-panel" aria-label="Members and status" tabindex="0">
                             <Tables view={MachinesOf(m.view.clone())} />
                         </section>
                     }
-                    if o.shows("timeline") {
-                        <section class="panel wide" aria-label="Timeline, share and export">
-                            if !o.embed {
-                                <SharePanel latest={latest.clone()} on_msg={on_msg.clone()} />
-                            }
-                            <TimelineChart timeline={m.future.as_ref().map_or_else(|| m.timeline.clone(), |f| f.timeline.clone())}
-                                now_ms={m.shown_ms} origin_ms={m.origin_ms} future_end_ms={m.future.as_ref().map(|f| f.end_ms)}
-                                {on_seek} />
+                    if o.shows("timeline") && !o.embed {
+                        <section class="panel wide" aria-label="Share and export">
+                            <SharePanel latest={latest.clone()} on_msg={on_msg.clone()} />
                         </section>
                     }
                     if o.shows("logs") {
@@ -424,6 +479,27 @@ fn hint(props: &HintProps) -> Html {
             <code>{ format!("{ex}$ kill etcd") }</code>{ " or " }
             <code>{ format!("net isolate {ex}") }</code>{ format!(". {keys}") }
         </p>
+    }
+}
+
+/// The width of the compact map's viewBox for `n` machines (`map::Geometry`,
+/// what a phone draws): on a phone the map is drawn at 0.8 px per unit, so
+/// its 14.5-unit text is 11 px or more, and pans sideways when wider than the
+/// screen (`.map-scroll` in the style sheet; `e2e/layout.test.mjs` measures
+/// the text as rendered).
+fn map_width(n: usize) -> f64 {
+    super::map::Geometry::of(n, true).w
+}
+
+/// `el.scrollIntoView({block: "nearest"})`: the least scrolling that shows it.
+fn scroll_into_view_nearest(el: &web_sys::Element) {
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"block".into(), &"nearest".into());
+    if let Some(f) = js_sys::Reflect::get(el, &"scrollIntoView".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    {
+        let _ = f.call1(el, &opts);
     }
 }
 

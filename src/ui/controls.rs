@@ -2,6 +2,10 @@
 //! simulated clock, the seed field with reset (a three-member cluster or an empty
 //! world), the message-animation toggle and the light/dark theme switch. Bad text
 //! in a field reaches the reducer, which answers with a notice and changes nothing.
+//! It is one row from 1280 px up; on a narrow screen the speed, world and view
+//! groups fold behind a "Settings" disclosure button (`aria-expanded`), so the
+//! clock's buttons and time stay in one short row. An embedded page shows only
+//! the world controls `controls=` asks for (`ui::embed`).
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -27,6 +31,9 @@ pub struct ControlsProps {
     pub on_msg: Callback<Msg>,
     pub animate: bool,
     pub on_animate: Callback<bool>,
+    /// The world controls shown (`embed::WORLD_CONTROLS`: seed, reset, empty).
+    #[prop_or(vec!["seed", "reset", "empty"])]
+    pub world: Vec<&'static str>,
 }
 
 #[function_component(Controls)]
@@ -96,44 +103,86 @@ pub fn controls(props: &ControlsProps) -> Html {
     } else {
         "▶ Play"
     };
+    let menu_open = use_state(|| false);
+    let on_menu = {
+        let open = menu_open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let shows = |c: &str| props.world.contains(&c);
     let pending = m.pending.as_ref().map(|echo| {
         html! { <span class="pending-dot" title={visible_string(format!("running: {echo}"))}>{ "⏳ command running" }</span> }
     });
     html! {
-        <header class="topbar">
+        <header class={classes!("topbar", (*menu_open).then_some("open"))}>
             <h1>{ "Quorum Playground" }</h1>
             <div class="group" role="group" aria-label="Clock">
                 <button data-testid="play-pause" onclick={send(Msg::TogglePlay)} aria-pressed={m.playing.to_string()}
                     title="play or pause the simulated clock (space)">{ play_label }</button>
                 <button data-testid="tick" onclick={send(Msg::Step)} title="advance one 100 ms tick (.)">{ "+1 tick" }</button>
-                <label class="field">
-                    <span>{ "speed" }</span>
-                    <input data-testid="speed" value={(*speed_text).clone()} oninput={on_speed_input} type="text" inputmode="decimal" size="5" list="speeds"
-                        onkeydown={on_speed_key} onchange={on_speed_change}
-                        aria-label="speed, 0.1x to 100x" />
-                    <datalist id="speeds">
-                        { for SPEEDS.iter().map(|s| html! { <option value={format!("{s}x")} /> }) }
-                    </datalist>
-                </label>
-                <span class="clock" data-testid="clock-time" title="simulated wall clock">{ m.clock.clone() }</span>
-                <span class="muted" data-testid="elapsed" title="simulated time since the world began">{ format!("t+{}", m.elapsed) }</span>
+                <span class="clock" data-testid="clock-time" title="simulated wall clock">{ clock_parts(&m.clock) }</span>
+                <span class="muted elapsed" data-testid="elapsed" title="simulated time since the world began">{ format!("t+{}", m.elapsed) }</span>
                 { for pending }
             </div>
-            <div class="group" role="group" aria-label="World">
-                <label class="field">
-                    <span>{ "seed" }</span>
-                    <input data-testid="seed" value={(*seed_text).clone()} oninput={on_seed_input} type="text" inputmode="numeric" size="6"
-                        aria-label="seed" />
-                </label>
-                <button data-testid="reset" onclick={reset(Start::Cluster)} title="a new three-member cluster with this seed">{ "Reset" }</button>
-                <button data-testid="reset-empty" onclick={reset(Start::Empty)} title="an empty world with this seed, for pasting a document's steps">{ "Empty world" }</button>
-            </div>
-            <div class="group" role="group" aria-label="View">
-                <button data-testid="animate" onclick={on_animate} aria-pressed={props.animate.to_string()}
-                    title="show messages moving along the links">{ if props.animate { "msgs: on" } else { "msgs: off" } }</button>
-                <ThemeSwitch />
+            <button class="menu-button" data-testid="controls-menu" onclick={on_menu} aria-expanded={menu_open.to_string()}
+                aria-controls="topbar-more" title="speed, seed, reset, messages and theme">
+                <span aria-hidden="true">{ "⚙ " }</span>{ "Settings" }
+            </button>
+            <div class="more" id="topbar-more">
+                <div class="group" role="group" aria-label="Speed">
+                    <label class="field">
+                        <span>{ "speed" }</span>
+                        <input data-testid="speed" value={(*speed_text).clone()} oninput={on_speed_input} type="text" inputmode="decimal" size="4" list="speeds"
+                            onkeydown={on_speed_key} onchange={on_speed_change}
+                            aria-label="speed, 0.1x to 100x" />
+                        <datalist id="speeds">
+                            { for SPEEDS.iter().map(|s| html! { <option value={format!("{s}x")} /> }) }
+                        </datalist>
+                    </label>
+                </div>
+                if shows("seed") || shows("reset") || shows("empty") {
+                    <div class="group" role="group" aria-label="World">
+                        if shows("seed") {
+                            <label class="field">
+                                <span>{ "seed" }</span>
+                                <input data-testid="seed" value={(*seed_text).clone()} oninput={on_seed_input} type="text" inputmode="numeric" size="5"
+                                    aria-label="seed" />
+                            </label>
+                        }
+                        if shows("reset") {
+                            <button data-testid="reset" onclick={reset(Start::Cluster)} title="a new three-member cluster with this seed">{ "Reset" }</button>
+                        }
+                        if shows("empty") {
+                            <button data-testid="reset-empty" onclick={reset(Start::Empty)} title="an empty world with this seed, for pasting a document's steps">{ "Empty world" }</button>
+                        }
+                    </div>
+                }
+                <div class="group" role="group" aria-label="View">
+                    <button data-testid="animate" onclick={on_animate} aria-pressed={props.animate.to_string()}
+                        title="show messages moving along the links">{ if props.animate { "msgs: on" } else { "msgs: off" } }</button>
+                    <ThemeSwitch />
+                </div>
             </div>
         </header>
+    }
+}
+
+/// The wall clock's text with its time of day apart (`Wed Mar 3 ` |
+/// `16:26:02` | ` UTC 2021`), so a phone can show the time alone; the text as
+/// a whole is unchanged.
+fn clock_parts(clock: &str) -> Html {
+    let time = clock
+        .split(' ')
+        .find(|w| w.contains(':'))
+        .and_then(|w| clock.find(w).map(|at| (at, at + w.len())));
+    match time {
+        Some((a, b)) => html! {
+            <>
+                <span class="clock-date">{ clock[..a].to_string() }</span>
+                { clock[a..b].to_string() }
+                <span class="clock-date">{ clock[b..].to_string() }</span>
+            </>
+        },
+        None => html! { { clock.to_string() } },
     }
 }
 

@@ -17,9 +17,22 @@
 //! anything else is ignored. Commands go through the shell like typed ones,
 //! and text is never inserted as HTML.
 //!
-//! [`Options::parse`] reads every query parameter the page knows ([`PARAMS`]:
-//! also `start=` and `seed=`) and names each unknown, repeated, ignored or bad
-//! one, with what the page does instead, for the notice.
+//! The parameters ([`PARAMS`]):
+//!
+//! - `embed=0|1`: embed mode (the panels `panels=` names, no hint line, the
+//!   world's controls hidden unless `controls=` asks for them);
+//! - `panels=` a comma list of [`PANELS`] (embedded: controls, map, terminal and quorum without it);
+//! - `controls=` a comma list of the top bar's world controls an embedded page
+//!   shows ([`WORLD_CONTROLS`]: `seed`, `reset`, `empty`; `none` for none,
+//!   `all` for all three). Without embed mode all of them show and `controls=`
+//!   is ignored (the notice says so). A student in a course page gets the clock,
+//!   the speed and the theme, not a way to throw the course's world away;
+//! - `lesson=NAME` and `step=N`, `autoplay=0|1`, `speed=0.1..100`, `origin=`,
+//!   `start=cluster|empty` and `seed=N`.
+//!
+//! [`Options::parse`] reads every query parameter the page knows and names each
+//! unknown, repeated, ignored or bad one, with what the page does instead, for
+//! the notice.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -40,9 +53,13 @@ pub const PANELS: [&str; 10] = [
 const EMBED_DEFAULT: [&str; 4] = ["controls", "map", "terminal", "quorum"];
 
 /// Every query parameter the page reads; any other is named in a notice.
-pub const PARAMS: [&str; 9] = [
-    "embed", "panels", "lesson", "step", "autoplay", "speed", "origin", "start", "seed",
+pub const PARAMS: [&str; 10] = [
+    "embed", "panels", "controls", "lesson", "step", "autoplay", "speed", "origin", "start", "seed",
 ];
+
+/// The top bar's world controls, by their `controls=` names: the seed field,
+/// **Reset** and **Empty world**. An embedded page shows only those asked for.
+pub const WORLD_CONTROLS: [&str; 3] = ["seed", "reset", "empty"];
 
 /// The parameters that choose the world, which a share link's run overrides.
 const WORLD_PARAMS: [&str; 4] = ["seed", "start", "lesson", "step"];
@@ -73,6 +90,8 @@ pub struct Options {
     pub embed: bool,
     /// Which of [`PANELS`] show.
     pub panels: Vec<&'static str>,
+    /// Which of [`WORLD_CONTROLS`] the top bar shows.
+    pub controls: Vec<&'static str>,
     /// `lesson=NAME` and `step=N` (1 is the first step).
     pub lesson: Option<String>,
     pub step: usize,
@@ -102,6 +121,7 @@ impl Options {
         let mut o = Options {
             embed: false,
             panels: PANELS.to_vec(),
+            controls: WORLD_CONTROLS.to_vec(),
             lesson: None,
             step: 1,
             autoplay: None,
@@ -113,6 +133,7 @@ impl Options {
             problems: Vec::new(),
         };
         let mut panels = None;
+        let mut controls = None;
         let mut seen: Vec<&str> = Vec::new();
         // Parameters whose last value could not be read (already said).
         let mut bad: Vec<&str> = Vec::new();
@@ -131,6 +152,10 @@ impl Options {
                     panels = Some(o.read_panels(v));
                     Ok(())
                 }
+                "controls" => {
+                    controls = Some(o.read_controls(v));
+                    Ok(())
+                }
                 _ => o.read(k, v),
             };
             bad.retain(|b| b != k);
@@ -140,6 +165,7 @@ impl Options {
             }
         }
         o.panels = o.chosen_panels(panels);
+        o.controls = o.chosen_controls(controls);
         let fine: Vec<&str> = seen.into_iter().filter(|k| !bad.contains(k)).collect();
         o.check_combinations(&fine);
         o
@@ -208,6 +234,56 @@ impl Options {
             }
         }
         out
+    }
+
+    /// `controls=`: the world controls named (`none`: none, `all`: all); an
+    /// unknown name is left out and said.
+    fn read_controls(&mut self, list: &str) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name {
+                "none" => {}
+                "all" => out.extend(WORLD_CONTROLS),
+                _ => match WORLD_CONTROLS.iter().find(|c| **c == name) {
+                    Some(c) => out.push(*c),
+                    None => self.problems.push(format!(
+                        "controls: {} is not a control (one of {}, or none or all); it is left out.",
+                        quoted(name),
+                        WORLD_CONTROLS.join(", ")
+                    )),
+                },
+            }
+        }
+        out.dedup();
+        out
+    }
+
+    /// The world controls that show: all of them on the page itself (where
+    /// `controls=` is ignored, and said); embedded, those `controls=` names,
+    /// else none.
+    fn chosen_controls(&mut self, asked: Option<Vec<&'static str>>) -> Vec<&'static str> {
+        match (self.embed, asked) {
+            (true, asked) => {
+                let asked = asked.unwrap_or_default();
+                WORLD_CONTROLS
+                    .into_iter()
+                    .filter(|c| asked.contains(c))
+                    .collect()
+            }
+            (false, Some(_)) => {
+                self.problems.push(
+                    "controls: only an embedded page (embed=1) hides controls; all of them show."
+                        .to_string(),
+                );
+                WORLD_CONTROLS.to_vec()
+            }
+            (false, None) => WORLD_CONTROLS.to_vec(),
+        }
+    }
+
+    /// Whether a world control (one of [`WORLD_CONTROLS`]) shows.
+    pub fn shows_control(&self, control: &str) -> bool {
+        self.controls.contains(&control)
     }
 
     /// The panels that show: those `panels=` names, else the default ones
@@ -685,6 +761,26 @@ mod tests {
         assert_eq!(parse(&[]).origin, HostOrigin::Any);
         // `?` alone and stray `&`s are not parameters.
         assert_eq!(parse(&[("", ""), ("", "")]).problems.len(), 0);
+    }
+
+    #[wasm_bindgen_test]
+    fn world_controls_hide_when_embedded_unless_asked() {
+        let all = WORLD_CONTROLS.to_vec();
+        assert_eq!(parse(&[]).controls, all, "the page itself shows them all");
+        assert_eq!(parse(&[("embed", "1")]).controls, Vec::<&str>::new());
+        let o = parse(&[("embed", "1"), ("controls", "reset,seed")]);
+        assert_eq!((o.controls, o.problems.len()), (vec!["seed", "reset"], 0));
+        assert_eq!(parse(&[("embed", "1"), ("controls", "all")]).controls, all);
+        let o = parse(&[("embed", "1"), ("controls", "none")]);
+        assert_eq!((o.controls.len(), o.problems.len()), (0, 0));
+        let o = one_problem(
+            &[("embed", "1"), ("controls", "reset,<b>wipe</b>")],
+            "\"<b>wipe</b>\" is not a control",
+        );
+        assert_eq!(o.controls, ["reset"]);
+        let o = one_problem(&[("controls", "seed")], "only an embedded page");
+        assert_eq!(o.controls, all);
+        assert!(o.shows_control("empty"));
     }
 
     #[wasm_bindgen_test]

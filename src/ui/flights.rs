@@ -297,6 +297,28 @@ fn dot_classes(kind: WireKind) -> Classes {
     )
 }
 
+/// The message shapes in a row, for the folded key's summary.
+#[function_component(MsgShapes)]
+pub fn msg_shapes() -> Html {
+    let kinds = [
+        WireKind::Heartbeat,
+        WireKind::HeartbeatResponse,
+        WireKind::Append,
+        WireKind::Vote,
+        WireKind::PreVote,
+        WireKind::Snapshot,
+    ];
+    html! {
+        <span class="msg-shapes" aria-hidden="true">
+            { for kinds.iter().map(|&k| html! {
+                <svg class="legend-dot" viewBox="-10 -10 20 20" width="13" height="13">
+                    <g class={dot_classes(k)}>{ shape(k) }</g>
+                </svg>
+            }) }
+        </span>
+    }
+}
+
 /// The legend of message kinds (under the map, beside the states'), drawn
 /// once, not on every frame.
 #[function_component(MsgLegend)]

@@ -68,14 +68,15 @@ impl Geometry {
     }
 }
 
-/// The width (CSS px) at or under which the page draws the compact map.
-const COMPACT_MAX_PX: &str = "640px";
+/// The width at or under which the page draws the compact map: the phone
+/// layout's (styles/app.css).
+const COMPACT_MAX: &str = "44rem";
 
 /// Whether the screen is narrow enough for the compact map, followed as it
 /// changes (a phone turned, a window resized).
 #[hook]
 fn use_compact() -> bool {
-    let query = format!("(max-width: {COMPACT_MAX_PX})");
+    let query = format!("(max-width: {COMPACT_MAX})");
     let list = use_memo((), move |_| {
         web_sys::window().and_then(|w| w.match_media(&query).ok().flatten())
     });
@@ -341,11 +342,18 @@ pub fn cluster_map(props: &MapProps) -> Html {
                     speed={props.speed} now_ms={props.now_ms} state={sky} on_pick={on_pick.clone()} voters={q.voters.len()} />
             </svg>
         </div>
-        { pause_controls(props.pause_on, &props.on_pause_on) }
-        <Inspector recent={props.view.wire.clone()} picked={(*picked).clone()} playing={props.playing}
-            on_pick={on_pick_or_close} />
-        <MapLegend />
-        if props.animate { <flights::MsgLegend /> }
+        <div class="map-tools">
+            { pause_controls(props.pause_on, &props.on_pause_on) }
+            <Inspector recent={props.view.wire.clone()} picked={(*picked).clone()} playing={props.playing}
+                on_pick={on_pick_or_close} />
+        </div>
+        // the key folds on a wide screen, where the map needs the room (its
+        // summary still shows the message shapes); a phone opens it
+        <details class="map-key" data-testid="map-key" open={compact}>
+            <summary>{ "Key" }if props.animate { <flights::MsgShapes /> }</summary>
+            <MapLegend />
+            if props.animate { <flights::MsgLegend /> }
+        </details>
         </>
     }
 }
@@ -566,7 +574,8 @@ fn quorum_marks(props: &MarksProps) -> Html {
     html! { <g class="map-quorum" aria-hidden="true">{ for marks }</g> }
 }
 
-/// The quorum line over the map: "quorum: 2 of 3 needed, 3 reached ✔".
+/// The quorum line over the map: "quorum: 2 of 3 voters needed, 3 reached ✔"
+/// (reached by the leader, the ★ on the map).
 fn quorum_line(q: &QuorumInfo) -> Html {
     if q.voters.is_empty() {
         return Html::default();
@@ -578,7 +587,7 @@ fn quorum_line(q: &QuorumInfo) -> Html {
         ("✖", "lost")
     };
     let tail = match &q.leader {
-        Some(l) => format!("{} reached from {} {mark}", q.voters_reachable, l.name),
+        Some(_) => format!("{} reached {mark}", q.voters_reachable),
         None => format!("no leader {mark}"),
     };
     html! {

@@ -5,7 +5,9 @@
 //! what broke, in words; writes lost by forcing a new cluster or wiping data
 //! are a lesson, shown as such, not as a bug; so is a promise broken after a
 //! command that breaks it on purpose (a wiped data dir restarted under its
-//! old ID diverges on real etcd too: `tests/findings/`).
+//! old ID diverges on real etcd too: `tests/findings/`). The panel is a
+//! disclosure, open by default, whose summary says how many are kept, so a
+//! learner who folds it still sees when one breaks.
 
 use std::rc::Rc;
 
@@ -57,14 +59,24 @@ pub fn promises_panel(props: &PromisesProps) -> Html {
             false,
         ),
     };
+    let total = Promise::ALL.len() + 1;
+    let broken = p.broken.len() + usize::from(p.not_linearizable.is_some());
+    let kept = total.saturating_sub(broken);
+    let summary = if broken == 0 {
+        format!("all {total} kept")
+    } else {
+        format!("{kept} of {total} kept")
+    };
     html! {
-        <div class="promises" aria-label="Promises the world keeps">
-            <h2>{ "Promises" }</h2>
-            <ul class="badges">
+        <details class="promises" data-testid="promises-panel" open=true>
+            <summary>
+                <h2>{ "Promises" }<span class={classes!("promises-count", (broken > 0).then_some("warn"))} data-testid="promises-summary">{ summary }</span></h2>
+            </summary>
+            <ul class="badges" aria-label="Promises the world keeps">
                 { for badges }
                 { history }
             </ul>
-        </div>
+        </details>
     }
 }
 

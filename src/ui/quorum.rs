@@ -5,7 +5,8 @@
 //! by its outcome: refused and quorum lost are warnings), and each learner's
 //! catch-up bar with why `member promote` would be accepted or refused. All
 //! numbers and words come from `sim::quorum`; a label that is a glossary word
-//! carries a [`Gloss`] link to its definition (`sim::glossary`).
+//! carries a [`Gloss`] link to its definition (`sim::glossary`). The quorum
+//! line comes first, so it stays in view at the top of its column.
 
 use std::rc::Rc;
 
@@ -142,13 +143,13 @@ pub fn quorum_panel(props: &QuorumProps) -> Html {
     let status_class = if ok { "ok" } else { "lost" };
     html! {
         <div class="quorum-panel">
-            <div class="forecast" data-testid="forecast" aria-live="polite">
-                { forecast(props.forecast.as_ref()) }
-            </div>
             <h2>{ "Quorum" }</h2>
             <p class={classes!("quorum", status_class)} data-testid="quorum-status">
                 <span aria-hidden="true">{ if ok { "✔ " } else { "✖ " } }</span>{ visible_string(q.summary()) }
             </p>
+            <div class="forecast" data-testid="forecast" aria-live="polite">
+                { forecast(props.forecast.as_ref()) }
+            </div>
             <dl class="facts" data-testid="quorum-facts">
                 { for q.rows().into_iter().map(row) }
             </dl>

@@ -4,7 +4,9 @@
 //! etcd starts (◆) and quorum lost/regained, each with its command as a tooltip.
 //! Under it, a slider that moves through the run: dragged back, the page shows
 //! that moment (a replay) and the chart keeps the run's future, dimmed, until
-//! the person acts there and forks it.
+//! the person acts there and forks it. The chart's x-axis and the slider
+//! cover the same stretch (the run's first moment to its last) and line up on
+//! the screen: the slider's thumb at a moment sits over that moment's x.
 
 use std::rc::Rc;
 
@@ -14,9 +16,11 @@ use crate::sim::view::visible_string;
 
 use super::state::{MarkerKind, Timeline};
 
-const W: f64 = 1000.0;
+const W: f64 = 1200.0;
 const H: f64 = 130.0;
-const LEFT: f64 = 40.0;
+const LEFT: f64 = 56.0;
+/// The plot's right margin: the slider under the chart spans LEFT to W - RIGHT.
+const RIGHT: f64 = 10.0;
 const TOP: f64 = 22.0;
 const PLOT_H: f64 = 70.0;
 const BAND_Y: f64 = 100.0;
@@ -44,14 +48,16 @@ fn fmt_ms(ms: u64) -> String {
 #[function_component(TimelineChart)]
 pub fn timeline_chart(props: &TimelineProps) -> Html {
     let tl = &props.timeline;
-    let start = tl.start_ms;
+    // The chart's x-axis is the slider's: from the run's first moment to its
+    // last (the style sheet lines the slider's ends up with LEFT and W - RIGHT).
+    let start = props.origin_ms;
     let last_ms = props
         .future_end_ms
         .unwrap_or(props.now_ms)
         .max(props.now_ms);
-    let end = last_ms.max(start + 10_000);
+    let end = axis_end(start, last_ms);
     let span = (end - start) as f64;
-    let x = |ms: u64| LEFT + (ms.saturating_sub(start)) as f64 / span * (W - LEFT - 10.0);
+    let x = |ms: u64| LEFT + (ms.clamp(start, end) - start) as f64 / span * (W - LEFT - RIGHT);
     let max_term = tl.samples.iter().map(|s| s.term).max().unwrap_or(1).max(1) as f64;
     let y = |term: u64| TOP + PLOT_H - term as f64 / max_term * PLOT_H;
     let mut path = String::new();
@@ -76,7 +82,9 @@ pub fn timeline_chart(props: &TimelineProps) -> Html {
                 Some(l) => format!("{l} · t{}", s.term),
                 None => "no leader".to_string(),
             };
-            labels.push(html! { <text class="tl-label" x={format!("{x0:.1}")} y={format!("{:.1}", y(s.term) - 4.0)}>{ visible_string(text) }</text> });
+            // Near the right end a label ends at its change instead of running off the chart.
+            let anchor = if x0 > W - 160.0 { "end" } else { "start" };
+            labels.push(html! { <text class="tl-label" x={format!("{x0:.1}")} y={format!("{:.1}", y(s.term) - 4.0)} text-anchor={anchor}>{ visible_string(text) }</text> });
         }
     }
     let markers = tl.markers.iter().map(|m| {
@@ -127,7 +135,7 @@ pub fn timeline_chart(props: &TimelineProps) -> Html {
                 { for markers }
                 { future_veil(props, &x) }
                 <text class="axis" x={LEFT.to_string()} y={format!("{}", H - 4.0)}>{ format!("t+{}", fmt_ms(start)) }</text>
-                <text class="axis" x={format!("{}", W - 10.0)} y={format!("{}", H - 4.0)} text-anchor="end">{ format!("t+{}", fmt_ms(end)) }</text>
+                <text class="axis" x={format!("{}", W - RIGHT)} y={format!("{}", H - 4.0)} text-anchor="end">{ format!("t+{}", fmt_ms(end)) }</text>
             </svg>
             { seek_bar(props, last_ms) }
             <p class="small muted">{ "▲ fault  ● membership change  ◆ etcd started  ✖ quorum lost  ✔ quorum regained; band: solid = can commit, hatched = quorum lost" }</p>
@@ -152,6 +160,18 @@ fn future_veil(props: &TimelineProps, x: &dyn Fn(u64) -> f64) -> Html {
 
 /// The slider through the run, and while an earlier moment shows, what acting
 /// there does and a way back to the end.
+/// The slider's and the chart's last moment: the run's last, rounded up to
+/// the slider's 100 ms step from the first moment (a range input's thumb
+/// only reaches its max on a step; a seek past the run's end shows the end),
+/// and at least one step.
+fn axis_end(origin_ms: u64, last_ms: u64) -> u64 {
+    let steps = last_ms.saturating_sub(origin_ms).div_ceil(STEP_MS).max(1);
+    origin_ms + steps * STEP_MS
+}
+
+/// The slider's step, ms.
+const STEP_MS: u64 = 100;
+
 fn seek_bar(props: &TimelineProps, last_ms: u64) -> Html {
     let on_seek = props.on_seek.clone();
     let oninput = Callback::from(move |e: InputEvent| {
@@ -174,11 +194,17 @@ fn seek_bar(props: &TimelineProps, last_ms: u64) -> Html {
             </>
         }
     });
+    // At the end of the run the thumb sits at the slider's end (the moment's
+    // own step could be short of it).
+    let shown = match props.future_end_ms {
+        None => axis_end(props.origin_ms, last_ms),
+        Some(_) => props.now_ms,
+    };
     html! {
         <div class="seek">
             <label key="label" class="small" for="seek">{ "Moment shown" }</label>
             <input key="seek" id="seek" type="range" data-testid="seek" min={props.origin_ms.to_string()}
-                max={last_ms.max(props.origin_ms).to_string()} step="100" value={props.now_ms.to_string()}
+                max={axis_end(props.origin_ms, last_ms).to_string()} step={STEP_MS.to_string()} value={shown.to_string()}
                 aria-valuetext={format!("t+{}", fmt_ms(props.now_ms))} {oninput} />
             <p key="rewound" class="rewound small" role="status" data-testid={rewound.is_some().then_some("rewound")}
                 hidden={rewound.is_none()}>
