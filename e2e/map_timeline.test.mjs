@@ -165,7 +165,7 @@ describe('the map with four machines', () => {
       await forecast.filter({ hasText: /cutting/ }).waitFor({ timeout: 5_000 });
       await page.mouse.move(0, 0);
       // Keyboard focus: Tab until a link has it.
-      await page.locator('[data-testid="machine-node03"]').focus();
+      await page.locator('[data-testid="machine-node03"] rect.box').focus();
       let focused = null;
       for (let i = 0; i < 40 && !focused?.startsWith('link-'); i++) {
         await page.keyboard.press('Tab');

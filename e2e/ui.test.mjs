@@ -221,45 +221,45 @@ describe('the teaching UI', () => {
     await withPage(async (page) => {
       const button = page.locator('[data-testid="animate"]');
       if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
-      // Each dot: its centre plus any translation, its opacity, its offset
-      // (--dx/--dy, on a still page) and what its animations move.
+      // Each dot (src/ui/flights.rs): where it is (its transform), where a
+      // still one lands (--x1/--y1), its opacity and what its animations move.
       const dots = () =>
         page.evaluate(() =>
-          [...document.querySelectorAll('.flights .msg')].map((d) => {
+          [...document.querySelectorAll('[data-testid="msg"]')].map((d) => {
             const s = getComputedStyle(d);
             const m = new DOMMatrixReadOnly(s.transform === 'none' ? undefined : s.transform);
+            const attr = d.transform?.baseVal?.consolidate()?.matrix;
             return {
-              x: parseFloat(s.cx) + m.e,
-              y: parseFloat(s.cy) + m.f,
-              tx: m.e,
-              ty: m.f,
-              dx: parseFloat(s.getPropertyValue('--dx')),
-              dy: parseFloat(s.getPropertyValue('--dy')),
+              x: s.transform === 'none' && attr ? attr.e : m.e,
+              y: s.transform === 'none' && attr ? attr.f : m.f,
+              x1: parseFloat(s.getPropertyValue('--x1')),
+              y1: parseFloat(s.getPropertyValue('--y1')),
               opacity: parseFloat(s.opacity) * parseFloat(s.fillOpacity),
-              dropped: d.classList.contains('dropped'),
-              animations: d.getAnimations().flatMap((a) => a.effect.getKeyframes().flatMap((k) => Object.keys(k))),
+              kind: d.getAttribute('data-kind'),
+              animations: d.getAnimations().map((a) => a.playState),
             };
           }),
         );
       // Playing: the page moves each dot itself (no CSS animation, so no
-      // compositor layer per dot), starting near its sender, not yet faded.
+      // compositor layer per dot), by its transform attribute, not faded.
       let playing = [];
       for (let i = 0; i < 100 && playing.length === 0; i++) playing = await dots();
       assert.ok(playing.length > 0, 'a playing healthy cluster sends messages');
       for (const d of playing) {
         assert.deepEqual(d.animations, [], JSON.stringify(d));
-        assert.ok(d.opacity > 0.5, JSON.stringify(d));
+        assert.ok(d.opacity > 0.5 && d.x > 0 && d.y > 0, JSON.stringify(d));
       }
-      // Paused, one tick: the dots fly their whole offset and fade.
+      // Paused, one tick: the dots fly their whole way by CSS and fade at its end.
       await pause(page);
       await page.locator('[data-testid="tick"]').click();
-      await page.locator('.flights .msg.still').first().waitFor();
-      await page.waitForTimeout(800); // past the 0.45 s flight
+      await page.locator('[data-testid="msg"].still').first().waitFor();
+      await page.waitForTimeout(1500); // past a request's 0.5 s and its reply's
       const landed = await dots();
       assert.ok(landed.length > 0, 'a tick of a healthy cluster sends messages');
       for (const d of landed) {
-        assert.ok(Math.abs(d.tx - d.dx) < 0.5 && Math.abs(d.ty - d.dy) < 0.5, JSON.stringify(d));
-        assert.ok(Math.abs(d.opacity - (d.dropped ? 0 : 0.2)) < 0.01, JSON.stringify(d));
+        assert.ok(d.animations.every((p) => p === 'finished'), JSON.stringify(d));
+        assert.ok(Math.abs(d.x - d.x1) < 0.5 && Math.abs(d.y - d.y1) < 0.5, JSON.stringify(d));
+        assert.ok(d.opacity < 0.01, JSON.stringify(d));
       }
     });
   });

@@ -152,7 +152,10 @@ describe('words a learner knows', () => {
     await withPage(
       async (page) => {
         await machine(page, 'node01').waitFor({ timeout: 10_000 });
-        // the map's words: each state's glossary link opens from the keyboard
+        // the map's words: the key unfolds, and each state's glossary link
+        // opens from the keyboard
+        await page.locator('[data-testid="map-key"] > summary').focus();
+        await page.keyboard.press('Enter');
         const legend = page.locator('[data-testid="map-legend"]');
         await legend.locator('[data-testid="gloss-follower"] button').focus();
         await page.keyboard.press('Enter');

@@ -46,12 +46,12 @@ impl Geometry {
         let extra = n.saturating_sub(4) as f64;
         if compact {
             Geometry {
-                w: 420.0 + 50.0 * extra,
+                w: 450.0 + 50.0 * extra,
                 h: 430.0 + 70.0 * extra,
-                box_w: 176.0,
+                box_w: 170.0,
                 box_h: 72.0,
                 compact,
-                hit_r: 25.0,
+                hit_r: 28.0,
                 gap: 52.0,
             }
         } else {
@@ -347,9 +347,10 @@ pub fn cluster_map(props: &MapProps) -> Html {
             <Inspector recent={props.view.wire.clone()} picked={(*picked).clone()} playing={props.playing}
                 on_pick={on_pick_or_close} />
         </div>
-        // the key folds on a wide screen, where the map needs the room (its
-        // summary still shows the message shapes); a phone opens it
-        <details class="map-key" data-testid="map-key" open={compact}>
+        // the key starts folded, so the map keeps its room on a wide screen
+        // and a tapped machine's actions stay near it on a phone; its summary
+        // still shows the message shapes
+        <details class="map-key" data-testid="map-key">
             <summary>{ "Key" }if props.animate { <flights::MsgShapes /> }</summary>
             <MapLegend />
             if props.animate { <flights::MsgLegend /> }
@@ -387,13 +388,15 @@ fn links(props: &LinksProps) -> Html {
         .iter()
         .filter_map(|l| Some((*pos.get(&l.a)?, *pos.get(&l.b)?)))
         .collect();
-    let points = handle_points(&ends, props.geo.gap);
+    let g = props.geo;
+    let points = handle_points(&ends, g.gap, (g.box_w / 2.0, g.box_h / 2.0));
     let (lines, handles): (Vec<Html>, Vec<Html>) = view
         .links
         .iter()
         .filter(|l| pos.contains_key(&l.a) && pos.contains_key(&l.b))
-        .zip(points)
-        .map(|(l, h)| link(l, &pos, h, props, &pointed))
+        .zip(touch_radii(&points, g.hit_r))
+        .zip(points.iter().copied())
+        .map(|((l, r), h)| link(l, &pos, (h, r), props, &pointed))
         .unzip();
     html! {
         <g class="links">
@@ -424,26 +427,73 @@ pub type Point = (f64, f64);
 /// radii and a gap, so every handle can be hit.
 const HANDLE_GAP: f64 = 44.0;
 
-/// Where each link's handle sits, for links given by their ends: at the
-/// link's middle, or when that is within `gap` of a handle already placed
-/// (with four machines on a ring, two links cross at the centre), moved
-/// along its own link (a tenth, then more, either way, never past 0.3 or
-/// 0.7 of it, clear of the boxes) to the first point clear of the others
-/// (its middle, if none is).
-pub fn handle_points(ends: &[(Point, Point)], gap: f64) -> Vec<(f64, f64)> {
-    const TRIES: [f64; 7] = [0.5, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7];
-    let mut placed: Vec<(f64, f64)> = Vec::with_capacity(ends.len());
-    for &((x1, y1), (x2, y2)) in ends {
+/// Where each link's handle sits, for links given by their ends (the
+/// centres of boxes of half-size `half`): at the link's middle, or when that
+/// is within `gap` of a handle already placed (with four machines on a ring,
+/// two links cross at the centre), moved along its own link (a tenth, then
+/// more, either way, never past 0.25 or 0.75 of it, and never over a box) to
+/// the first point clear of the others (the one with the most room, if none
+/// is). The links with the least room between their boxes are placed first,
+/// so a short link keeps its middle and a long one moves.
+pub fn handle_points(ends: &[(Point, Point)], gap: f64, half: Point) -> Vec<(f64, f64)> {
+    const TRIES: [f64; 9] = [0.5, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7, 0.25, 0.75];
+    // a handle's radius and a margin, clear of the box it leaves
+    const CLEAR: f64 = 15.0;
+    let range = |&((x1, y1), (x2, y2)): &(Point, Point)| {
+        let (dx, dy) = ((x2 - x1).abs(), (y2 - y1).abs());
+        let len = dx.hypot(dy).max(1e-9);
+        let exit = (half.0 / dx.max(1e-9)).min(half.1 / dy.max(1e-9)).min(0.5);
+        let lo = (exit + CLEAR / len).min(0.5);
+        (lo, 1.0 - lo, (1.0 - 2.0 * lo) * len)
+    };
+    let mut order: Vec<usize> = (0..ends.len()).collect();
+    order.sort_by(|&a, &b| range(&ends[a]).2.total_cmp(&range(&ends[b]).2));
+    let mut placed: Vec<Option<(f64, f64)>> = vec![None; ends.len()];
+    for i in order {
+        let ((x1, y1), (x2, y2)) = ends[i];
+        let (lo, hi, _) = range(&ends[i]);
         let at = |t: f64| (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
-        let clear = |p: (f64, f64)| placed.iter().all(|q| (p.0 - q.0).hypot(p.1 - q.1) >= gap);
-        let p = TRIES
+        let room = |p: (f64, f64)| {
+            placed
+                .iter()
+                .flatten()
+                .map(|q| (p.0 - q.0).hypot(p.1 - q.1))
+                .fold(f64::INFINITY, f64::min)
+        };
+        let tries: Vec<(f64, f64)> = TRIES
             .iter()
+            .filter(|&&t| (lo..=hi).contains(&t))
             .map(|&t| at(t))
-            .find(|&p| clear(p))
+            .collect();
+        let p = tries
+            .iter()
+            .copied()
+            .find(|&p| room(p) >= gap)
+            .or_else(|| {
+                tries
+                    .iter()
+                    .copied()
+                    .max_by(|a, b| room(*a).total_cmp(&room(*b)))
+            })
             .unwrap_or_else(|| at(0.5));
-        placed.push(p);
+        placed[i] = Some(p);
     }
-    placed
+    placed.into_iter().flatten().collect()
+}
+
+/// Each handle's touch circle: `hit_r`, but never past half the way to the
+/// nearest other handle, so a tap near a handle is that handle's.
+fn touch_radii(points: &[(f64, f64)], hit_r: f64) -> Vec<f64> {
+    points
+        .iter()
+        .map(|p| {
+            points
+                .iter()
+                .filter(|q| *q != p)
+                .map(|q| (p.0 - q.0).hypot(p.1 - q.1) / 2.0)
+                .fold(hit_r, f64::min)
+        })
+        .collect()
 }
 
 #[function_component(Nodes)]
@@ -451,7 +501,7 @@ fn nodes(props: &NodesProps) -> Html {
     let view = &props.view.0;
     let pos = positions(view, props.geo);
     html! {
-        <g class="nodes">{ for view.machines.iter().enumerate().map(|(i, m)| node(i, m, &pos, props)) }</g>
+        <g class="nodes">{ for view.machines.iter().map(|m| node(m, &pos, props)) }</g>
     }
 }
 
@@ -637,7 +687,7 @@ fn pause_controls(p: PauseOn, on: &Callback<PauseOn>) -> Html {
 fn link(
     l: &LinkView,
     pos: &BTreeMap<String, (f64, f64)>,
-    (mx, my): (f64, f64),
+    ((mx, my), touch_r): ((f64, f64), f64),
     props: &LinksProps,
     pointed: &Pointed,
 ) -> (Html, Html) {
@@ -737,7 +787,7 @@ fn link(
             data-state={state} role="button" tabindex="0" aria-label={aria} {onclick} {onkeydown}
             onmouseenter={hover} onmouseleave={leave} onfocus={focus} onblur={blur}>
             <title>{ title }</title>
-            <circle class="touch" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r={props.geo.hit_r.to_string()} aria-hidden="true" />
+            <circle class="touch" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r={format!("{touch_r:.1}")} aria-hidden="true" />
             <circle class="focus-ring" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r="16" aria-hidden="true" />
             <circle class="handle" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r="11" />
             <text class="handle-mark" x={format!("{mx:.1}")} y={format!("{:.1}", my + 4.5)} text-anchor="middle" aria-hidden="true">
@@ -751,7 +801,7 @@ fn link(
     (line, handle)
 }
 
-fn node(i: usize, m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps) -> Html {
+fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps) -> Html {
     let Some(&(x, y)) = pos.get(&m.name) else {
         return Html::default();
     };
@@ -802,26 +852,17 @@ fn node(i: usize, m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &N
         _ => format!("{}: {word}. {l1}. {l2}. {l3}", m.name),
     };
     let full = shown(full);
-    // The button's name is its visible lines (so what a learner reads is
-    // what a screen reader says and a voice command names); its title, the
-    // whole state and what pressing does, is its description.
-    let id = |j: usize| format!("machine-{i}-line{j}");
-    let shown_lines: &[usize] = match (props.geo.compact, m.process.is_some()) {
-        (false, _) => &[0, 1, 2, 3],
-        (true, true) => &[0, 2, 3],
-        (true, false) => &[0, 1, 3],
-    };
-    let labelled_by = shown_lines
-        .iter()
-        .map(|&j| id(j))
-        .collect::<Vec<_>>()
-        .join(" ");
+    // The button is the box itself (`rect.box`), named by the machine's whole
+    // state ("node01: leader. …", so a voice command can say "node01"): the
+    // lines over it, each with its words' definitions as a tooltip, are not
+    // inside the button, whose name would then have to hold every tooltip.
+    let aria = format!("{full}. Press for its actions");
     let g = props.geo;
     let (bx, by) = (x - g.box_w / 2.0, y - g.box_h / 2.0);
     let line = |j: usize, dy: f64, class: &'static str, text: String| {
         let tip = tip(&text);
         let text = html! {
-            <text id={id(j)} class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}>{ shown(text) }</text>
+            <text data-line={j.to_string()} class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}>{ shown(text) }</text>
         };
         if tip.is_empty() {
             return text;
@@ -831,11 +872,10 @@ fn node(i: usize, m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &N
     };
     html! {
         <g key={m.name.clone()} class={classes!("node", state, selected.then_some("selected"), (!m.up).then_some("off"))}
-            data-testid={format!("machine-{}", m.name)} data-state={state} role="button" tabindex="0"
-            aria-pressed={selected.to_string()} aria-labelledby={labelled_by}
-            {onclick} {onkeydown}>
-            <title>{ format!("{full}. Press for its actions") }</title>
-            <rect x={format!("{bx:.1}")} y={format!("{by:.1}")} width={g.box_w.to_string()} height={g.box_h.to_string()} rx="8" />
+            data-testid={format!("machine-{}", m.name)} data-state={state} {onclick} {onkeydown}>
+            <title>{ aria.clone() }</title>
+            <rect class="box" role="button" tabindex="0" aria-pressed={selected.to_string()} aria-label={aria}
+                x={format!("{bx:.1}")} y={format!("{by:.1}")} width={g.box_w.to_string()} height={g.box_h.to_string()} rx="8" />
             { line(0, 18.0, "name", format!("{} {} {word}", m.name, symbol(word))) }
             if g.compact {
                 // three lines: a running etcd's term and its commit/applied
@@ -900,6 +940,10 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test;
 
     use super::*;
+
+    /// A wide screen's box, half of it.
+    const HALF: Point = (98.0, 42.0);
+
     /// The map's `n` machines on their ring, all linked, as the page draws them.
     fn ring(n: usize) -> Vec<(Point, Point)> {
         let names: Vec<String> = (1..=n).map(|i| format!("node{i:02}")).collect();
@@ -953,7 +997,7 @@ mod tests {
             |((x1, y1), (x2, y2)): ((f64, f64), (f64, f64))| ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
         let middles: Vec<(f64, f64)> = ends.iter().map(|&e| mid(e)).collect();
         assert!(min_distance(&middles) < 1.0);
-        let hs = handle_points(&ends, HANDLE_GAP);
+        let hs = handle_points(&ends, HANDLE_GAP, HALF);
         assert_eq!(hs.len(), 6);
         assert!(min_distance(&hs) >= HANDLE_GAP, "{hs:?}");
     }
@@ -961,20 +1005,20 @@ mod tests {
     #[wasm_bindgen_test]
     fn handles_stay_at_the_middle_when_clear_and_on_their_link() {
         let ends = ring(3);
-        let hs = handle_points(&ends, HANDLE_GAP);
+        let hs = handle_points(&ends, HANDLE_GAP, HALF);
         for (&((x1, y1), (x2, y2)), &(hx, hy)) in ends.iter().zip(&hs) {
             assert!((hx - (x1 + x2) / 2.0).abs() < 1e-9 && (hy - (y1 + y2) / 2.0).abs() < 1e-9);
         }
         for n in 2..=8 {
             let ends = ring(n);
-            let hs = handle_points(&ends, HANDLE_GAP);
+            let hs = handle_points(&ends, HANDLE_GAP, HALF);
             for (&((x1, y1), (x2, y2)), &(hx, hy)) in ends.iter().zip(&hs) {
                 // On the segment: the cross product is zero, between the ends.
                 let cross = (x2 - x1) * (hy - y1) - (y2 - y1) * (hx - x1);
                 assert!(cross.abs() < 1e-6, "{n}: off its link");
                 let t = ((hx - x1) * (x2 - x1) + (hy - y1) * (y2 - y1))
                     / ((x2 - x1).powi(2) + (y2 - y1).powi(2));
-                assert!((0.3..=0.7).contains(&t), "{n}: t = {t}");
+                assert!((0.25..=0.75).contains(&t), "{n}: t = {t}");
             }
             if n <= 6 {
                 assert!(min_distance(&hs) >= HANDLE_GAP, "{n} machines: {hs:?}");
