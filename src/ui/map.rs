@@ -3,8 +3,11 @@
 //! both ways; shift-click: cut one way; cut links drawn red and dashed with a
 //! label, never by colour alone; each link's handle drawn above every line, at
 //! its middle or moved along it clear of the others, see [`handle_points`],
-//! and forecasting the cut or heal a click makes) and, when the toggle is on,
-//! the raft messages of the last frame moving along the links. Names and reasons are a person's
+//! and forecasting the cut or heal a click makes; the handles are the top
+//! layer, so no dot takes their click) and, when the toggle is on, the raft
+//! messages on their way (`flights`), each node's election timer, the vote
+//! tallies, the quorum line and marks, the event banner, "pause on" and the
+//! message inspector. Names and reasons are a person's
 //! text, shown through `visible_text` (a bidi control cannot flip a label).
 //! Under the map, a legend of the words its nodes use, each with its glossary
 //! link; a machine whose etcd never ran says "not started", with the member
@@ -163,8 +166,23 @@ impl PartialEq for MachinesOf {
 struct LinksProps {
     view: LinksOf,
     geo: Geometry,
+    /// Which part this layer draws: the lines (under the machines and the
+    /// dots) or the handles (over everything, so no dot takes their click).
+    handles: bool,
+    /// The link under the pointer or focus, shared by both parts.
+    pointed: PointedState,
     on_run: Callback<String>,
     on_forecast: Callback<Option<Change>>,
+}
+
+/// [`Pointed`], compared by identity.
+#[derive(Clone)]
+struct PointedState(Pointed);
+
+impl PartialEq for PointedState {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -293,6 +311,7 @@ fn positions(view: &WorldView, g: Geometry) -> BTreeMap<String, (f64, f64)> {
 #[function_component(ClusterMap)]
 pub fn cluster_map(props: &MapProps) -> Html {
     let sky = SkyState(use_mut_ref(Sky::default));
+    let pointed = PointedState(use_mut_ref(|| None));
     let q = props
         .quorum
         .clone()
@@ -334,12 +353,15 @@ pub fn cluster_map(props: &MapProps) -> Html {
         <div class="map-stage">
             <svg class={classes!("map", compact.then_some("compact"))} viewBox={format!("0 0 {w} {h}")} role="group"
                 aria-label="machines and the links between them">
-                <Links view={LinksOf(props.view.clone())} {geo} on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
+                <Links view={LinksOf(props.view.clone())} {geo} handles={false} pointed={pointed.clone()}
+                    on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
                 <Nodes view={MachinesOf(props.view.clone())} {geo} selected={props.selected.clone()} on_select={props.on_select.clone()} />
                 <Timers view={props.view.clone()} {geo} />
                 <QuorumMarks view={props.view.clone()} {geo} quorum={q.clone()} />
                 <FlightsLayer view={props.view.clone()} {geo} animate={props.animate} playing={props.playing}
                     speed={props.speed} now_ms={props.now_ms} state={sky} on_pick={on_pick.clone()} voters={q.voters.len()} />
+                <Links view={LinksOf(props.view.clone())} {geo} handles={true} pointed={pointed}
+                    on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
             </svg>
         </div>
         <div class="map-tools">
@@ -364,13 +386,18 @@ fn links(props: &LinksProps) -> Html {
     let view = &props.view.0;
     let pos = positions(view, props.geo);
     // The link under the pointer or focus: when its state changes (a click
-    // cut or healed it), its forecast becomes the other change's.
-    let pointed: Pointed = use_mut_ref(|| None);
+    // cut or healed it), its forecast becomes the other change's (watched by
+    // the handles' layer only).
+    let pointed: Pointed = props.pointed.0.clone();
     {
         let pointed = pointed.clone();
         let on_forecast = props.on_forecast.clone();
         let links = view.links.clone();
+        let watch = props.handles;
         use_effect_with(links, move |links| {
+            if !watch {
+                return;
+            }
             let now = pointed.borrow().clone();
             if let Some((a, b, was_up)) = now {
                 if let Some(l) = links.iter().find(|l| l.a == a && l.b == b) {
@@ -398,11 +425,10 @@ fn links(props: &LinksProps) -> Html {
         .zip(points.iter().copied())
         .map(|((l, r), h)| link(l, &pos, (h, r), props, &pointed))
         .unzip();
-    html! {
-        <g class="links">
-            <g class="link-lines">{ for lines }</g>
-            <g class="link-handles">{ for handles }</g>
-        </g>
+    if props.handles {
+        html! { <g class="links link-handles">{ for handles }</g> }
+    } else {
+        html! { <g class="links link-lines">{ for lines }</g> }
     }
 }
 
