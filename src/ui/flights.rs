@@ -297,24 +297,32 @@ fn dot_classes(kind: WireKind) -> Classes {
     )
 }
 
+/// The kinds the key shows (a reply stands for every reply: the same shape,
+/// hollow).
+const KEY_KINDS: [WireKind; 6] = [
+    WireKind::Heartbeat,
+    WireKind::HeartbeatResponse,
+    WireKind::Append,
+    WireKind::Vote,
+    WireKind::PreVote,
+    WireKind::Snapshot,
+];
+
+/// A dot of `kind` as a small inline picture, `px` wide.
+fn key_dot(kind: WireKind, px: &'static str) -> Html {
+    html! {
+        <svg class="legend-dot" viewBox="-10 -10 20 20" width={px} height={px} aria-hidden="true">
+            <g class={dot_classes(kind)}>{ shape(kind) }</g>
+        </svg>
+    }
+}
+
 /// The message shapes in a row, for the folded key's summary.
 #[function_component(MsgShapes)]
 pub fn msg_shapes() -> Html {
-    let kinds = [
-        WireKind::Heartbeat,
-        WireKind::HeartbeatResponse,
-        WireKind::Append,
-        WireKind::Vote,
-        WireKind::PreVote,
-        WireKind::Snapshot,
-    ];
     html! {
         <span class="msg-shapes" aria-hidden="true">
-            { for kinds.iter().map(|&k| html! {
-                <svg class="legend-dot" viewBox="-10 -10 20 20" width="13" height="13">
-                    <g class={dot_classes(k)}>{ shape(k) }</g>
-                </svg>
-            }) }
+            { for KEY_KINDS.iter().map(|&k| key_dot(k, "13")) }
         </span>
     }
 }
@@ -323,24 +331,9 @@ pub fn msg_shapes() -> Html {
 /// once, not on every frame.
 #[function_component(MsgLegend)]
 pub fn legend() -> Html {
-    let kinds = [
-        WireKind::Heartbeat,
-        WireKind::HeartbeatResponse,
-        WireKind::Append,
-        WireKind::Vote,
-        WireKind::PreVote,
-        WireKind::Snapshot,
-    ];
     html! {
         <ul class="msg-legend" data-testid="msg-legend" aria-label="The message dots' shapes">
-            { for kinds.iter().map(|&k| html! {
-                <li>
-                    <svg class="legend-dot" viewBox="-10 -10 20 20" width="16" height="16" aria-hidden="true">
-                        <g class={dot_classes(k)}>{ shape(k) }</g>
-                    </svg>
-                    { k.label() }
-                </li>
-            }) }
+            { for KEY_KINDS.iter().map(|&k| html! { <li>{ key_dot(k, "16") }{ k.label() }</li> }) }
             <li class="muted">{ "hollow: the reply · stops and fades: dropped · dots fly at least 0.5 s, slower than the network, so you can follow them" }</li>
         </ul>
     }
@@ -454,20 +447,16 @@ pub fn tallies(
     html! { <g class="tallies" aria-hidden="true">{ for items }</g> }
 }
 
-fn attrs(f: &Flight) -> (String, &'static str, String) {
-    let w = &f.wire;
-    (
-        w.seq.to_string(),
-        w.kind.name(),
-        format!("{} {} → {}, term {}", w.type_name, w.from, w.to, w.term),
-    )
+/// A still dot's tooltip (a moving one is gone before a tooltip shows).
+fn title(w: &Wire) -> String {
+    format!("{} {} → {}, term {}", w.type_name, w.from, w.to, w.term)
 }
 
 fn moving_dot(f: &Flight, (x0, y0): Point, (x1, y1): Point, now: f64) -> Html {
     let Some((p, opacity)) = f.at(now) else {
         return Html::default();
     };
-    let (seq, kind, _) = attrs(f);
+    let (seq, kind) = (f.wire.seq.to_string(), f.wire.kind.name());
     let (x, y) = (x0 + (x1 - x0) * p, y0 + (y1 - y0) * p);
     // fill and stroke opacity, not `opacity`: a group's opacity would make
     // every dot a layer of its own to paint; a moving dot has no tooltip
@@ -491,7 +480,7 @@ fn still_dot(f: &mut Flight, (x0, y0): Point, (x1, y1): Point, now: f64) -> Html
         return Html::default();
     }
     let delay = *f.still_delay.get_or_insert(f.born - now);
-    let (seq, kind, title) = attrs(f);
+    let (seq, kind, title) = (f.wire.seq.to_string(), f.wire.kind.name(), title(&f.wire));
     let (dx, dy) = if f.wire.dropped {
         ((x1 - x0) * DROP_AT, (y1 - y0) * DROP_AT)
     } else {
@@ -543,9 +532,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
                 <li key={w.seq.to_string()}>
                     <button class={classes!("link-like", on.then_some("on"))} data-testid="msg-item"
                         data-kind={w.kind.name()} aria-pressed={on.to_string()} {onclick}>
-                        <svg class="legend-dot" viewBox="-10 -10 20 20" width="12" height="12" aria-hidden="true">
-                            <g class={dot_classes(w.kind)}>{ shape(w.kind) }</g>
-                        </svg>
+                        { key_dot(w.kind, "12") }
                         { format!("{} → {} {}{}", w.from, w.to, w.kind.label(), if w.dropped { " (dropped)" } else { "" }) }
                     </button>
                 </li>

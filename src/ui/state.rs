@@ -265,6 +265,14 @@ pub struct LessonState {
 }
 
 impl LessonState {
+    /// The shown step's learner's command, if it has one.
+    fn learner_command(&self) -> Option<&lessons::LessonCommand> {
+        let step = self.lesson.steps.get(self.step)?;
+        step.learner_command().and_then(|k| step.commands.get(k))
+    }
+}
+
+impl LessonState {
     /// The lesson at `step`, its commands typed or not, nothing picked.
     pub fn at(lesson: Rc<Lesson>, step: usize, done: bool) -> LessonState {
         LessonState {
@@ -1065,12 +1073,7 @@ impl Model {
         if !l.awaiting {
             return;
         }
-        let Some(c) = l
-            .lesson
-            .steps
-            .get(l.step)
-            .and_then(|s| s.learner_command().map(|k| &s.commands[k]))
-        else {
+        let Some(c) = l.learner_command() else {
             return;
         };
         let line = command_line(&c.command);
@@ -1098,12 +1101,7 @@ impl Model {
         if !l.awaiting || self.run.steps.len() == l.seen {
             return;
         }
-        let Some(c) = l
-            .lesson
-            .steps
-            .get(l.step)
-            .and_then(|s| s.learner_command().map(|k| &s.commands[k]))
-        else {
+        let Some(c) = l.learner_command() else {
             return;
         };
         let current = self.session.borrow().current().map(str::to_string);
