@@ -175,6 +175,12 @@ describe('one screen', () => {
         // Run it: machines appear, and everything is still in view.
         await page.locator('[data-testid="lesson-run"]').click();
         await page.locator('svg.map').waitFor({ timeout: 30_000 });
+        // Next is aria-disabled while step 1 runs. Playwright retries a click on
+        // it, and each retry after the first scrolls the button to the top,
+        // middle or bottom of every scroller around it, even when it is in view
+        // (the stage, scrolled away, then fails the check below, as in CI under
+        // load). So the click waits until a learner could click.
+        await page.locator('[data-testid="lesson-next"][aria-disabled="false"]').waitFor({ timeout: 30_000 });
         await page.locator('[data-testid="lesson-next"]').click();
         await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 2' }).waitFor();
         await assertInView(page, [...lessonParts, ...STAGE], `${w}x${h} lesson step 2`);
