@@ -699,22 +699,27 @@ fn check_update_rewrites_blocks_in_place() {
 // The lessons in static/lessons/: each one is a golden test
 // ---------------------------------------------------------------------------------
 
+/// The lessons the site ships, sorted. Fails on a missing or thin corpus: a
+/// test over no lessons would pass without checking any.
 fn shipped_lessons() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/lessons");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("no {}: no lessons to check", dir.display());
-        return Vec::new();
-    };
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "lesson"))
         .collect();
     files.sort();
-    if files.is_empty() {
-        eprintln!("{}: no .lesson files yet", dir.display());
-    }
+    assert!(
+        files.len() >= SHIPPED_LESSONS,
+        "{}: {} lessons, expected at least {SHIPPED_LESSONS}",
+        dir.display(),
+        files.len()
+    );
     files
 }
+
+/// How many lessons `static/lessons/` holds today (raise it when adding one).
+const SHIPPED_LESSONS: usize = 6;
 
 fn shipped(path: &Path) -> (Lesson, String) {
     let src = match std::fs::read_to_string(path) {
@@ -734,7 +739,9 @@ fn shipped(path: &Path) -> (Lesson, String) {
 #[test]
 fn every_shipped_lesson_checks_without_differences() {
     let mut failures = Vec::new();
-    for path in shipped_lessons() {
+    let lessons = shipped_lessons();
+    println!("{} lessons checked", lessons.len());
+    for path in lessons {
         let (lesson, _) = shipped(&path);
         assert!(!lesson.steps.is_empty());
         for d in lessons::check(&lesson) {

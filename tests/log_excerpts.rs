@@ -552,10 +552,9 @@ fn leader_elsewhere(
 
 fn check_scenario(name: &str) {
     let path = reference_dir().join(format!("{name}.txt"));
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("{}: not found; skipped", path.display());
-        return;
-    };
+    // CI always has `../shared`: a missing transcript is a failure, not a skip.
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (the real transcripts are needed)", path.display()));
     let run = run_scenario(name);
     let real_ids = placeholders(&added_ids(&text));
     let sim_ids = placeholders(&added_ids(&run.output));
@@ -567,7 +566,13 @@ fn check_scenario(name: &str) {
         .flatten()
         .map(|l| normalise(l, &sim_ids))
         .collect();
-    for ex in excerpts(&text) {
+    let excerpts = excerpts(&text);
+    assert!(
+        !excerpts.is_empty(),
+        "{}: no log excerpts found",
+        path.display()
+    );
+    for ex in excerpts {
         let want: Vec<String> = ex.lines.iter().map(|l| normalise(l, &real_ids)).collect();
         let have: Vec<String> = run
             .logs
@@ -738,14 +743,15 @@ fn complete_cut_line(want: String, have: &[String]) -> String {
 
 #[test]
 fn seed_000_log_excerpts_appear_in_order() {
-    let Some(doc) = std::fs::read_dir("../shared/seeds").ok().and_then(|d| {
-        d.filter_map(|e| e.ok())
-            .find(|e| e.file_name().to_string_lossy().starts_with("000_"))
-            .and_then(|e| std::fs::read_to_string(e.path()).ok())
-    }) else {
-        eprintln!("../shared/seeds/000_*.txt not found; skipped");
-        return;
-    };
+    // CI always has `../shared`: a missing document is a failure, not a skip.
+    let doc = std::fs::read_dir("../shared/seeds")
+        .ok()
+        .and_then(|d| {
+            d.filter_map(|e| e.ok())
+                .find(|e| e.file_name().to_string_lossy().starts_with("000_"))
+                .and_then(|e| std::fs::read_to_string(e.path()).ok())
+        })
+        .expect("../shared/seeds/000_*.txt (seed 000's document) is needed");
     let run = run_named("seed-000", 1);
     let doc_ids: Vec<(u64, String)> = SEED_000_IDS
         .iter()
