@@ -1,13 +1,263 @@
 //! Behaviours a person meets in the terminal, each checked against what etcd 3.4
-//! does: listen addresses, flag checks, recovery paths, clients with several
-//! endpoints, leadership moves and data dirs.
+//! does.
+//!
+//! # The cases: `tests/behaviour/*.case`
+//!
+//! Each file is one case in the lesson format (`src/lessons.rs`): a header
+//! (`title:`, `seed:`, `start: empty|cluster`), then `## ` steps of narration,
+//! commands, their expected output as `| ` blocks and `? ` checks. Adding a
+//! case is adding a file; [`every_case_prints_its_golden_output`] runs them all.
+//! A case differs from a lesson in three ways:
+//!
+//! - every command's output is compared: a command without a `| ` block must
+//!   print nothing;
+//! - a server log is checked with the shell's `logs NAME` command, whose output
+//!   is the machine's whole log so far (time stamps are the simulated clock's);
+//! - `= exit MACHINE STATUS` lines check that MACHINE runs no etcd and its last
+//!   one exited with STATUS, after the step's commands (the shell's `wait`
+//!   does not report it);
+//!
+//! and it asks no question and has no learner's command. Write the commands,
+//! checks and narration, run `UPDATE_GOLDEN=1 cargo test --profile release-test
+//! --test behaviour` to fill the `| ` blocks with what the simulation prints,
+//! and read them: they are reviewed like any golden file.
+//!
+//! ```text
+//! title: A client with several endpoints fails over to a live one
+//! start: cluster
+//!
+//! ## node01 killed; node02's client lists node01 first
+//! node01$ kill -9 etcd
+//! $ sleep 3
+//! node02$ etcdctl --endpoints=http://192.168.0.61:2379,http://192.168.0.62:2379 put k v
+//! | OK
+//! ```
+//!
+//! # Compared with real runs
+//!
+//! The tests below the runner compare the simulation's logs, line by line,
+//! with real etcd 3.4.23 runs kept in the repository: `--snapshot-count` and
+//! snapshots sent to a member far behind or new
+//! (`tests/reference-run-b/snapshot-catch-up/`), and a wiped follower started
+//! again under its old ID (`tests/findings/wiped-member-restarted-as-new.real.*`).
+//! Their scripts stay here: one puts 6,100 keys in a loop.
 #![cfg(not(target_arch = "wasm32"))]
 
+use std::path::{Path, PathBuf};
+
+use quorum_playground::lessons::{self, Lesson, StepResult};
 use quorum_playground::shell::parse;
 use quorum_playground::shell::runner::run_one;
 use quorum_playground::shell::session::Session;
 
-const BOOT: &str = include_str!("../src/ui/boot.sh");
+// ---------------------------------------------------------------------------------
+// The cases
+// ---------------------------------------------------------------------------------
+
+/// Where the cases live.
+const CASES: &str = "tests/behaviour";
+
+/// How many cases `tests/behaviour/` holds today (raise it when adding one).
+const CASE_COUNT: usize = 8;
+
+/// An `= exit MACHINE STATUS` line: checked after the step it stands in.
+struct ExitCheck {
+    line: usize,
+    /// The index of its step in `Lesson::steps`.
+    step: usize,
+    machine: String,
+    status: i32,
+}
+
+/// A case file, parsed.
+struct Case {
+    src: String,
+    lesson: Lesson,
+    exits: Vec<ExitCheck>,
+}
+
+fn case_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(CASES)
+        .unwrap_or_else(|e| panic!("{CASES}: {e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "case"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn load(path: &Path) -> Case {
+    let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let name = path
+        .file_stem()
+        .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+    let lesson = lessons::parse(&name, &src).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        lesson.question_count() == 0 && lesson.learner_step_count() == 0,
+        "{}: a case asks no question and has no learner's command",
+        path.display()
+    );
+    let mut exits = Vec::new();
+    for (i, text) in src.lines().enumerate() {
+        let Some(rest) = text.strip_prefix("= ") else {
+            continue;
+        };
+        let line = i + 1;
+        let bad = || {
+            panic!(
+                "{}:{line}: expected `= exit MACHINE STATUS`",
+                path.display()
+            )
+        };
+        let [kind, machine, status] = rest.split_whitespace().collect::<Vec<_>>()[..] else {
+            bad()
+        };
+        let Ok(status) = status.parse() else { bad() };
+        if kind != "exit" {
+            bad();
+        }
+        let Some(step) = lesson.steps.iter().rposition(|s| s.line < line) else {
+            panic!(
+                "{}:{line}: an `= ` line before the first step",
+                path.display()
+            )
+        };
+        exits.push(ExitCheck {
+            line,
+            step,
+            machine: machine.to_string(),
+            status,
+        });
+    }
+    Case { src, lesson, exits }
+}
+
+/// Runs a case step by step from its header's world: each step's results,
+/// the failures of its `= exit` lines (as `LINE: message`), and the session.
+fn play(case: &Case) -> (Vec<StepResult>, Vec<String>, Session) {
+    let mut session = lessons::boot_session(&case.lesson);
+    let mut results = Vec::new();
+    let mut failures = Vec::new();
+    for (i, step) in case.lesson.steps.iter().enumerate() {
+        results.push(lessons::run_step(&mut session, step));
+        for x in case.exits.iter().filter(|x| x.step == i) {
+            let status = exit_status(&session, &x.machine);
+            let running = session
+                .world
+                .view()
+                .machines
+                .iter()
+                .any(|m| m.name == x.machine && m.process.is_some());
+            if running || status != Some(x.status) {
+                failures.push(format!(
+                    "{}: {} should have exited with {}: running {running}, last exit {status:?}",
+                    x.line, x.machine, x.status
+                ));
+            }
+        }
+    }
+    (results, failures, session)
+}
+
+/// Every difference of a run from its case, as `LINE: message`: outputs (a
+/// command without a block must print nothing), then `? ` checks.
+fn differences(case: &Case, results: &[StepResult]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (step, result) in case.lesson.steps.iter().zip(results) {
+        for (c, r) in step.commands.iter().zip(&result.commands) {
+            let want = c.expected.clone().unwrap_or_default();
+            let got = r.block().unwrap_or_default();
+            if want != got {
+                let k = want
+                    .lines()
+                    .zip(got.lines())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                out.push(format!(
+                    "{}: `{}` printed another output; first difference at its line {}:\n  want: {:?}\n  got:  {:?}",
+                    c.line,
+                    r.echo.trim_end(),
+                    k + 1,
+                    want.lines().nth(k).unwrap_or("(nothing)"),
+                    got.lines().nth(k).unwrap_or("(nothing)")
+                ));
+            }
+        }
+        for r in &result.checks {
+            if let Err(e) = &r.result {
+                out.push(format!("{}: `? {}` fails: {e}", r.check.line(), r.check));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_case_prints_its_golden_output() {
+    let update = std::env::var("UPDATE_GOLDEN").is_ok();
+    let files = case_files();
+    let mut failures = Vec::new();
+    for path in &files {
+        let case = load(path);
+        let (results, exits, _) = play(&case);
+        if update {
+            let new = lessons::update_with(&case.src, &case.lesson, &results);
+            std::fs::write(path, new).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        } else {
+            failures.extend(
+                differences(&case, &results)
+                    .into_iter()
+                    .map(|d| format!("{}:{d}", path.display())),
+            );
+        }
+        failures.extend(exits.into_iter().map(|d| format!("{}:{d}", path.display())));
+    }
+    println!("{} cases run", files.len());
+    assert!(
+        failures.is_empty(),
+        "{}\n(`UPDATE_GOLDEN=1` rewrites the blocks; review the diff)",
+        failures.join("\n")
+    );
+    assert_eq!(files.len(), CASE_COUNT, "cases in {CASES}");
+}
+
+#[test]
+fn the_runner_catches_a_wrong_block_an_unprinted_output_and_a_wrong_exit() {
+    let src = "title: T\n## S\n$ machine add a\na$ etcd --heartbeat-interval 0\n\
+               $ echo hi\n| ho\n$ echo quiet\n= exit a 2\n? quorum ok\n";
+    let lesson = lessons::parse("t", src).expect("parses");
+    let case = Case {
+        src: src.to_string(),
+        exits: vec![ExitCheck {
+            line: 8,
+            step: 0,
+            machine: "a".to_string(),
+            status: 2,
+        }],
+        lesson,
+    };
+    let (results, exits, _) = play(&case);
+    let d = differences(&case, &results);
+    assert_eq!(d.len(), 3, "{d:?}");
+    assert!(
+        d[0].starts_with("5: `a$ echo hi` printed another output"),
+        "{d:?}"
+    );
+    assert!(
+        d[1].starts_with("7: `a$ echo quiet` printed another output"),
+        "{d:?}"
+    );
+    assert!(d[2].starts_with("9: `? quorum ok` fails"), "{d:?}");
+    assert_eq!(exits.len(), 1);
+    assert!(
+        exits[0].starts_with("8: a should have exited with 2"),
+        "{exits:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------------
+// Compared with real runs
+// ---------------------------------------------------------------------------------
 
 fn run(s: &mut Session, lines: &str) -> String {
     let mut out = String::new();
@@ -17,12 +267,6 @@ fn run(s: &mut Session, lines: &str) -> String {
     out
 }
 
-fn booted() -> Session {
-    let mut s = Session::new(1);
-    run(&mut s, BOOT);
-    s
-}
-
 fn log_of(s: &Session, machine: &str) -> String {
     s.world
         .logs
@@ -30,199 +274,6 @@ fn log_of(s: &Session, machine: &str) -> String {
         .filter(|l| l.machine == machine)
         .map(|l| format!("{}\n", l.text))
         .collect()
-}
-
-#[test]
-fn etcds_default_listen_urls_are_local_only() {
-    // Without --listen-*-urls etcd listens on localhost: other machines are refused.
-    let mut s = Session::new(1);
-    let out = run(
-        &mut s,
-        "machine add a 10.0.0.1\nmachine add b 10.0.0.2\n\
-         a$ etcd --name a --initial-advertise-peer-urls http://10.0.0.1:2380 \
-         --initial-cluster a=http://10.0.0.1:2380 --advertise-client-urls http://10.0.0.1:2379\n\
-         $ sleep 2\na$ etcdctl put k v\nb$ etcdctl --endpoints=http://10.0.0.1:2379 put k v\n",
-    );
-    assert!(out.contains("a$ etcdctl put k v\nOK\n"), "{out}");
-    assert!(
-        out.contains("all SubConns are in TransientFailure"),
-        "a client on b is refused: {out}"
-    );
-}
-
-#[test]
-fn zero_intervals_fail_as_etcd_does() {
-    let mut s = Session::new(1);
-    run(
-        &mut s,
-        "machine add a\na$ etcd --heartbeat-interval 0\n$ sleep 1\n",
-    );
-    assert!(log_of(&s, "a").contains(
-        "E | etcdmain: error verifying flags, --heartbeat-interval must be >0 (set to 0ms). See 'etcd --help'."
-    ));
-    run(&mut s, "a$ etcd --heartbeat-interval 300\n");
-    assert!(log_of(&s, "a").contains(
-        "error verifying flags, --election-timeout[1000ms] should be at least as 5 times as --heartbeat-interval[300ms]. See 'etcd --help'."
-    ));
-    let v = s.world.view();
-    let a = v.machines.iter().find(|m| m.name == "a").expect("a");
-    assert!(a.process.is_none());
-    assert_eq!(a.last_exit.as_ref().map(|e| e.status), Some(1));
-}
-
-/// Real etcd 3.4.23, recorded for this test: listen client URLs set (by flag
-/// or by `ETCD_LISTEN_CLIENT_URLS`) without advertised ones is refused, after
-/// the timing checks, with a second line saying why (zap: `etcdmain/etcd.go:73`).
-#[test]
-fn listen_client_urls_without_advertised_ones_fail_as_etcd_does() {
-    let mut s = Session::new(1);
-    run(
-        &mut s,
-        "machine add a 127.0.0.77
-         a$ etcd --name x --listen-client-urls http://127.0.0.77:2379 --listen-peer-urls http://127.0.0.77:2380
-",
-    );
-    let log = log_of(&s, "a");
-    assert!(log.contains(
-        "E | etcdmain: error verifying flags, --advertise-client-urls is required when --listen-client-urls is set explicitly. See 'etcd --help'.
-"
-    ), "{log}");
-    assert!(log.contains(
-        "E | etcdmain: When listening on specific address(es), this etcd process must advertise accessible url(s) to each connected client.
-"
-    ));
-    let out = run(
-        &mut s,
-        "a$ etcdctl --endpoints=127.0.0.77:2379 put a b
-",
-    );
-    assert!(out.ends_with("Error: context deadline exceeded\n"), "{out}");
-    // By variable too; the timing checks come first.
-    run(
-        &mut s,
-        "a$ export ETCD_LISTEN_CLIENT_URLS=http://127.0.0.77:2379
-a$ etcd --heartbeat-interval 0
-",
-    );
-    assert!(log_of(&s, "a").ends_with(
-        "error verifying flags, --heartbeat-interval must be >0 (set to 0ms). See 'etcd --help'.
-"
-    ));
-    run(
-        &mut s,
-        "a$ etcd --logger zap
-",
-    );
-    let log = log_of(&s, "a");
-    let last: Vec<&str> = log.lines().rev().take(2).collect();
-    assert!(last[1].contains(r#""caller":"etcdmain/etcd.go:66","msg":"failed to verify flags","error":"--advertise-client-urls is required when --listen-client-urls is set explicitly"}"#), "{log}");
-    assert!(last[0].contains(r#""caller":"etcdmain/etcd.go:73","msg":"advertise client URLs are not set","error":"--advertise-client-urls is required when --listen-client-urls is set explicitly"}"#), "{log}");
-    // Advertised URLs given: it starts.
-    run(
-        &mut s,
-        "a$ etcd --advertise-client-urls http://127.0.0.77:2379
-$ sleep 2
-",
-    );
-    let out = run(
-        &mut s,
-        "a$ etcdctl --endpoints=127.0.0.77:2379 put a b
-",
-    );
-    assert_eq!(out.lines().last(), Some("OK"), "{out}");
-}
-
-#[test]
-fn force_new_cluster_after_a_restore() {
-    let mut s = booted();
-    let out = run(
-        &mut s,
-        "node01$ etcdctl put k v\nnode01$ etcdctl snapshot save snap.db\n\
-         node01$ kill -9 etcd\nnode02$ kill -9 etcd\nnode03$ kill -9 etcd\n\
-         node01$ etcdctl snapshot restore snap.db --name node01 \
-         --initial-cluster node01=http://192.168.0.61:2380 \
-         --initial-advertise-peer-urls http://192.168.0.61:2380 --data-dir r.etcd\n\
-         node01$ etcd --name node01 --data-dir r.etcd --force-new-cluster \
-         --listen-client-urls http://0.0.0.0:2379 --advertise-client-urls http://192.168.0.61:2379\n\
-         $ sleep 3\nnode01$ etcdctl get k\n",
-    );
-    assert!(out.ends_with("node01$ etcdctl get k\nk\nv\n"), "{out}");
-}
-
-#[test]
-fn clients_fail_over_to_a_live_endpoint() {
-    let mut s = booted();
-    let out = run(
-        &mut s,
-        "node01$ kill -9 etcd\n$ sleep 3\n\
-         node02$ etcdctl --endpoints=http://192.168.0.61:2379,http://192.168.0.62:2379 put k v\n",
-    );
-    assert!(out.ends_with("put k v\nOK\n"), "{out}");
-}
-
-#[test]
-fn move_leader_to_itself_and_to_a_follower() {
-    let mut s = booted();
-    let leader = s
-        .world
-        .view()
-        .machines
-        .into_iter()
-        .filter_map(|m| m.process)
-        .find(|p| p.role == quorum_playground::sim::view::Role::Leader)
-        .expect("a leader");
-    let id = format!("{:x}", leader.id);
-    let ep =
-        "--endpoints=http://192.168.0.61:2379,http://192.168.0.62:2379,http://192.168.0.63:2379";
-    let out = run(&mut s, &format!("$ etcdctl {ep} move-leader {id}\n"));
-    assert!(
-        out.contains(&format!("Leadership transferred from {id} to {id}")),
-        "{out}"
-    );
-    let other = leader
-        .members
-        .iter()
-        .find(|m| m.id != leader.id)
-        .expect("a follower");
-    let out = run(
-        &mut s,
-        &format!("$ etcdctl {ep} move-leader {:x}\n", other.id),
-    );
-    assert!(
-        out.contains(&format!(
-            "Leadership transferred from {id} to {:x}",
-            other.id
-        )),
-        "{out}"
-    );
-}
-
-#[test]
-fn a_running_members_data_dir_is_on_its_disk() {
-    let mut s = booted();
-    let out = run(
-        &mut s,
-        "node01$ ls\nnode01$ cp -a node01.etcd backup\nnode01$ ls\n\
-         node01$ etcdctl snapshot restore backup/member/snap/db --data-dir node01.etcd\n",
-    );
-    assert!(out.contains("node01$ ls\nnode01.etcd/\n"), "{out}");
-    assert!(out.contains("backup/\nnode01.etcd/\n"), "{out}");
-    assert!(
-        out.contains("Error: data-dir \"node01.etcd\" exists"),
-        "{out}"
-    );
-}
-
-#[test]
-fn machine_names_ignore_case_and_rm_forgets_links() {
-    let mut s = Session::new(1);
-    let out = run(
-        &mut s,
-        "machine add node01\nmachine add Node01\nmachine add b\nnet cut node01 b\n\
-         machine rm b\nmachine add b\nnet\n",
-    );
-    assert!(out.contains("machine: Node01: already exists"), "{out}");
-    assert!(out.ends_with("net\nb <-> node01: up\n"), "{out}");
 }
 
 /// `--snapshot-count`: a server saves a snapshot once more entries than that
