@@ -554,125 +554,24 @@ fn evidence(s: &str) -> Option<Evidence> {
 /// Reads a `.quotes` file; a line it cannot read fails with `FILE:LINE:`.
 fn load(path: &Path) -> Document {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut d = Document {
-        path: path.to_path_buf(),
-        doc: String::new(),
-        lesson: String::new(),
-        ids: Vec::new(),
-        blocks: Vec::new(),
-        claims: Vec::new(),
+    let mut reader = Reader {
+        d: Document {
+            path: path.to_path_buf(),
+            doc: String::new(),
+            lesson: String::new(),
+            ids: Vec::new(),
+            blocks: Vec::new(),
+            claims: Vec::new(),
+        },
+        reasons: HashMap::new(),
+        in_claim: false,
     };
-    let mut reasons: HashMap<String, String> = HashMap::new();
-    // what indented lines belong to: the last quote of the last block, or the last claim
-    let mut in_claim = false;
     for (i, raw) in text.lines().enumerate() {
-        let fail = |what: &str| -> ! { panic!("{}:{}: {what}: `{raw}`", path.display(), i + 1) };
-        let trimmed = raw.trim_start();
-        let comment = trimmed.starts_with('#') && !raw.starts_with("## ");
-        if trimmed.is_empty() || comment {
-            continue;
-        }
-        if let Some(rest) = raw.strip_prefix("  ") {
-            if in_claim {
-                let claim = d.claims.last_mut().unwrap_or_else(|| fail("no claim"));
-                if let Some(says) = rest.strip_prefix("says: ") {
-                    claim.says = says.to_string();
-                } else if let Some(why) = rest.strip_prefix("why: ") {
-                    claim.unchecked = Some(why.to_string());
-                } else {
-                    claim
-                        .evidence
-                        .push(evidence(rest).unwrap_or_else(|| fail("not a piece of evidence")));
-                }
-                continue;
-            }
-            let quote = d
-                .blocks
-                .last_mut()
-                .and_then(|b| b.quotes.last_mut())
-                .unwrap_or_else(|| fail("an indented line under no quote or claim"));
-            let reason = |r: &str| match r.strip_prefix(": ") {
-                Some(text) => text.to_string(),
-                None => reasons
-                    .get(r.trim())
-                    .cloned()
-                    .unwrap_or_else(|| fail("no such reason")),
-            };
-            if let Some(line) = rest.strip_prefix("= ") {
-                quote.real.push(T::L(line.to_string()));
-            } else if let Some(part) = rest.strip_prefix("~ ") {
-                quote.real.push(T::P(part.to_string()));
-            } else if let Some(r) = rest.strip_prefix("because") {
-                quote.why = reason(r);
-            } else if let Some(why) = rest.strip_prefix("cut: ") {
-                quote.cut = Some(why.to_string());
-            } else if rest == "any order" {
-                quote.any_order = true;
-            } else if let Some(r) = rest.strip_prefix("unmatched") {
-                quote.unmatched = Some(reason(r));
-            } else {
-                fail("not a modifier of a quote");
-            }
-            continue;
-        }
-        let words: Vec<&str> = raw.split_whitespace().collect();
-        if let Some(v) = raw.strip_prefix("doc: ") {
-            d.doc = v.to_string();
-        } else if let Some(v) = raw.strip_prefix("lesson: ") {
-            d.lesson = v.to_string();
-        } else if let ["id:", hex, n] = words[..] {
-            let id = u64::from_str_radix(hex, 16).unwrap_or_else(|_| fail("a bad ID"));
-            d.ids
-                .push((id, n.parse().unwrap_or_else(|_| fail("a bad count"))));
-        } else if let Some((name, text)) =
-            raw.strip_prefix("reason ").and_then(|r| r.split_once(": "))
-        {
-            reasons.insert(name.to_string(), text.to_string());
-        } else if raw.starts_with("## ") {
-            in_claim = false;
-            let at = match words[1..] {
-                ["output", s] => steps(s).map(|(a, b)| At::Out(a, b)),
-                ["log", m, s] => steps(s).map(|(a, b)| At::Log(m.to_string(), a, b)),
-                ["exit", m, n] => n.parse().ok().map(|n| At::Exit(m.to_string(), n)),
-                _ => None,
-            };
-            let at = at.unwrap_or_else(|| {
-                fail("expected `## output N-M`, `## log MACHINE N-M` or `## exit MACHINE N`")
-            });
-            d.blocks.push(Block {
-                at,
-                quotes: Vec::new(),
-            });
-        } else if let Some(c) = re(r"^(claim|unchecked) (\d+): (.+)$").captures(raw) {
-            in_claim = true;
-            d.claims.push(Claim {
-                line: c[2].parse().unwrap_or_else(|_| fail("a bad line number")),
-                quote: c[3].to_string(),
-                says: String::new(),
-                evidence: Vec::new(),
-                unchecked: (&c[1] == "unchecked").then(String::new),
-            });
-        } else if let Some(c) = re(r"^(\d+): (.*)$").captures(raw) {
-            let block = d
-                .blocks
-                .last_mut()
-                .unwrap_or_else(|| fail("a quote outside a block"));
-            if in_claim {
-                fail("a quote after a claim: start a block first");
-            }
-            block.quotes.push(Quote {
-                line: c[1].parse().unwrap_or_else(|_| fail("a bad line number")),
-                text: c[2].to_string(),
-                real: Vec::new(),
-                why: String::new(),
-                cut: None,
-                any_order: false,
-                unmatched: None,
-            });
-        } else {
-            fail("not a line of the format");
+        if let Err(e) = reader.line(raw) {
+            panic!("{}:{}: {e}: `{raw}`", path.display(), i + 1);
         }
     }
+    let d = reader.d;
     assert!(
         !d.doc.is_empty() && !d.lesson.is_empty(),
         "{}: no `doc:` or `lesson:`",
@@ -699,6 +598,136 @@ fn load(path: &Path) -> Document {
         );
     }
     d
+}
+
+/// The state of reading a `.quotes` file line by line.
+struct Reader {
+    d: Document,
+    /// `reason NAME: TEXT` lines so far.
+    reasons: HashMap<String, String>,
+    /// Whether indented lines belong to the last claim (else to the last quote).
+    in_claim: bool,
+}
+
+impl Reader {
+    fn line(&mut self, raw: &str) -> Result<(), String> {
+        let trimmed = raw.trim_start();
+        let comment = trimmed.starts_with('#') && !raw.starts_with("## ");
+        if trimmed.is_empty() || comment {
+            return Ok(());
+        }
+        match raw.strip_prefix("  ") {
+            Some(rest) if self.in_claim => self.claim_line(rest),
+            Some(rest) => self.quote_line(rest),
+            None => self.top_line(raw),
+        }
+    }
+
+    /// A line in the first column: the header, a block, a quote or a claim.
+    fn top_line(&mut self, raw: &str) -> Result<(), String> {
+        let d = &mut self.d;
+        let words: Vec<&str> = raw.split_whitespace().collect();
+        let number = |s: &str| s.parse::<usize>().map_err(|_| "a bad number".to_string());
+        if let Some(v) = raw.strip_prefix("doc: ") {
+            d.doc = v.to_string();
+        } else if let Some(v) = raw.strip_prefix("lesson: ") {
+            d.lesson = v.to_string();
+        } else if let ["id:", hex, n] = words[..] {
+            let id = u64::from_str_radix(hex, 16).map_err(|_| "a bad ID")?;
+            d.ids.push((id, number(n)?));
+        } else if let Some((name, text)) =
+            raw.strip_prefix("reason ").and_then(|r| r.split_once(": "))
+        {
+            self.reasons.insert(name.to_string(), text.to_string());
+        } else if raw.starts_with("## ") {
+            self.in_claim = false;
+            let at = match words[1..] {
+                ["output", s] => steps(s).map(|(a, b)| At::Out(a, b)),
+                ["log", m, s] => steps(s).map(|(a, b)| At::Log(m.to_string(), a, b)),
+                ["exit", m, n] => n.parse().ok().map(|n| At::Exit(m.to_string(), n)),
+                _ => None,
+            };
+            let at =
+                at.ok_or("expected `## output N-M`, `## log MACHINE N-M` or `## exit MACHINE N`")?;
+            d.blocks.push(Block {
+                at,
+                quotes: Vec::new(),
+            });
+        } else if let Some(c) = re(r"^(claim|unchecked) (\d+): (.+)$").captures(raw) {
+            self.in_claim = true;
+            d.claims.push(Claim {
+                line: number(&c[2])?,
+                quote: c[3].to_string(),
+                says: String::new(),
+                evidence: Vec::new(),
+                unchecked: (&c[1] == "unchecked").then(String::new),
+            });
+        } else if let Some(c) = re(r"^(\d+): (.*)$").captures(raw) {
+            if self.in_claim {
+                return Err("a quote after a claim: start a block first".to_string());
+            }
+            let block = d.blocks.last_mut().ok_or("a quote outside a block")?;
+            block.quotes.push(Quote {
+                line: number(&c[1])?,
+                text: c[2].to_string(),
+                real: Vec::new(),
+                why: String::new(),
+                cut: None,
+                any_order: false,
+                unmatched: None,
+            });
+        } else {
+            return Err("not a line of the format".to_string());
+        }
+        Ok(())
+    }
+
+    /// An indented line under a quote: its real line(s), reason, cut, order, unmatched.
+    fn quote_line(&mut self, rest: &str) -> Result<(), String> {
+        let quote = self
+            .d
+            .blocks
+            .last_mut()
+            .and_then(|b| b.quotes.last_mut())
+            .ok_or("an indented line under no quote or claim")?;
+        // `because: TEXT` or `because NAME` (a `reason NAME:`)
+        let reasons = &self.reasons;
+        let reason = |r: &str| match r.strip_prefix(": ") {
+            Some(text) => Ok(text.to_string()),
+            None => reasons.get(r.trim()).cloned().ok_or("no such reason"),
+        };
+        if let Some(line) = rest.strip_prefix("= ") {
+            quote.real.push(T::L(line.to_string()));
+        } else if let Some(part) = rest.strip_prefix("~ ") {
+            quote.real.push(T::P(part.to_string()));
+        } else if let Some(r) = rest.strip_prefix("because") {
+            quote.why = reason(r)?;
+        } else if let Some(why) = rest.strip_prefix("cut: ") {
+            quote.cut = Some(why.to_string());
+        } else if rest == "any order" {
+            quote.any_order = true;
+        } else if let Some(r) = rest.strip_prefix("unmatched") {
+            quote.unmatched = Some(reason(r)?);
+        } else {
+            return Err("not a modifier of a quote".to_string());
+        }
+        Ok(())
+    }
+
+    /// An indented line under a claim: what it says, a piece of evidence, or why not checked.
+    fn claim_line(&mut self, rest: &str) -> Result<(), String> {
+        let claim = self.d.claims.last_mut().ok_or("no claim")?;
+        if let Some(says) = rest.strip_prefix("says: ") {
+            claim.says = says.to_string();
+        } else if let Some(why) = rest.strip_prefix("why: ") {
+            claim.unchecked = Some(why.to_string());
+        } else {
+            claim
+                .evidence
+                .push(evidence(rest).ok_or("not a piece of evidence")?);
+        }
+        Ok(())
+    }
 }
 
 /// The document's text, from `../shared/seeds/` (or `QP_SEEDS`): CI always has it.
@@ -1412,6 +1441,23 @@ fn the_format_reads_every_kind_of_line() {
         matches!(&c.evidence[5], Evidence::BothSidesCampaign { sides, .. } if sides[1] == ["c", "d"])
     );
     assert_eq!(d.claims[1].unchecked.as_deref(), Some("because"));
+}
+
+#[test]
+fn a_line_it_cannot_read_names_its_file_and_line() {
+    let path = std::env::temp_dir().join(format!("qp-bad-{}.quotes", std::process::id()));
+    std::fs::write(
+        &path,
+        "doc: 009\nlesson: x\n## output 1-1\n7: a\n  because NOPE\n",
+    )
+    .expect("temp file");
+    let err = std::panic::catch_unwind(|| load(&path).doc).expect_err("a reason never named");
+    let _ = std::fs::remove_file(&path);
+    let message = err.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(
+        message.ends_with(".quotes:5: no such reason: `  because NOPE`"),
+        "{message}"
+    );
 }
 
 // =================================================================================
