@@ -3,6 +3,12 @@
 //! byte for byte. `UPDATE_GOLDEN=1 cargo test --test golden` rewrites them;
 //! a diff in review means behaviour changed. The same files are checked in
 //! headless Chromium by `tests/web.rs`, so native and wasm agree.
+//!
+//! The scripts stay shell scripts, not narrated cases like `tests/behaviour/`:
+//! most are made from real etcd transcripts (`tools/transcript2script.py`),
+//! other tests replay the same files (`transcripts`, `zap`, `partitions`,
+//! `invariants`, `seed000`, `web`), and a golden file interleaves each
+//! command's server log lines with its output, which a `| ` block cannot hold.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};

@@ -24,6 +24,10 @@
 //! with its reason and the evidence (`tests/reference-run-b/`, second real runs).
 //! `cargo test --release --test log_excerpts -- --nocapture` prints every
 //! excerpt's score and each missing line.
+//!
+//! The data is `../shared/` (CI always has it): without a transcript or seed
+//! 000's document the tests fail, they never skip, and a transcript with no
+//! excerpt fails too.
 mod common;
 use common::{added_ids, re};
 use std::collections::BTreeMap;

@@ -1,7 +1,9 @@
 //! The headless runner's contract (`design/shell.md`, "The headless runner"): its
 //! example script gives its example transcript, parse errors exit 2 with
-//! `FILE:LINE: message` and run nothing, and a failing command is part of the
-//! transcript, not an error.
+//! `FILE:LINE: message` and run nothing, a failing command is part of the
+//! transcript, not an error, stdin and a file give the same run, two seeds give
+//! runs that differ only in their random parts, and `--logs` prints each
+//! command's server log lines after its echo.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::process::Command;
