@@ -230,7 +230,8 @@ fn new_cluster(
         .collect();
     {
         let mut core = storage.wl();
-        let _ = core.append(&entries);
+        core.append(&entries)
+            .expect("entries 1..=N follow an empty log: none compacted, none past its end");
         core.set_hardstate(HardState {
             term: 1,
             commit: entries.len() as u64,
@@ -280,7 +281,8 @@ pub fn restore(
         meta.term = 1;
         meta.set_conf_state(cs.clone());
         let mut core = storage.wl();
-        let _ = core.apply_snapshot(raft_snap);
+        core.apply_snapshot(raft_snap)
+            .expect("an empty log starts at index 1, and the snapshot's index N >= 1 is not older");
         core.set_hardstate(HardState {
             term: 1,
             commit: n,
@@ -327,7 +329,10 @@ fn conf_entry(index: u64, term: u64, ty: ConfChangeType, kind: ChangeKind, m: &M
     e.set_entry_type(EntryType::EntryConfChange);
     e.index = index;
     e.term = term;
-    e.data = cc.write_to_bytes().unwrap_or_default().into();
+    e.data = cc
+        .write_to_bytes()
+        .expect("a proto3 ConfChange has no required field to miss")
+        .into();
     e
 }
 
@@ -585,7 +590,9 @@ fn force_new_cluster(mut dir: DataDir, ctx: &mut Ctx) -> DataDir {
         // Appending at commit + 1 drops the uncommitted tail, as etcd discards it.
         let mut core = dir.storage.wl();
         if !extra.is_empty() {
-            let _ = core.append(&extra);
+            core.append(&extra).expect(
+                "commit + 1 lies within the log: compaction never passes the applied index",
+            );
         }
         let mut new_hs = hs.clone();
         new_hs.commit = index;

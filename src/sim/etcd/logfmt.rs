@@ -59,8 +59,10 @@ impl Drain for CaptureDrain {
             return Ok(());
         }
         let mut kv = KvCollector(Vec::new());
-        // Serializing into a Vec cannot fail.
-        let _ = record.kv().serialize(record, &mut kv);
+        record
+            .kv()
+            .serialize(record, &mut kv)
+            .expect("KvCollector's every emit pushes onto a Vec and returns Ok");
         let rec = RaftRecord {
             level: record.level(),
             msg: record.msg().to_string(),

@@ -542,7 +542,12 @@ impl Server {
                 self.apply_snapshot(ctx, snap);
             }
             if !rd.entries().is_empty() {
-                let _ = self.node.mut_store().mem.wl().append(rd.entries());
+                self.node
+                    .mut_store()
+                    .mem
+                    .wl()
+                    .append(rd.entries())
+                    .expect("raft's unstable entries follow the stored log: they start after its snapshot and past the commit index, and compaction never passes the applied index");
             }
             if let Some(hs) = rd.hs() {
                 self.node.mut_store().mem.wl().set_hardstate(hs.clone());
@@ -1469,8 +1474,24 @@ impl Server {
             self.drive(ctx);
             return;
         }
-        let _ = self.node.step(m);
+        self.step_peer(m);
         self.drive(ctx);
+    }
+
+    /// Steps a message from a peer into raft. raft-rs refuses three kinds,
+    /// and etcd ignores each without a word: a response from a member raft
+    /// keeps no progress for (etcd's `node.run` drops it), a local message
+    /// type off the wire (etcd's `node.Step` returns nil), and a forwarded
+    /// proposal dropped for want of a leader (raft logged it already; etcd's
+    /// `node.run` ignores what `Step` returns).
+    fn step_peer(&mut self, m: Message) {
+        match self.node.step(m) {
+            Ok(())
+            | Err(raft::Error::StepPeerNotFound)
+            | Err(raft::Error::StepLocalMsg)
+            | Err(raft::Error::ProposalDropped) => {}
+            Err(e) => panic!("raft-rs 0.7's step fails in no other way: {e}"),
+        }
     }
 
     /// A heartbeat that would commit past the end of this member's log: its
@@ -1492,7 +1513,7 @@ impl Server {
     /// stepped without its commit and the panic is etcd's, in its words.
     fn panic_on_lost_log(&mut self, ctx: &mut Ctx, mut m: Message, (to, last): (u64, u64)) {
         m.commit = self.node.raft.raft_log.committed;
-        let _ = self.node.step(m);
+        self.step_peer(m);
         self.flush_raft(ctx);
         let text = format!(
             "tocommit({to}) is out of range [lastIndex({last})]. Was the raft log corrupted, truncated, or lost?"
