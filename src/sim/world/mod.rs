@@ -334,3 +334,48 @@ impl World {
         }
     }
 }
+
+/// The door's checks catch a broken promise (debug builds only: release
+/// builds leave them out).
+#[cfg(all(test, debug_assertions))]
+mod door_tests {
+    use super::clock::Event;
+    use super::*;
+
+    fn one_machine() -> World {
+        let mut w = World::new(1);
+        let add = Action::AddMachine {
+            name: "node01".into(),
+            addrs: vec!["10.0.0.1".into()],
+        };
+        w.apply(add).expect("a machine");
+        w
+    }
+
+    #[test]
+    #[should_panic(expected = "an event for a machine or process that is not there")]
+    fn no_event_for_a_machine_that_does_not_exist() {
+        let mut w = one_machine();
+        let tick = Event::Tick {
+            machine: "node02".into(),
+            pid: 1,
+        };
+        w.schedule(1, tick);
+    }
+
+    #[test]
+    #[should_panic(expected = "a process runs on node01, which is down")]
+    fn a_broken_promise_is_caught_at_the_door() {
+        let mut w = one_machine();
+        // what only a room's bug could do: a machine down, its process running
+        w.apply(Action::StartEtcd {
+            machine: "node01".into(),
+            cfg: Box::default(),
+        })
+        .expect("a start");
+        if let Some(m) = w.machines.get_mut("node01") {
+            m.up = false;
+        }
+        assert!(w.apply(Action::Advance { ms: 1 }).is_ok());
+    }
+}
