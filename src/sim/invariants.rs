@@ -295,6 +295,18 @@ impl Checker {
 
     fn check(&mut self, o: &Observation) {
         let mut found = Vec::new();
+        self.check_raft(o, &mut found);
+        self.check_membership(o, &mut found);
+        for v in found {
+            if !self.violations.contains(&v) {
+                self.violations.push(v);
+            }
+        }
+    }
+
+    /// Raft's promises: one leader a term, commit indexes that never go
+    /// back, one term per committed index, one state per applied index.
+    fn check_raft(&mut self, o: &Observation, found: &mut Vec<Violation>) {
         if o.leader {
             let first = *self.leaders.entry((o.cluster, o.term)).or_insert(o.id);
             if first != o.id {
@@ -337,6 +349,11 @@ impl Checker {
                 second: o.id,
             });
         }
+    }
+
+    /// etcd's membership promises: no member both voter and learner, at
+    /// most one learner, no removed member back.
+    fn check_membership(&mut self, o: &Observation, found: &mut Vec<Violation>) {
         if let Some(&id) = o.voters.iter().find(|v| o.learners.contains(v)) {
             found.push(Violation::VoterAndLearner {
                 machine: o.machine.clone(),
@@ -357,11 +374,6 @@ impl Checker {
                 machine: o.machine.clone(),
                 id,
             });
-        }
-        for v in found {
-            if !self.violations.contains(&v) {
-                self.violations.push(v);
-            }
         }
     }
 }

@@ -230,7 +230,8 @@ fn new_cluster(
         .collect();
     {
         let mut core = storage.wl();
-        let _ = core.append(&entries);
+        core.append(&entries)
+            .expect("entries 1..=N follow an empty log: none compacted, none past its end");
         core.set_hardstate(HardState {
             term: 1,
             commit: entries.len() as u64,
@@ -280,7 +281,8 @@ pub fn restore(
         meta.term = 1;
         meta.set_conf_state(cs.clone());
         let mut core = storage.wl();
-        let _ = core.apply_snapshot(raft_snap);
+        core.apply_snapshot(raft_snap)
+            .expect("an empty log starts at index 1, and the snapshot's index N >= 1 is not older");
         core.set_hardstate(HardState {
             term: 1,
             commit: n,
@@ -327,7 +329,10 @@ fn conf_entry(index: u64, term: u64, ty: ConfChangeType, kind: ChangeKind, m: &M
     e.set_entry_type(EntryType::EntryConfChange);
     e.index = index;
     e.term = term;
-    e.data = cc.write_to_bytes().unwrap_or_default().into();
+    e.data = cc
+        .write_to_bytes()
+        .expect("a proto3 ConfChange has no required field to miss")
+        .into();
     e
 }
 
@@ -519,8 +524,10 @@ fn start_raft_from_snapshot(
 
 fn raft_state(storage: &LogStorage) -> (HardState, u64, u64) {
     let hs = storage.rl().hard_state().clone();
-    let last = storage.last_index().unwrap_or(0);
-    let last_term = storage.term(last).unwrap_or(0);
+    let last = storage.rl().last_index();
+    let last_term = storage
+        .term(last)
+        .expect("the last index is an entry's or the snapshot's: its term is kept");
     (hs, last, last_term)
 }
 
@@ -530,62 +537,17 @@ fn force_new_cluster(mut dir: DataDir, ctx: &mut Ctx) -> DataDir {
     recover_from_snapshot(&mut dir, ctx);
     let (hs, last, _) = raft_state(&dir.storage);
     let commit = hs.commit;
-    let first = dir.storage.first_index().unwrap_or(1);
-    // After a snapshot (`snapshot restore`) the log can be empty: first > commit.
-    let kept: Vec<Entry> = if commit >= first {
-        dir.storage
-            .entries(
-                first,
-                commit + 1,
-                u64::MAX,
-                raft::GetEntriesContext::empty(false),
-            )
-            .unwrap_or_default()
-    } else {
-        Vec::new()
-    };
-    if last > commit && ctx.zap {
-        let ts = ctx.stamp().zap();
-        ctx.log.push(super::zapfmt::discarding(
-            &ts,
-            commit + 1,
-            commit,
-            last - commit,
-        ));
-    } else if last > commit {
-        ctx.server(
-            'I',
-            "etcdserver",
-            &format!("discarding {} uncommitted WAL entries ", last - commit),
-        );
-    }
+    let kept = committed_entries(&dir, commit);
+    log_discarding(ctx, commit, last);
     let members = member_ids_from_log(&dir, &kept);
-    let mut extra = Vec::new();
-    let mut index = commit;
-    if !members.contains(&dir.id) {
-        // createConfigChangeEnts: add self first, at etcd's default peer URL
-        index += 1;
-        let mut me = Member::bare(dir.id);
-        me.peer_urls = vec!["http://localhost:2380".into()];
-        let ty = ConfChangeType::AddNode;
-        extra.push(conf_entry(index, hs.term, ty, ChangeKind::Add, &me));
-    }
-    for id in members.iter().filter(|&&i| i != dir.id) {
-        index += 1;
-        let ty = ConfChangeType::RemoveNode;
-        extra.push(conf_entry(
-            index,
-            hs.term,
-            ty,
-            ChangeKind::Remove,
-            &Member::bare(*id),
-        ));
-    }
+    let (extra, index) = config_change_entries(&dir, &members, commit, hs.term);
     {
         // Appending at commit + 1 drops the uncommitted tail, as etcd discards it.
         let mut core = dir.storage.wl();
         if !extra.is_empty() {
-            let _ = core.append(&extra);
+            core.append(&extra).expect(
+                "commit + 1 lies within the log: compaction never passes the applied index",
+            );
         }
         let mut new_hs = hs.clone();
         new_hs.commit = index;
@@ -604,16 +566,87 @@ fn force_new_cluster(mut dir: DataDir, ctx: &mut Ctx) -> DataDir {
     dir
 }
 
+/// The log's committed entries (after a snapshot, as `snapshot restore`
+/// leaves it, there may be none: first > commit).
+fn committed_entries(dir: &DataDir, commit: u64) -> Vec<Entry> {
+    let first = dir.storage.rl().first_index();
+    if commit < first {
+        return Vec::new();
+    }
+    dir.storage
+        .entries(
+            first,
+            commit + 1,
+            u64::MAX,
+            raft::GetEntriesContext::empty(false),
+        )
+        .expect("raft never persists a commit index past the last entry, nor compacts past it")
+}
+
+/// etcd's note that the entries after the commit index are dropped.
+fn log_discarding(ctx: &mut Ctx, commit: u64, last: u64) {
+    if last > commit && ctx.zap {
+        let ts = ctx.stamp().zap();
+        ctx.log.push(super::zapfmt::discarding(
+            &ts,
+            commit + 1,
+            commit,
+            last - commit,
+        ));
+    } else if last > commit {
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!("discarding {} uncommitted WAL entries ", last - commit),
+        );
+    }
+}
+
+/// etcd's `createConfigChangeEnts`: after the commit index, this member is
+/// added (if the log lacks it) and every other member removed. The entries,
+/// and the index of the last.
+fn config_change_entries(
+    dir: &DataDir,
+    members: &[u64],
+    commit: u64,
+    term: u64,
+) -> (Vec<Entry>, u64) {
+    let mut extra = Vec::new();
+    let mut index = commit;
+    if !members.contains(&dir.id) {
+        // add self first, at etcd's default peer URL
+        index += 1;
+        let mut me = Member::bare(dir.id);
+        me.peer_urls = vec!["http://localhost:2380".into()];
+        let ty = ConfChangeType::AddNode;
+        extra.push(conf_entry(index, term, ty, ChangeKind::Add, &me));
+    }
+    for id in members.iter().filter(|&&i| i != dir.id) {
+        index += 1;
+        let ty = ConfChangeType::RemoveNode;
+        extra.push(conf_entry(
+            index,
+            term,
+            ty,
+            ChangeKind::Remove,
+            &Member::bare(*id),
+        ));
+    }
+    (extra, index)
+}
+
 /// `getIDs`: the voters of the WAL's snapshot (learners are left out in 3.4.23),
 /// then every conf change in the WAL after it.
 fn member_ids_from_log(dir: &DataDir, entries: &[Entry]) -> Vec<u64> {
-    let snap_voters = match dir.storage.first_index() {
-        Ok(first) if first > 1 => dir
-            .storage
+    let snap_voters = if dir.storage.rl().first_index() > 1 {
+        dir.storage
             .initial_state()
-            .map(|s| s.conf_state.get_voters().to_vec())
-            .unwrap_or_default(),
-        _ => Vec::new(),
+            .expect("a LogStorage's initial state is a copy of what it holds")
+            .conf_state
+            .get_voters()
+            .to_vec()
+    } else {
+        Vec::new()
     };
     let mut ids = snap_voters;
     for e in entries {

@@ -53,23 +53,30 @@ impl DataDir {
         let storage = LogStorage::new();
         {
             let mut new = storage.wl();
-            let first = self.storage.first_index().unwrap_or(1);
-            let last = self.storage.last_index().unwrap_or(0);
+            let (first, last) = {
+                let core = self.storage.rl();
+                (core.first_index(), core.last_index())
+            };
             if first > 1 {
                 // the log starts after a snapshot: copy its metadata
                 let mut snap = raft::eraftpb::Snapshot::default();
                 let meta = snap.mut_metadata();
                 meta.index = first - 1;
-                meta.term = self.storage.term(first - 1).unwrap_or(0);
+                meta.term = self.storage.term(first - 1).expect(
+                    "the index before the first entry is the snapshot's or the last compacted: its term is kept",
+                );
                 meta.set_conf_state(self.backend.conf.clone());
-                let _ = new.apply_snapshot(snap);
+                new.apply_snapshot(snap).expect(
+                    "an empty log starts at index 1, and this snapshot's index is at least 1",
+                );
             }
             if last >= first {
                 let ents = self
                     .storage
                     .entries(first, last + 1, u64::MAX, GetEntriesContext::empty(false))
-                    .unwrap_or_default();
-                let _ = new.append(&ents);
+                    .expect("first..=last is exactly what the log holds");
+                new.append(&ents)
+                    .expect("the entries follow the snapshot just applied (or start at 1)");
             }
             new.set_hardstate(hard_state);
             new.set_conf_state(self.backend.conf.clone());

@@ -243,6 +243,7 @@ mod tests {
         assert_eq!(member_id(&[], "", None), 0xda39a3ee5e6b4b0d);
         assert_eq!(cluster_id(&[]), 0xda39a3ee5e6b4b0d);
         // negative seconds format as Go's %d would
-        let _ = member_id(&urls(&["x"]), "", Some(-1));
+        let x = urls(&["x"]);
+        assert_ne!(member_id(&x, "", Some(-1)), member_id(&x, "", None));
     }
 }

@@ -59,8 +59,10 @@ impl Drain for CaptureDrain {
             return Ok(());
         }
         let mut kv = KvCollector(Vec::new());
-        // Serializing into a Vec cannot fail.
-        let _ = record.kv().serialize(record, &mut kv);
+        record
+            .kv()
+            .serialize(record, &mut kv)
+            .expect("KvCollector's every emit pushes onto a Vec and returns Ok");
         let rec = RaftRecord {
             level: record.level(),
             msg: record.msg().to_string(),
@@ -349,6 +351,22 @@ fn other_line(id: u64, rec: &RaftRecord) -> Vec<RaftLine> {
         _ => "INFO",
     };
     let n = numbers(m);
+    let text = vote_text(rec, &n)
+        .or_else(|| transfer_text(m, &n))
+        .or_else(|| {
+            (m.starts_with("no leader at term") || m.starts_with("cannot campaign"))
+                .then(|| m.to_string())
+        });
+    match text {
+        Some(text) => vec![(level, format!("{id:x} {text}"))],
+        None => Vec::new(),
+    }
+}
+
+/// A vote cast, rejected or ignored, or a message of another term, in
+/// etcd's words (`n`: the numbers in raft-rs's message).
+fn vote_text(rec: &RaftRecord, n: &[u64]) -> Option<String> {
+    let m = rec.msg.as_str();
     let at = |i: usize| n.get(i).copied().unwrap_or(0);
     let ty = msg_type_name(rec.get("msg type").unwrap_or("MsgRequestVote"));
     let text = if m.contains("cast vote for") || m.contains("rejected vote from") {
@@ -388,7 +406,16 @@ fn other_line(id: u64, rec: &RaftRecord) -> Vec<RaftLine> {
             at(0),
             rec.num("msg term")
         )
-    } else if m.contains("received MsgTimeoutNow from") {
+    } else {
+        return None;
+    };
+    Some(text)
+}
+
+/// A leadership transfer's steps, in etcd's words.
+fn transfer_text(m: &str, n: &[u64]) -> Option<String> {
+    let at = |i: usize| n.get(i).copied().unwrap_or(0);
+    let text = if m.contains("received MsgTimeoutNow from") {
         format!(
             "[term {}] received MsgTimeoutNow from {:x} and starts an election to get leadership.",
             at(0),
@@ -411,12 +438,10 @@ fn other_line(id: u64, rec: &RaftRecord) -> Vec<RaftLine> {
             "sent MsgTimeoutNow to {:x} after received MsgAppResp",
             at(0)
         )
-    } else if m.starts_with("no leader at term") || m.starts_with("cannot campaign") {
-        m.to_string()
     } else {
-        return Vec::new();
+        return None;
     };
-    vec![(level, format!("{id:x} {text}"))]
+    Some(text)
 }
 
 /// etcd's `tracker.Config.String()` for a simple (non-joint) configuration.

@@ -407,35 +407,56 @@ fn tick_reader(
     r: &Reach,
     port: u16,
 ) -> Option<StreamRequest> {
+    if keep_reading(ctx, ends, id, p, kind, r) || still_dialing(ctx, ends, id, p, kind, r) {
+        return None;
+    }
+    connect_reader(ctx, ends, id, p, kind, r, port)
+}
+
+/// A connected reader reads on while its peer's process answers, or loses
+/// its connection (a read timeout over a silent link, EOF from a process
+/// that ended). Whether the tick is done (`false`: the reader, gone or
+/// never there, may dial).
+fn keep_reading(ctx: &mut Ctx, ends: &Ends, id: u64, p: &mut Peer, kind: Kind, r: &Reach) -> bool {
     let now = ctx.now_ms;
     let i = kind.index();
-    if let Some(c) = p.readers[i].as_mut() {
-        match r {
-            Reach::Ok { pid } if *pid == c.pid => {
-                // the writer's link heartbeat keeps an idle stream alive
-                if now >= c.next_beat_ms {
-                    c.last_recv_ms = now;
-                    c.next_beat_ms = now + LINK_HEARTBEAT_MS;
-                }
-                return None;
+    let Some(c) = p.readers[i].as_mut() else {
+        return false;
+    };
+    match r {
+        Reach::Ok { pid } if *pid == c.pid => {
+            // the writer's link heartbeat keeps an idle stream alive
+            if now >= c.next_beat_ms {
+                c.last_recv_ms = now;
+                c.next_beat_ms = now + LINK_HEARTBEAT_MS;
             }
-            Reach::Silent(addr) => {
-                if now < c.last_recv_ms + STREAM_READ_TIMEOUT_MS {
-                    return None;
-                }
-                let reason = format!("read tcp {}:{}->{addr}: i/o timeout", ends.host, c.port);
-                p.readers[i] = None;
-                lost(ctx, id, kind, "reader");
-                deactivate(ctx, id, p, "read", kind, &reason);
-                return None;
+            return true;
+        }
+        Reach::Silent(addr) => {
+            if now < c.last_recv_ms + STREAM_READ_TIMEOUT_MS {
+                return true;
             }
-            // the peer's process ended (or another one answers): EOF
-            _ => {
-                p.readers[i] = None;
-                lost(ctx, id, kind, "reader");
-            }
+            let reason = format!("read tcp {}:{}->{addr}: i/o timeout", ends.host, c.port);
+            p.readers[i] = None;
+            lost(ctx, id, kind, "reader");
+            deactivate(ctx, id, p, "read", kind, &reason);
+            return true;
+        }
+        // the peer's process ended (or another one answers): EOF
+        _ => {
+            p.readers[i] = None;
+            lost(ctx, id, kind, "reader");
         }
     }
+    false
+}
+
+/// A dial in progress goes on, fails at its timeout, or is answered; a dial
+/// into a silent network begins. Whether the tick is done (`false`: the
+/// reader connects, or hears why it cannot).
+fn still_dialing(ctx: &mut Ctx, ends: &Ends, id: u64, p: &mut Peer, kind: Kind, r: &Reach) -> bool {
+    let now = ctx.now_ms;
+    let i = kind.index();
     if let Some((started, doomed)) = p.dialing[i] {
         // a dial into a silent network: the SYN is retried once, after 1 s; if
         // that is lost too, the dial fails at the dial timeout
@@ -454,13 +475,29 @@ fn tick_reader(
                 let reason = format!("dial tcp {addr}: i/o timeout");
                 deactivate(ctx, id, p, "dial", kind, &reason);
             }
-            return None;
+            return true;
         }
         p.dialing[i] = None;
     } else if matches!(r, Reach::Silent(_)) {
         p.dialing[i] = Some((now, false));
-        return None;
+        return true;
     }
+    false
+}
+
+/// The dial reached the peer: the stream is established, or the peer's
+/// answer (or the dial's error) deactivates it.
+fn connect_reader(
+    ctx: &mut Ctx,
+    ends: &Ends,
+    id: u64,
+    p: &mut Peer,
+    kind: Kind,
+    r: &Reach,
+    port: u16,
+) -> Option<StreamRequest> {
+    let now = ctx.now_ms;
+    let i = kind.index();
     match r {
         Reach::Ok { pid } => {
             activate(ctx, id, p);

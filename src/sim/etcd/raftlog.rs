@@ -364,8 +364,8 @@ mod tests {
             vec![entry(4097, 5, b"z"), entry(4098, 5, b"zz")],
         ];
         for b in &batches {
-            ours.wl().append(b).ok();
-            theirs.wl().append(b).ok();
+            ours.wl().append(b).expect("a valid append");
+            theirs.wl().append(b).expect("a valid append");
             let hs = HardState {
                 term: b[0].term,
                 commit: b[0].index,
@@ -382,8 +382,8 @@ mod tests {
         ours.wl().set_hardstate(hs.clone());
         theirs.wl().set_hardstate(hs);
         same(&ours, &theirs);
-        ours.wl().compact(3000).ok();
-        theirs.wl().compact(3000).ok();
+        ours.wl().compact(3000).expect("a valid compaction");
+        theirs.wl().compact(3000).expect("a valid compaction");
         same(&ours, &theirs);
         // etcd's dummy entry: the term of 2999 stays known
         assert_eq!(ours.term(2999).ok(), Some(4));
@@ -395,18 +395,27 @@ mod tests {
         let mut snap = Snapshot::default();
         snap.mut_metadata().index = 5000;
         snap.mut_metadata().term = 6;
-        ours.wl().apply_snapshot(snap.clone()).ok();
-        theirs.wl().apply_snapshot(snap).ok();
+        ours.wl()
+            .apply_snapshot(snap.clone())
+            .expect("a newer snapshot");
+        theirs.wl().apply_snapshot(snap).expect("a newer snapshot");
         same(&ours, &theirs);
-        ours.wl().append(&[entry(5001, 6, b"after")]).ok();
-        theirs.wl().append(&[entry(5001, 6, b"after")]).ok();
+        ours.wl()
+            .append(&[entry(5001, 6, b"after")])
+            .expect("a valid append");
+        theirs
+            .wl()
+            .append(&[entry(5001, 6, b"after")])
+            .expect("a valid append");
         same(&ours, &theirs);
     }
 
     #[test]
     fn errors_where_mem_storage_panics() {
         let ours = LogStorage::new();
-        ours.wl().append(&[entry(1, 1, b"a")]).ok();
+        ours.wl()
+            .append(&[entry(1, 1, b"a")])
+            .expect("a valid append");
         // a gap
         assert!(ours.wl().append(&[entry(5, 1, b"e")]).is_err());
         // past the end
@@ -421,7 +430,7 @@ mod tests {
         let ents: Vec<Entry> = (1..=3 * CHUNK as u64 + 1)
             .map(|i| entry(i, 1, b""))
             .collect();
-        ours.wl().append(&ents).ok();
+        ours.wl().append(&ents).expect("a valid append");
         let core = ours.rl();
         assert_eq!(core.slots.chunks.len(), 4);
         assert!(core.slots.chunks[..3].iter().all(|c| c.capacity() == CHUNK));

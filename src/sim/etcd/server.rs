@@ -316,6 +316,22 @@ fn range_text(key: &str, prefix: bool) -> String {
     format!("key:\"{key}\" range_end:\"{end}\" ")
 }
 
+/// raft's configuration as etcd 3.4 sets it: election ticks from the flags,
+/// heartbeat 1 tick, CheckQuorum on, PreVote from `--pre-vote`.
+fn raft_config(cfg: &EtcdConfig, dir: &DataDir) -> Config {
+    Config {
+        id: dir.id,
+        election_tick: cfg.election_ticks(),
+        heartbeat_tick: 1,
+        check_quorum: true,
+        pre_vote: cfg.pre_vote,
+        applied: dir.backend.applied,
+        max_size_per_msg: 1024 * 1024,
+        max_inflight_msgs: 256,
+        ..Default::default()
+    }
+}
+
 /// Internal requests (publish, version) use IDs above this; client IDs stay below.
 const INTERNAL_REQ_BASE: u64 = 1 << 62;
 
@@ -334,21 +350,46 @@ impl Server {
         } = booted;
         let sink = RecordSink::default();
         let logger = logfmt::raft_logger(sink.clone());
-        let rcfg = Config {
-            id: dir.id,
-            election_tick: cfg.election_ticks(),
-            heartbeat_tick: 1,
-            check_quorum: true,
-            pre_vote: cfg.pre_vote,
-            applied: dir.backend.applied,
-            max_size_per_msg: 1024 * 1024,
-            max_inflight_msgs: 256,
-            ..Default::default()
-        };
+        let rcfg = raft_config(&cfg, &dir);
         let storage = SimStorage::new(dir.storage.clone());
         let raft_compacted = dir.storage.rl().first_index().saturating_sub(1);
         let node = RawNode::new(&rcfg, storage, &logger).map_err(|e| e.to_string())?;
-        let mut s = Server {
+        let mut s = Server::fresh(cfg, dir, node, sink, rng, raft_compacted, ctx);
+        s.discard_records();
+        s.last_role = (s.node.raft.term, s.node.raft.state);
+        s.reseed_election_timeout();
+        s.open_transport();
+        ctx.server('W', "auth", "simple token is not cryptographically signed");
+        for (id, urls) in peers {
+            s.add_peer(ctx, id, urls);
+        }
+        log_server_start(ctx, &format!("{}/member", s.cfg.data_dir()));
+        if members_at_start == 1 {
+            s.fast_forward_single(ctx);
+        }
+        s.drive(ctx);
+        for u in &s.cfg.listen_peer_urls {
+            ctx.server(
+                'I',
+                "embed",
+                &format!("listening for peers on {}", listen_address(u)),
+            );
+        }
+        Ok(s)
+    }
+
+    /// A server as it is before raft has said anything: its data dir's
+    /// member, backend and raft node, nothing in flight.
+    fn fresh(
+        cfg: EtcdConfig,
+        dir: DataDir,
+        node: RawNode<SimStorage>,
+        sink: RecordSink,
+        rng: ChaCha8Rng,
+        raft_compacted: u64,
+        ctx: &Ctx,
+    ) -> Server {
+        Server {
             id: dir.id,
             cluster_id: dir.cluster_id,
             node,
@@ -380,11 +421,12 @@ impl Server {
             started_ms: ctx.now_ms,
             ticks_fast_forwarded: false,
             cfg,
-        };
-        s.discard_records();
-        s.last_role = (s.node.raft.term, s.node.raft.state);
-        s.reseed_election_timeout();
-        let host = s
+        }
+    }
+
+    /// The peer transport, listening on the advertised peer host.
+    fn open_transport(&mut self) {
+        let host = self
             .cfg
             .initial_advertise_peer_urls
             .first()
@@ -393,26 +435,9 @@ impl Server {
             .unwrap_or_default();
         // ephemeral ports are the kernel's business: derived from the ID, so
         // they draw nothing from the election-timeout RNG
-        let first_port = 32768 + (s.id % 28_000) as u16;
-        let dial_timeout = 1000 + s.cfg.election_ms;
-        s.transport = Transport::new(s.id, s.cluster_id, dial_timeout, host, first_port);
-        ctx.server('W', "auth", "simple token is not cryptographically signed");
-        for (id, urls) in peers {
-            s.add_peer(ctx, id, urls);
-        }
-        log_server_start(ctx, &format!("{}/member", s.cfg.data_dir()));
-        if members_at_start == 1 {
-            s.fast_forward_single(ctx);
-        }
-        s.drive(ctx);
-        for u in &s.cfg.listen_peer_urls {
-            ctx.server(
-                'I',
-                "embed",
-                &format!("listening for peers on {}", listen_address(u)),
-            );
-        }
-        Ok(s)
+        let first_port = 32768 + (self.id % 28_000) as u16;
+        let dial_timeout = 1000 + self.cfg.election_ms;
+        self.transport = Transport::new(self.id, self.cluster_id, dial_timeout, host, first_port);
     }
 
     /// The data dir to put back on disk when the process ends.
@@ -542,7 +567,12 @@ impl Server {
                 self.apply_snapshot(ctx, snap);
             }
             if !rd.entries().is_empty() {
-                let _ = self.node.mut_store().mem.wl().append(rd.entries());
+                self.node
+                    .mut_store()
+                    .mem
+                    .wl()
+                    .append(rd.entries())
+                    .expect("raft's unstable entries follow the stored log: they start after its snapshot and past the commit index, and compaction never passes the applied index");
             }
             if let Some(hs) = rd.hs() {
                 self.node.mut_store().mem.wl().set_hardstate(hs.clone());
@@ -1469,8 +1499,24 @@ impl Server {
             self.drive(ctx);
             return;
         }
-        let _ = self.node.step(m);
+        self.step_peer(m);
         self.drive(ctx);
+    }
+
+    /// Steps a message from a peer into raft. raft-rs refuses three kinds,
+    /// and etcd ignores each without a word: a response from a member raft
+    /// keeps no progress for (etcd's `node.run` drops it), a local message
+    /// type off the wire (etcd's `node.Step` returns nil), and a forwarded
+    /// proposal dropped for want of a leader (raft logged it already; etcd's
+    /// `node.run` ignores what `Step` returns).
+    fn step_peer(&mut self, m: Message) {
+        match self.node.step(m) {
+            Ok(())
+            | Err(raft::Error::StepPeerNotFound)
+            | Err(raft::Error::StepLocalMsg)
+            | Err(raft::Error::ProposalDropped) => {}
+            Err(e) => panic!("raft-rs 0.7's step fails in no other way: {e}"),
+        }
     }
 
     /// A heartbeat that would commit past the end of this member's log: its
@@ -1492,7 +1538,7 @@ impl Server {
     /// stepped without its commit and the panic is etcd's, in its words.
     fn panic_on_lost_log(&mut self, ctx: &mut Ctx, mut m: Message, (to, last): (u64, u64)) {
         m.commit = self.node.raft.raft_log.committed;
-        let _ = self.node.step(m);
+        self.step_peer(m);
         self.flush_raft(ctx);
         let text = format!(
             "tocommit({to}) is out of range [lastIndex({last})]. Was the raft log corrupted, truncated, or lost?"

@@ -1256,6 +1256,67 @@ fn line_to_zap(line: &str, ts: &str, z: &ZapCtx) -> Option<String> {
 pub fn banner(cfg: &EtcdConfig, initialized: bool, ts: &str) -> Vec<String> {
     let list = |v: &[String]| Val::List(v.to_vec());
     let text = |v: &str| Val::Str(v.to_string());
+    let dir = cfg.data_dir();
+    let mut server = build_fields();
+    server.extend(config_fields(cfg, initialized));
+    vec![
+        object(
+            "info",
+            ts,
+            "embed/etcd.go:117",
+            "configuring peer listeners",
+            &[("listen-peer-urls", list(&cfg.listen_peer_urls))],
+        ),
+        object(
+            "info",
+            ts,
+            "embed/etcd.go:127",
+            "configuring client listeners",
+            &[("listen-client-urls", list(&cfg.listen_client_urls))],
+        ),
+        object(
+            "info",
+            ts,
+            "embed/etcd.go:305",
+            "starting an etcd server",
+            &server,
+        ),
+        object(
+            "info",
+            ts,
+            "etcdserver/backend.go:80",
+            "opened backend db",
+            &[
+                ("path", text(&format!("{dir}/member/snap/db"))),
+                // the simulated disk takes no time
+                ("took", text("0s")),
+            ],
+        ),
+    ]
+}
+
+/// The build of etcd a start's banner names (`embed/etcd.go:305`).
+fn build_fields() -> Vec<(&'static str, Val)> {
+    let text = |v: &str| Val::Str(v.to_string());
+    let num = |v: u64| Val::Num(v.to_string());
+    vec![
+        ("etcd-version", text(super::server::VERSION)),
+        (
+            "git-sha",
+            text("Not provided (use ./build instead of go build)"),
+        ),
+        ("go-version", text("go1.19.8")),
+        ("go-os", text("linux")),
+        ("go-arch", text("amd64")),
+        ("max-cpu-set", num(2)),
+        ("max-cpu-available", num(2)),
+    ]
+}
+
+/// The configuration a start's banner shows (`embed/etcd.go:305`), after the build.
+fn config_fields(cfg: &EtcdConfig, initialized: bool) -> Vec<(&'static str, Val)> {
+    let list = |v: &[String]| Val::List(v.to_vec());
+    let text = |v: &str| Val::Str(v.to_string());
     let num = |v: u64| Val::Num(v.to_string());
     let flag = |v: bool| Val::Num(v.to_string());
     let dir = cfg.data_dir();
@@ -1273,17 +1334,7 @@ pub fn banner(cfg: &EtcdConfig, initialized: bool, ts: &str) -> Vec<String> {
         ClusterState::New => "new",
         ClusterState::Existing => "existing",
     };
-    let server = vec![
-        ("etcd-version", text(super::server::VERSION)),
-        (
-            "git-sha",
-            text("Not provided (use ./build instead of go build)"),
-        ),
-        ("go-version", text("go1.19.8")),
-        ("go-os", text("linux")),
-        ("go-arch", text("amd64")),
-        ("max-cpu-set", num(2)),
-        ("max-cpu-available", num(2)),
+    vec![
         ("member-initialized", flag(initialized)),
         ("name", text(&cfg.name)),
         ("data-dir", text(&dir)),
@@ -1328,40 +1379,6 @@ pub fn banner(cfg: &EtcdConfig, initialized: bool, ts: &str) -> Vec<String> {
         ("auto-compaction-interval", text("0s")),
         ("discovery-url", text("")),
         ("discovery-proxy", text("")),
-    ];
-    vec![
-        object(
-            "info",
-            ts,
-            "embed/etcd.go:117",
-            "configuring peer listeners",
-            &[("listen-peer-urls", list(&cfg.listen_peer_urls))],
-        ),
-        object(
-            "info",
-            ts,
-            "embed/etcd.go:127",
-            "configuring client listeners",
-            &[("listen-client-urls", list(&cfg.listen_client_urls))],
-        ),
-        object(
-            "info",
-            ts,
-            "embed/etcd.go:305",
-            "starting an etcd server",
-            &server,
-        ),
-        object(
-            "info",
-            ts,
-            "etcdserver/backend.go:80",
-            "opened backend db",
-            &[
-                ("path", text(&format!("{dir}/member/snap/db"))),
-                // the simulated disk takes no time
-                ("took", text("0s")),
-            ],
-        ),
     ]
 }
 

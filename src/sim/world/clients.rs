@@ -1,0 +1,239 @@
+//! The clients room: etcdctl's requests in flight. A request travels from
+//! the client's machine to the server listening on the endpoint (gRPC
+//! carries its deadline along), a member may forward it to the leader over
+//! peer HTTP, and the reply travels back. A call runs whole inside the
+//! world's door ([`World::call`]): no request is in flight between two
+//! entries.
+
+use std::collections::BTreeMap;
+
+use super::clock::Event;
+use super::{host_port, split_url, World};
+use crate::sim::etcd::request::{Request, Response, ServerError};
+
+/// A client call's outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallResult {
+    Reply(Response),
+    Error(ServerError),
+    /// No answer before the client's deadline; `dial` says why a connection failed, if it did.
+    Deadline {
+        dial: Option<String>,
+    },
+}
+
+/// A client call in flight.
+#[derive(Debug, Clone)]
+struct Call {
+    from: String,
+    deadline_ms: u64,
+    dial_error: Option<String>,
+    result: Option<CallResult>,
+}
+
+/// The calls in flight: only this room changes them.
+pub(super) struct Clients {
+    next_req: u64,
+    calls: BTreeMap<u64, Call>,
+}
+
+impl Clients {
+    pub(super) fn new() -> Clients {
+        Clients {
+            next_req: 1,
+            calls: BTreeMap::new(),
+        }
+    }
+
+    /// The room's promise, checked at the world's door (debug builds): a
+    /// call runs whole inside the door, so none is in flight between entries.
+    pub(super) fn debug_check(&self) {
+        debug_assert!(
+            self.calls.is_empty(),
+            "calls in flight outside the door: {:?}",
+            self.calls.keys().collect::<Vec<_>>()
+        );
+    }
+}
+
+impl World {
+    /// A whole call: start it and run the clock until it ends.
+    pub(super) fn run_call(
+        &mut self,
+        from: &str,
+        endpoint: &str,
+        request: Request,
+        timeout_ms: u64,
+    ) -> CallResult {
+        let req = self.start_call(from, endpoint, request, timeout_ms);
+        self.finish_call(req)
+    }
+
+    /// Starts a client call from `from` to a client endpoint (`host:port` or a URL).
+    fn start_call(&mut self, from: &str, endpoint: &str, request: Request, timeout_ms: u64) -> u64 {
+        let req = self.clients.next_req;
+        self.clients.next_req += 1;
+        let mut call = Call {
+            from: from.to_string(),
+            deadline_ms: self.now_ms() + timeout_ms,
+            dial_error: None,
+            result: None,
+        };
+        match self.client_target(from, endpoint) {
+            Ok(target) => {
+                // a call that could not connect did nothing: it is not history
+                self.note_invoke(req, &request);
+                if self.link_up(from, &target) {
+                    let lat = self.latency(from, &target);
+                    self.schedule(
+                        lat,
+                        Event::ClientArrive {
+                            machine: target,
+                            req,
+                            request: Box::new(request),
+                            forwarded: false,
+                        },
+                    );
+                }
+            }
+            Err(e) => call.dial_error = Some(e),
+        }
+        self.clients.calls.insert(req, call);
+        req
+    }
+
+    /// Runs the clock until the call completes or its deadline passes.
+    fn finish_call(&mut self, req: u64) -> CallResult {
+        let deadline = self
+            .clients
+            .calls
+            .get(&req)
+            .map(|c| c.deadline_ms)
+            .unwrap_or(self.now_ms());
+        self.run_until(deadline, |w| {
+            w.clients.calls.get(&req).is_none_or(|c| c.result.is_some())
+        });
+        let call = self.clients.calls.remove(&req);
+        let result = match call {
+            Some(Call {
+                result: Some(r), ..
+            }) => r,
+            Some(c) => CallResult::Deadline { dial: c.dial_error },
+            None => CallResult::Deadline { dial: None },
+        };
+        self.note_complete(req, &result);
+        result
+    }
+
+    /// The machine whose etcd listens on a client endpoint, or the dial error.
+    fn client_target(&self, from: &str, endpoint: &str) -> Result<String, String> {
+        let url = if endpoint.contains("://") {
+            endpoint.to_string()
+        } else {
+            format!("http://{endpoint}")
+        };
+        let Some((host, port)) = split_url(&url) else {
+            return Err(format!(
+                "dial tcp: address {endpoint}: missing port in address"
+            ));
+        };
+        let Some(target) = self.resolve(host, from) else {
+            return Err(format!("dial tcp: lookup {host}: no such host"));
+        };
+        if !self.links_up(from, target) {
+            return Ok(target.to_string());
+        }
+        let listening = self
+            .machines
+            .get(target)
+            .and_then(|m| m.process.as_ref())
+            .is_some_and(|p| {
+                self.listens(target, &p.server.cfg.listen_client_urls, from, host, port)
+            });
+        if !listening {
+            return Err(format!(
+                "dial tcp {}: connect: connection refused",
+                host_port(&url)
+            ));
+        }
+        Ok(target.to_string())
+    }
+
+    /// Whether a client on `from` can open a connection to `endpoint` now.
+    pub fn can_dial(&self, from: &str, endpoint: &str) -> bool {
+        self.client_target(from, endpoint)
+            .is_ok_and(|target| self.links_up(from, &target))
+    }
+
+    /// A request reaches `machine`'s server; it is handled while its
+    /// client still waits (gRPC carries the client's deadline to the server).
+    pub(super) fn on_client_arrive(
+        &mut self,
+        machine: &str,
+        req: u64,
+        request: Request,
+        forwarded: bool,
+    ) {
+        let deadline = self.clients.calls.get(&req).map(|c| c.deadline_ms);
+        if let Some(deadline) = deadline.filter(|d| *d > self.now_ms()) {
+            self.with_server(machine, |s, ctx| {
+                if forwarded {
+                    s.handle_from_peer(ctx, req, request, deadline);
+                } else {
+                    s.handle(ctx, req, request, deadline);
+                }
+            });
+        }
+    }
+
+    /// A reply reaches its client: the first answer is the call's.
+    pub(super) fn on_client_reply(&mut self, req: u64, result: Result<Response, ServerError>) {
+        if let Some(c) = self.clients.calls.get_mut(&req) {
+            if c.result.is_none() {
+                c.result = Some(match result {
+                    Ok(r) => CallResult::Reply(r),
+                    Err(e) => CallResult::Error(e),
+                });
+            }
+        }
+    }
+
+    /// `machine`'s server answers call `req`: the reply travels back to the
+    /// client's machine if a link still leads there.
+    pub(super) fn reply_to_client(
+        &mut self,
+        machine: &str,
+        req: u64,
+        result: Result<Response, ServerError>,
+    ) {
+        let Some(call) = self.clients.calls.get(&req) else {
+            return;
+        };
+        let client = call.from.clone();
+        if self.link_up(machine, &client) || machine == client {
+            let lat = self.latency(machine, &client);
+            let result = Box::new(result);
+            self.schedule(lat, Event::ClientReply { req, result });
+        }
+    }
+
+    /// `machine`'s server hands call `req` to member `to` (the leader) over
+    /// peer HTTP.
+    pub(super) fn forward(&mut self, from: &str, to: u64, req: u64, request: Request) {
+        let Ok((target, _)) = self.dial(from, to) else {
+            return;
+        };
+        if self.links_up(from, &target) {
+            let lat = self.latency(from, &target);
+            self.schedule(
+                lat,
+                Event::ClientArrive {
+                    machine: target,
+                    req,
+                    request: Box::new(request),
+                    forwarded: true,
+                },
+            );
+        }
+    }
+}

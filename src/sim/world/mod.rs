@@ -1,0 +1,381 @@
+//! The world, in rooms, behind one door. `World` holds the seeded RNG and
+//! each room's state; everything that changes the world comes in through
+//! [`World::enter`] as an [`Input`]: an [`Action`] ([`World::apply`]) or an
+//! etcdctl request ([`World::call`]). The door checks the world's
+//! invariants on the way in and out (debug builds).
+//!
+//! The rooms, each a file owning its state:
+//! - `machines`: machines, their addresses, power and disks; the hosts table.
+//! - `processes`: the etcd process on a machine: start, stop, its timer, and
+//!   where what its server puts out goes; the servers' logs.
+//! - `network`: links (cut, latency) and raft messages and snapshots on
+//!   them; `network/dial`: what a dial finds, and rafthttp's streams.
+//! - `clock`: the event queue and the wall clock.
+//! - `clients`: etcdctl requests in flight.
+//! - `observe`: read-only watchers (traffic, frames, invariants, history).
+
+mod clients;
+mod clock;
+mod machines;
+mod network;
+mod observe;
+mod processes;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::etcd::config::EtcdConfig;
+use super::etcd::datadir::DataDir;
+use super::etcd::request::{Request, SnapshotData};
+
+pub use super::url::{host_port, split_url};
+pub use clients::CallResult;
+pub use clock::start_unix_ms;
+pub use machines::{DiskItem, Machine};
+pub use observe::{Traffic, MAX_FRAMES};
+pub use processes::{ExitInfo, LogLine, Process, Signal};
+
+/// Every change to the world.
+#[derive(Debug, Clone)]
+pub enum Action {
+    AddMachine {
+        name: String,
+        addrs: Vec<String>,
+    },
+    RemoveMachine {
+        name: String,
+    },
+    PowerOff {
+        name: String,
+    },
+    PowerOn {
+        name: String,
+    },
+    SetHost {
+        name: String,
+        addr: String,
+    },
+    SetDate {
+        unix_secs: i64,
+    },
+    StartEtcd {
+        machine: String,
+        cfg: Box<EtcdConfig>,
+    },
+    Kill {
+        machine: String,
+        signal: Signal,
+    },
+    RemovePaths {
+        machine: String,
+        paths: Vec<String>,
+    },
+    WriteSnapshot {
+        machine: String,
+        path: String,
+        data: SnapshotData,
+    },
+    PutDataDir {
+        machine: String,
+        path: String,
+        dir: Box<DataDir>,
+    },
+    /// `cp` / `scp`: copies a file or a whole data dir, possibly to another machine.
+    Copy {
+        from: String,
+        src: String,
+        to: String,
+        dst: String,
+    },
+    Cut {
+        from: String,
+        to: String,
+    },
+    Heal {
+        pair: Option<(String, String)>,
+    },
+    SetDelay {
+        a: String,
+        b: String,
+        ms: u64,
+    },
+    Advance {
+        ms: u64,
+    },
+    /// The shell's `wait`: time runs until the machine's etcd has exited (or
+    /// `max_ms` passed).
+    WaitExit {
+        machine: String,
+        max_ms: u64,
+    },
+}
+
+impl Action {
+    /// Whether the action can change what a dial between machines finds
+    /// (machines, addresses, processes, links); time, disks and delays cannot.
+    fn changes_reach(&self) -> bool {
+        matches!(
+            self,
+            Action::AddMachine { .. }
+                | Action::RemoveMachine { .. }
+                | Action::PowerOff { .. }
+                | Action::PowerOn { .. }
+                | Action::SetHost { .. }
+                | Action::StartEtcd { .. }
+                | Action::Kill { .. }
+                | Action::Cut { .. }
+                | Action::Heal { .. }
+        )
+    }
+}
+
+/// Why an action could not be done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorldError {
+    NoSuchMachine(String),
+    MachineExists(String),
+    AddressTaken(String),
+    MachineDown(String),
+    NoProcess(String),
+    AddressAlreadyInUse(String),
+    NoSuchFile(String),
+    Unreachable(String),
+    /// A bound of `sim::budget` (what, and the most there may be).
+    TooMany {
+        what: Held,
+        max: usize,
+    },
+}
+
+/// What a world holds a bounded number of (see `sim::budget`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Held {
+    Machines,
+    Addresses,
+    Hosts,
+}
+
+/// What comes in through the world's one door, [`World::enter`].
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// A change to the world.
+    Act(Action),
+    /// An etcdctl request from machine `from` to a client endpoint
+    /// (`host:port` or a URL): the clock runs until it is answered or
+    /// `timeout_ms` have passed.
+    Call {
+        from: String,
+        endpoint: String,
+        request: Request,
+        timeout_ms: u64,
+    },
+}
+
+/// What comes out of the door: an action's end, or a request's outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Done,
+    Called(CallResult),
+}
+
+/// The world.
+pub struct World {
+    rng: ChaCha8Rng,
+    // ----- machines and processes (`machines.rs`, `processes.rs`) -----
+    /// Public to read (the shell and the view); only the rooms change it.
+    pub machines: BTreeMap<String, Machine>,
+    /// The hosts table: a name to the address it stands for.
+    pub hosts: BTreeMap<String, String>,
+    next_pid: u64,
+    /// Every server's log, in order.
+    pub logs: Vec<LogLine>,
+    // ----- the network (`network/`) -----
+    /// The cut links (from, to). Public to read; only the network room changes it.
+    pub cut: BTreeSet<(String, String)>,
+    net: network::Network,
+    // ----- the clock (`clock.rs`) and the clients (`clients.rs`) -----
+    clock: clock::Clock,
+    clients: clients::Clients,
+    // ----- observations only: nothing in the simulation reads these -----
+    observe: observe::Observers,
+}
+
+impl World {
+    pub fn new(seed: u64) -> World {
+        World {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            machines: BTreeMap::new(),
+            hosts: BTreeMap::new(),
+            next_pid: 100,
+            logs: Vec::new(),
+            cut: BTreeSet::new(),
+            net: network::Network::default(),
+            clock: clock::Clock::new(),
+            clients: clients::Clients::new(),
+            observe: observe::Observers::default(),
+        }
+    }
+
+    /// A number from the world's RNG (client IDs in retry lines, and the like).
+    pub fn random_u64(&mut self) -> u64 {
+        self.rng.gen()
+    }
+
+    /// The world's one door: every action and every request comes in here.
+    /// The world's invariants are checked on the way in and out (debug
+    /// builds), and the clock only moves forward.
+    pub fn enter(&mut self, input: Input) -> Result<Outcome, WorldError> {
+        let (now, events) = (self.now_ms(), self.events());
+        self.debug_check();
+        let outcome = match input {
+            Input::Act(action) => self.act(action).map(|()| Outcome::Done),
+            Input::Call {
+                from,
+                endpoint,
+                request,
+                timeout_ms,
+            } => Ok(Outcome::Called(
+                self.run_call(&from, &endpoint, request, timeout_ms),
+            )),
+        };
+        debug_assert!(self.now_ms() >= now, "the clock went back");
+        debug_assert!(self.events() >= events);
+        self.debug_check();
+        outcome
+    }
+
+    /// Applies one action (through [`Self::enter`]).
+    pub fn apply(&mut self, action: Action) -> Result<(), WorldError> {
+        self.enter(Input::Act(action)).map(|_| ())
+    }
+
+    /// A whole client call from `from` to a client endpoint (`host:port` or
+    /// a URL), through [`Self::enter`]: the clock runs until it is answered
+    /// or `timeout_ms` have passed.
+    pub fn call(
+        &mut self,
+        from: &str,
+        endpoint: &str,
+        request: Request,
+        timeout_ms: u64,
+    ) -> CallResult {
+        let input = Input::Call {
+            from: from.to_string(),
+            endpoint: endpoint.to_string(),
+            request,
+            timeout_ms,
+        };
+        match self.enter(input) {
+            Ok(Outcome::Called(result)) => result,
+            other => unreachable!("a call ends in its outcome, not {other:?}"),
+        }
+    }
+
+    /// Hands an action to the room it is for.
+    fn act(&mut self, action: Action) -> Result<(), WorldError> {
+        if action.changes_reach() {
+            self.net.topology_changed();
+        }
+        match action {
+            Action::AddMachine { name, addrs } => self.add_machine(name, addrs),
+            Action::RemoveMachine { name } => self.remove_machine(&name),
+            Action::PowerOff { name } => self.power_off(&name),
+            Action::PowerOn { name } => self.power_on(&name),
+            Action::SetHost { name, addr } => self.set_host(name, addr),
+            Action::SetDate { unix_secs } => {
+                self.set_date(unix_secs);
+                Ok(())
+            }
+            Action::StartEtcd { machine, cfg } => self.start_etcd(&machine, *cfg),
+            Action::Kill { machine, signal } => self.kill(&machine, signal),
+            Action::RemovePaths { machine, paths } => self.remove_paths(&machine, &paths),
+            Action::WriteSnapshot {
+                machine,
+                path,
+                data,
+            } => self.put_file(&machine, path, DiskItem::Snapshot(data)),
+            Action::PutDataDir { machine, path, dir } => {
+                self.put_file(&machine, path, DiskItem::DataDir(dir))
+            }
+            Action::Copy { from, src, to, dst } => self.copy(&from, &src, &to, &dst),
+            Action::Cut { from, to } => {
+                self.cut_link(from, to);
+                Ok(())
+            }
+            Action::Heal { pair } => {
+                self.heal(pair);
+                Ok(())
+            }
+            Action::SetDelay { a, b, ms } => {
+                self.set_delay(a, b, ms);
+                Ok(())
+            }
+            Action::Advance { ms } => {
+                self.run_until(self.now_ms() + ms, |_| false);
+                Ok(())
+            }
+            Action::WaitExit { machine, max_ms } => {
+                self.run_until(self.now_ms() + max_ms, |w| w.pid_of(&machine).is_none());
+                Ok(())
+            }
+        }
+    }
+
+    /// Each room's promises (debug builds only; each check is linear in
+    /// the machines, addresses and streams, and O(1) in the event queue).
+    fn debug_check(&self) {
+        if cfg!(debug_assertions) {
+            self.clock.debug_check();
+            self.clients.debug_check();
+            self.debug_check_machines();
+            self.debug_check_network();
+        }
+    }
+}
+
+/// The door's checks catch a broken promise (debug builds only: release
+/// builds leave them out).
+#[cfg(all(test, debug_assertions))]
+mod door_tests {
+    use super::clock::Event;
+    use super::*;
+
+    fn one_machine() -> World {
+        let mut w = World::new(1);
+        let add = Action::AddMachine {
+            name: "node01".into(),
+            addrs: vec!["10.0.0.1".into()],
+        };
+        w.apply(add).expect("a machine");
+        w
+    }
+
+    #[test]
+    #[should_panic(expected = "an event for a machine or process that is not there")]
+    fn no_event_for_a_machine_that_does_not_exist() {
+        let mut w = one_machine();
+        let tick = Event::Tick {
+            machine: "node02".into(),
+            pid: 1,
+        };
+        w.schedule(1, tick);
+    }
+
+    #[test]
+    #[should_panic(expected = "a process runs on node01, which is down")]
+    fn a_broken_promise_is_caught_at_the_door() {
+        let mut w = one_machine();
+        // what only a room's bug could do: a machine down, its process running
+        w.apply(Action::StartEtcd {
+            machine: "node01".into(),
+            cfg: Box::default(),
+        })
+        .expect("a start");
+        if let Some(m) = w.machines.get_mut("node01") {
+            m.up = false;
+        }
+        assert!(w.apply(Action::Advance { ms: 1 }).is_ok());
+    }
+}

@@ -1,0 +1,313 @@
+//! Dialling: what a connection from one machine to a URL finds at the far
+//! end (no such host, silence over a cut link, a refused port, a listening
+//! etcd and what its handler answers), and rafthttp's streams, which stay
+//! up while their process lives and the links hold.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::super::clock::Event;
+use super::super::{host_port, split_url, World};
+use crate::sim::etcd::rafthttp::{Reaches, StreamRequest};
+use crate::sim::etcd::server::{Reach, Server};
+
+/// What a machine's cached peer reaches were computed under (see `World::reach_key`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct ReachKey {
+    topo_gen: u64,
+    transport_epochs: u64,
+    removed: u64,
+}
+
+impl World {
+    // ----- what a dial finds -----
+
+    /// The server listening on a peer URL, reachable from `from` both ways.
+    pub(in crate::sim::world) fn peer_server(&self, from: &str, url: &str) -> Option<&Server> {
+        let (target, port) = self.target_of(from, url)?;
+        let (host, _) = split_url(url)?;
+        if !self.links_up(from, target) {
+            return None;
+        }
+        let m = self.machines.get(target)?;
+        let p = m.process.as_ref()?;
+        self.listens(target, &p.server.cfg.listen_peer_urls, from, host, port)
+            .then_some(&p.server)
+    }
+
+    pub(super) fn target_of<'a>(&'a self, from: &'a str, url: &str) -> Option<(&'a str, u16)> {
+        let (host, port) = split_url(url)?;
+        Some((self.resolve(host, from)?, port))
+    }
+
+    /// Whether a process on `target` listening on `urls` accepts a connection from
+    /// `from` to `dialed:port`. `0.0.0.0` accepts everything; a loopback address no
+    /// machine owns (`localhost`, `127.0.0.1`) accepts only the machine itself
+    /// dialling loopback (etcd's default listen URLs, and the classic mistake of
+    /// forgetting `--listen-peer-urls`); any other address of the target accepts
+    /// connections to the target's addresses.
+    pub(in crate::sim::world) fn listens(
+        &self,
+        target: &str,
+        urls: &[String],
+        from: &str,
+        dialed: &str,
+        port: u16,
+    ) -> bool {
+        let dialed_loopback = self.is_local_alias(dialed);
+        urls.iter().any(|u| {
+            split_url(u).is_some_and(|(h, p)| {
+                if p != port {
+                    return false;
+                }
+                if h == "0.0.0.0" || h == "[::]" {
+                    return true;
+                }
+                if self.is_local_alias(h) {
+                    return dialed_loopback && from == target;
+                }
+                !dialed_loopback && self.resolve(h, target) == Some(target)
+            })
+        })
+    }
+
+    /// `localhost`, `127.0.0.1` or `::1` when no machine owns it: "this machine".
+    fn is_local_alias(&self, host: &str) -> bool {
+        let host = self.hosts.get(host).map(|s| s.as_str()).unwrap_or(host);
+        matches!(host, "localhost" | "127.0.0.1" | "::1" | "[::1]") && self.owner_of(host).is_none()
+    }
+
+    /// What dialling `url` from `from`'s server (member `local` of `cluster_id`)
+    /// finds, expecting member `id` there.
+    fn reach(&self, from: &str, url: &str, cluster_id: u64, local: u64, id: u64) -> Reach {
+        let host = split_url(url).map(|(h, _)| h).unwrap_or_default();
+        let Some((target, port)) = self.target_of(from, url) else {
+            return Reach::Refused(format!("dial tcp: lookup {host}: no such host"));
+        };
+        if !self.links_up(from, target) {
+            return Reach::Silent(host_port(url));
+        }
+        let refused = || {
+            Reach::Refused(format!(
+                "dial tcp {}: connect: connection refused",
+                host_port(url)
+            ))
+        };
+        let Some(p) = self.machines.get(target).and_then(|m| m.process.as_ref()) else {
+            return refused();
+        };
+        if !self.listens(target, &p.server.cfg.listen_peer_urls, from, host, port) {
+            return refused();
+        }
+        Self::handler_verdict(&p.server, cluster_id, local, id).unwrap_or(Reach::Ok { pid: p.pid })
+    }
+
+    /// What a peer's stream handler answers member `local` of `cluster_id`
+    /// asking for member `id`: `None` when it accepts.
+    fn handler_verdict(s: &Server, cluster_id: u64, local: u64, id: u64) -> Option<Reach> {
+        if s.cluster_id != cluster_id {
+            return Some(Reach::Mismatch {
+                remote_cluster: s.cluster_id,
+            });
+        }
+        if s.backend.members.removed.contains(&local) {
+            return Some(Reach::Removed);
+        }
+        if s.id != id || !s.transport.peers.contains_key(&local) {
+            return Some(Reach::Unknown);
+        }
+        None
+    }
+
+    /// A peer's first URL as `from`'s transport knows it.
+    pub(super) fn peer_url(&self, from: &str, id: u64) -> Option<String> {
+        self.server(from)?.peer_url(id)
+    }
+
+    /// Where a message from `from`'s server to member `id` goes: over the stream
+    /// rafthttp already holds to that process, or else by dialling the peer URL.
+    pub(in crate::sim::world) fn dial(&self, from: &str, id: u64) -> Result<(String, u64), Reach> {
+        self.dial_url(from, id, None)
+    }
+
+    /// [`Self::dial`] with the peer's URL given (`None`: as the transport knows it now).
+    pub(super) fn dial_url(
+        &self,
+        from: &str,
+        id: u64,
+        url: Option<String>,
+    ) -> Result<(String, u64), Reach> {
+        let sender = self.machines.get(from);
+        let (cid, local) = sender
+            .and_then(|m| m.process.as_ref())
+            .map(|p| (p.server.cluster_id, p.server.id))
+            .unwrap_or((0, 0));
+        if let Some((target, pid)) = self.net.streams.get(from).and_then(|to| to.get(&id)) {
+            // one lookup of each end: this runs for every raft message
+            let peer = self.machines.get(target);
+            let live = peer
+                .and_then(|m| m.process.as_ref())
+                .filter(|p| p.pid == *pid);
+            let up = sender.is_some_and(|m| m.up) && peer.is_some_and(|m| m.up);
+            if let Some(p) =
+                live.filter(|_| up && !self.is_cut(from, target) && !self.is_cut(target, from))
+            {
+                // the connection stands; the handler still has its say
+                if let Some(r) = Self::handler_verdict(&p.server, cid, local, id) {
+                    return Err(r);
+                }
+                return Ok((target.clone(), *pid));
+            }
+        }
+        let url = url.or_else(|| self.peer_url(from, id)).unwrap_or_default();
+        match self.reach(from, &url, cid, local, id) {
+            Reach::Ok { pid } => {
+                let (target, _) = self
+                    .target_of(from, &url)
+                    .ok_or_else(|| Reach::Silent(host_port(&url)))?;
+                Ok((target.to_string(), pid))
+            }
+            other => Err(other),
+        }
+    }
+
+    // ----- rafthttp's streams -----
+
+    /// What a dial from `machine`'s server to each of its peers finds; keeps
+    /// rafthttp's streams: one stays up while its process lives and the links
+    /// hold, even if the peer's URLs change (`member update`).
+    pub(in crate::sim::world) fn peer_reach(&mut self, machine: &str) -> Rc<Reaches> {
+        let key = self.reach_key();
+        if let Some((k, r)) = self.net.reach_cache.get(machine) {
+            if *k == key {
+                return r.clone();
+            }
+        }
+        let r = Rc::new(self.dial_peers_now(machine));
+        self.net
+            .reach_cache
+            .insert(machine.to_string(), (key, r.clone()));
+        r
+    }
+
+    /// Everything [`Self::peer_reach`] reads that can change without an
+    /// action or a process starting or ending: the servers' peer lists and
+    /// URLs (each transport's epoch only grows) and their removed members
+    /// (a set that only grows while a server runs).
+    fn reach_key(&self) -> ReachKey {
+        let mut key = ReachKey {
+            topo_gen: self.net.topo_gen,
+            ..ReachKey::default()
+        };
+        for p in self.machines.values().filter_map(|m| m.process.as_ref()) {
+            key.transport_epochs += p.server.transport.epoch;
+            key.removed += p.server.backend.members.removed.len() as u64;
+        }
+        key
+    }
+
+    /// [`Self::peer_reach`] computed afresh.
+    fn dial_peers_now(&mut self, machine: &str) -> Reaches {
+        let Some((ids, cid, local)) = self.server(machine).map(|s| {
+            let ids: Vec<u64> = s.transport.peers.keys().copied().collect();
+            (ids, s.cluster_id, s.id)
+        }) else {
+            return Reaches::default();
+        };
+        let mut out = Reaches::default();
+        for id in ids {
+            match self.dial(machine, id) {
+                Ok(stream) => {
+                    let pid = stream.1;
+                    self.keep_stream(machine, id, stream);
+                    out.stream.insert(id, Reach::Ok { pid });
+                }
+                Err(r) => {
+                    if let Some(to) = self.net.streams.get_mut(machine) {
+                        to.remove(&id);
+                    }
+                    out.stream.insert(id, r);
+                }
+            }
+            let url = self.peer_url(machine, id).unwrap_or_default();
+            out.url
+                .insert(id, self.reach(machine, &url, cid, local, id));
+        }
+        out
+    }
+
+    /// Keeps `machine`'s stream to member `id`.
+    fn keep_stream(&mut self, machine: &str, id: u64, stream: (String, u64)) {
+        match self.net.streams.get_mut(machine) {
+            Some(to) => {
+                to.insert(id, stream);
+            }
+            None => {
+                self.net
+                    .streams
+                    .insert(machine.to_string(), BTreeMap::from([(id, stream)]));
+            }
+        }
+    }
+
+    /// Hands the stream requests `machine`'s server made to the servers they reached.
+    pub(in crate::sim::world) fn deliver_stream_requests(
+        &mut self,
+        machine: &str,
+        requests: Vec<StreamRequest>,
+    ) {
+        if requests.is_empty() {
+            return;
+        }
+        let Some((local, cluster, pid)) = self
+            .machines
+            .get(machine)
+            .and_then(|m| m.process.as_ref())
+            .map(|p| (p.server.id, p.server.cluster_id, p.pid))
+        else {
+            return;
+        };
+        for r in requests {
+            let url = self.peer_url(machine, r.to).unwrap_or_default();
+            let Some(target) = self.target_of(machine, &url).map(|(t, _)| t.to_string()) else {
+                continue;
+            };
+            self.with_server(&target, |s, ctx| {
+                s.stream_request(ctx, local, cluster, r.kind, pid)
+            });
+        }
+    }
+
+    /// `machine`'s transport closed its streams to member `peer`: that member's
+    /// readers notice the EOF as soon as the FIN arrives.
+    pub(in crate::sim::world) fn streams_closed(&mut self, machine: &str, peer: u64) {
+        let target = self.machines.iter().find_map(|(name, m)| {
+            let p = m.process.as_ref()?;
+            (p.server.id == peer && name != machine).then(|| (name.clone(), p.pid))
+        });
+        let Some((target, pid)) = target else {
+            return;
+        };
+        if self.links_up(machine, &target) {
+            let lat = self.latency(machine, &target);
+            self.schedule(
+                lat,
+                Event::StreamCheck {
+                    machine: target,
+                    pid,
+                },
+            );
+        }
+    }
+
+    /// A transport-only step: the readers notice closed streams and redial.
+    pub(in crate::sim::world) fn stream_check(&mut self, machine: &str, pid: u64) {
+        if self.pid_of(machine) != Some(pid) {
+            return;
+        }
+        let reach = self.peer_reach(machine);
+        let requests = self.with_server(machine, |s, ctx| s.dial_peers(ctx, &reach));
+        self.deliver_stream_requests(machine, requests.unwrap_or_default());
+        self.check_stop(machine);
+    }
+}

@@ -1,0 +1,89 @@
+//! Traffic: raft messages counted per directed pair of machines, and (when
+//! the page asks) a record of each (`sim::wire`).
+
+use raft::eraftpb::Message;
+
+use crate::sim::wire::WireLog;
+use crate::sim::world::World;
+
+/// Raft messages from one machine to another, cumulative.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Put on the wire (they may still find the process gone on arrival).
+    pub sent: u64,
+    /// Lost at the sender: the link is cut, or the peer unreachable or refusing.
+    pub dropped: u64,
+    /// When the last reply (an append, heartbeat or vote response) was sent:
+    /// raft-rs clears a leader's `recent_active` flags at each quorum check, and
+    /// this bridges the gap until the answers to its next heartbeat arrive.
+    pub last_reply_ms: Option<u64>,
+}
+
+impl World {
+    /// Counts a message `sent` (`None`: dropped) from one machine to another.
+    pub(in crate::sim::world) fn count_traffic(
+        &mut self,
+        from: &str,
+        to: &str,
+        sent: Option<&Message>,
+    ) {
+        let now = self.now_ms();
+        let traffic = &mut self.observe.traffic;
+        let row = match traffic.get_mut(from) {
+            Some(row) => row,
+            None => traffic.entry(from.to_string()).or_default(),
+        };
+        let t = match row.get_mut(to) {
+            Some(t) => t,
+            None => row.entry(to.to_string()).or_default(),
+        };
+        let Some(m) = sent else {
+            t.dropped += 1;
+            return;
+        };
+        t.sent += 1;
+        use raft::eraftpb::MessageType::*;
+        if matches!(
+            m.get_msg_type(),
+            MsgAppendResponse
+                | MsgHeartbeatResponse
+                | MsgRequestVoteResponse
+                | MsgRequestPreVoteResponse
+        ) {
+            t.last_reply_ms = Some(now);
+        }
+    }
+
+    /// Records a raft message in the wire log (`latency`: `None` when dropped).
+    pub(in crate::sim::world) fn record_wire(
+        &mut self,
+        from: &str,
+        to: &str,
+        m: &Message,
+        latency: Option<u64>,
+    ) {
+        let now = self.now_ms();
+        self.observe.wire.record(from, to, m, now, latency);
+    }
+
+    /// Raft messages per directed pair of machines (from, to), cumulative, in
+    /// map order.
+    pub fn traffic(&self) -> Vec<(String, String, Traffic)> {
+        self.observe
+            .traffic
+            .iter()
+            .flat_map(|(a, row)| row.iter().map(|(b, t)| (a.clone(), b.clone(), *t)))
+            .collect()
+    }
+
+    /// Starts or stops keeping a record of each raft message (`sim::wire`):
+    /// the page keeps one to draw and inspect messages; nothing else reads it.
+    pub fn set_wire_log(&mut self, on: bool) {
+        self.observe.wire.set_on(on);
+    }
+
+    /// The recent raft messages (empty unless [`Self::set_wire_log`] is on).
+    pub fn wire_log(&self) -> &WireLog {
+        &self.observe.wire
+    }
+}

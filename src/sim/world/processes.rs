@@ -1,0 +1,481 @@
+//! The processes room: the etcd process a machine runs. Starting one
+//! (bootstrap, with etcd's start-up failures), stopping it (`kill`, power
+//! off, or by itself), its heartbeat timer, and what its server puts out:
+//! log lines go to the world's log, messages and replies to the network and
+//! the clients.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+
+use super::clock::Event;
+use super::{host_port, DiskItem, World, WorldError};
+use crate::sim::etcd::bootstrap::{self, RemoteMembers};
+use crate::sim::etcd::config::{ClusterState, EtcdConfig, Logger, ADVERTISE_CLIENT_URLS_REQUIRED};
+use crate::sim::etcd::server::{self, Ctx, Exit, Out, Server};
+use crate::sim::etcd::zapfmt::{self, ZapCtx};
+
+/// A running etcd process.
+pub struct Process {
+    pub pid: u64,
+    pub server: Server,
+    pub data_dir: String,
+    /// The data dir was deleted while the process ran: it does not come back.
+    pub dir_deleted: bool,
+}
+
+/// How a process ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExitInfo {
+    pub status: i32,
+    pub reason: String,
+}
+
+impl ExitInfo {
+    /// Whether someone stopped it (`kill`, `kill -9`, power off), rather than
+    /// the process exiting by itself (a fatal start, a removal, a raft panic).
+    pub fn was_stopped(&self) -> bool {
+        self.reason == "stopped" || self.reason.starts_with("killed")
+    }
+}
+
+/// One line of a server log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    pub ms: u64,
+    pub machine: String,
+    pub text: String,
+}
+
+/// How `kill` stops a process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    Term,
+    Kill,
+}
+
+/// Why an etcd process ended at start-up (both exit with status 1).
+enum StartFailure {
+    /// `embed.Config.Validate` refused the flags.
+    Flags(String),
+    /// A `C | etcdmain:` fatal error while bootstrapping.
+    Fatal(String),
+}
+
+impl World {
+    // ----- start -----
+
+    pub(super) fn start_etcd(&mut self, machine: &str, cfg: EtcdConfig) -> Result<(), WorldError> {
+        let m = self.machine_mut(machine)?;
+        if !m.up {
+            return Err(WorldError::MachineDown(machine.to_string()));
+        }
+        if m.process.is_some() {
+            let addr = cfg
+                .listen_peer_urls
+                .first()
+                .map(|u| host_port(u))
+                .unwrap_or_default();
+            return Err(WorldError::AddressAlreadyInUse(addr));
+        }
+        let mut out = Vec::new();
+        let mut log = Vec::new();
+        let mut ctx = Ctx {
+            now_ms: self.now_ms(),
+            wall_ms: self.wall_ms(),
+            out: &mut out,
+            log: &mut log,
+            zap: cfg.logger == Logger::Zap,
+        };
+        let (initialized, new_history) = self.dir_on_disk(machine, &cfg);
+        server::log_start(&mut ctx, &cfg, initialized);
+        let zap = cfg.logger == Logger::Zap;
+        let started = self.boot(machine, cfg, &mut ctx);
+        let zap = zap.then(|| {
+            started
+                .as_ref()
+                .map(|p| p.server.zap_ctx())
+                .unwrap_or_default()
+        });
+        self.push_logs_as(machine, log, zap.clone());
+        match started {
+            Ok(p) => self.started(machine, p, new_history, out),
+            Err(failure) => self.start_failed(machine, failure, zap.is_some()),
+        }
+        Ok(())
+    }
+
+    /// Whether `cfg`'s data dir on `machine` holds a WAL, and whether the
+    /// cluster begins anew: a fresh bootstrap, a forced new cluster, or a
+    /// restored data dir that never ran (its term is still the restore's 1).
+    fn dir_on_disk(&self, machine: &str, cfg: &EtcdConfig) -> (bool, bool) {
+        let dir = self
+            .machines
+            .get(machine)
+            .and_then(|m| m.disk.get(&cfg.data_dir()));
+        let initialized = dir.is_some_and(|d| matches!(d, DiskItem::DataDir(d) if d.has_wal));
+        let new_history = cfg.force_new_cluster
+            || (!initialized && cfg.initial_cluster_state == ClusterState::New)
+            || dir.is_some_and(
+                |d| matches!(d, DiskItem::DataDir(d) if d.storage.rl().hard_state().term <= 1),
+            );
+        (initialized, new_history)
+    }
+
+    /// The process runs: it dials its peers, its heartbeat timer starts, and
+    /// what it put out while starting goes out.
+    fn started(&mut self, machine: &str, p: Process, new_history: bool, out: Vec<Out>) {
+        let heartbeat = p.server.cfg.heartbeat_ms;
+        let pid = p.pid;
+        if new_history {
+            self.forget_cluster(p.server.cluster_id);
+        }
+        if let Some(m) = self.machines.get_mut(machine) {
+            m.process = Some(p);
+            self.net.topology_changed();
+            m.last_exit = None;
+        }
+        // the stream readers dial their peers as soon as they start
+        let reach = self.peer_reach(machine);
+        let requests = self.with_server(machine, |s, ctx| s.dial_peers(ctx, &reach));
+        self.deliver_stream_requests(machine, requests.unwrap_or_default());
+        self.check_stop(machine);
+        self.schedule(
+            heartbeat.max(1),
+            Event::Tick {
+                machine: machine.to_string(),
+                pid,
+            },
+        );
+        self.route(machine, out);
+    }
+
+    /// The process ended while starting: its last words, and status 1.
+    fn start_failed(&mut self, machine: &str, failure: StartFailure, zap: bool) {
+        let stamp = self.stamp().capnslog();
+        let ts = self.stamp().zap();
+        let unset =
+            matches!(&failure, StartFailure::Flags(m) if m == ADVERTISE_CLIENT_URLS_REQUIRED);
+        let (lines, reason) = match failure {
+            StartFailure::Flags(msg) if zap => {
+                let mut lines = vec![zapfmt::flag_error(&ts, &msg)];
+                if unset {
+                    lines.push(zapfmt::advertise_unset(&ts, &msg));
+                }
+                (lines, msg)
+            }
+            StartFailure::Flags(msg) => {
+                let mut lines = vec![format!(
+                    "{stamp} E | etcdmain: error verifying flags, {msg}. See 'etcd --help'."
+                )];
+                if unset {
+                    lines.push(format!("{stamp} E | etcdmain: When listening on specific address(es), this etcd process must advertise accessible url(s) to each connected client."));
+                }
+                (lines, msg)
+            }
+            StartFailure::Fatal(msg) if zap => (zapfmt::fatal(&ts, &msg), msg),
+            StartFailure::Fatal(msg) => (vec![format!("{stamp} C | etcdmain: {msg}")], msg),
+        };
+        self.push_logs_as(machine, lines, None);
+        if let Some(m) = self.machines.get_mut(machine) {
+            m.last_exit = Some(ExitInfo { status: 1, reason });
+        }
+    }
+
+    /// Bootstraps and starts a server; `Err` is the log line that ends it.
+    fn boot(
+        &mut self,
+        machine: &str,
+        cfg: EtcdConfig,
+        ctx: &mut Ctx,
+    ) -> Result<Process, StartFailure> {
+        cfg.validate().map_err(StartFailure::Flags)?;
+        let dir_path = cfg.data_dir();
+        let remote = self.remote_members(machine, &cfg);
+        let existing = match self
+            .machines
+            .get_mut(machine)
+            .and_then(|m| m.disk.remove(&dir_path))
+        {
+            Some(DiskItem::DataDir(d)) => Some(*d),
+            Some(other) => {
+                if let Some(m) = self.machines.get_mut(machine) {
+                    m.disk.insert(dir_path.clone(), other);
+                }
+                return Err(StartFailure::Fatal(format!(
+                    "error listing data dir: {dir_path}"
+                )));
+            }
+            None => None,
+        };
+        let kept = existing.clone();
+        let lookup = |url: &str| remote.get(url).cloned().flatten();
+        let booted = match bootstrap::bootstrap(&cfg, existing, &lookup, ctx) {
+            Ok(b) => b,
+            Err(f) => {
+                if let (Some(d), Some(m)) = (kept, self.machines.get_mut(machine)) {
+                    m.disk.insert(dir_path, DiskItem::DataDir(Box::new(d)));
+                }
+                return Err(StartFailure::Fatal(f.0));
+            }
+        };
+        let rng = ChaCha8Rng::seed_from_u64(self.rng.gen());
+        // raft can still refuse the dir: then it goes back on the disk as it was
+        let kept = booted.dir.clone();
+        let server = match Server::start(cfg, booted, rng, ctx) {
+            Ok(s) => s,
+            Err(e) => {
+                if let Some(m) = self.machines.get_mut(machine) {
+                    m.disk.insert(dir_path, DiskItem::DataDir(Box::new(kept)));
+                }
+                return Err(StartFailure::Fatal(e));
+            }
+        };
+        self.next_pid += 1;
+        Ok(Process {
+            pid: self.next_pid,
+            server,
+            data_dir: dir_path,
+            dir_deleted: false,
+        })
+    }
+
+    /// What each peer URL of the initial cluster answers to `/members` from `machine`.
+    fn remote_members(
+        &self,
+        machine: &str,
+        cfg: &EtcdConfig,
+    ) -> BTreeMap<String, Option<RemoteMembers>> {
+        cfg.initial_cluster()
+            .into_iter()
+            .map(|(_, url)| {
+                let ans = self.peer_server(machine, &url).map(|s| {
+                    let ms = s.backend.members.members.values().cloned().collect();
+                    (s.cluster_id, ms)
+                });
+                (url, ans)
+            })
+            .collect()
+    }
+
+    // ----- stop -----
+
+    pub(super) fn kill(&mut self, machine: &str, signal: Signal) -> Result<(), WorldError> {
+        let m = self.machine_mut(machine)?;
+        if m.process.is_none() {
+            return Err(WorldError::NoProcess(machine.to_string()));
+        }
+        match signal {
+            Signal::Kill => self.end_process(machine, 137, "killed"),
+            Signal::Term => {
+                self.with_server(machine, |s, ctx| s.begin_graceful_stop(ctx));
+                self.check_stop(machine);
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the process on `machine`, putting its data dir back on disk.
+    pub(super) fn end_process(&mut self, machine: &str, status: i32, reason: &str) {
+        if status == 0 {
+            // a clean exit stops the transport; a killed process just vanishes
+            self.with_server(machine, |s, ctx| s.shutdown(ctx));
+        }
+        // its streams end with it (the peers' streams to it notice by pid)
+        self.net.close_streams_of(machine);
+        let Some(m) = self.machines.get_mut(machine) else {
+            return;
+        };
+        self.net.topology_changed();
+        let Some(p) = m.process.take() else {
+            return;
+        };
+        if !p.dir_deleted {
+            let dir = p.server.into_data_dir();
+            m.disk.insert(p.data_dir, DiskItem::DataDir(Box::new(dir)));
+        }
+        m.last_exit = Some(ExitInfo {
+            status,
+            reason: reason.to_string(),
+        });
+    }
+
+    /// Ends the process if its server is due to stop, or looks again when it is.
+    pub(super) fn check_stop(&mut self, machine: &str) {
+        let now = self.now_ms();
+        let Some(p) = self.machines.get(machine).and_then(|m| m.process.as_ref()) else {
+            return;
+        };
+        let pid = p.pid;
+        match p.server.stop_at {
+            Some((at, Exit::Removed)) if at <= now => {
+                let st = self.stamp().capnslog();
+                self.push_logs(
+                    machine,
+                    vec![
+                        format!("{st} E | etcdserver: the member has been permanently removed from the cluster"),
+                        format!("{st} I | etcdserver: the data-dir used by this member must be removed."),
+                    ],
+                );
+                self.end_process(
+                    machine,
+                    0,
+                    "the member has been permanently removed from the cluster",
+                );
+            }
+            Some((at, Exit::Stopped)) if at <= now => self.end_process(machine, 0, "stopped"),
+            Some((at, Exit::Panic)) if at <= now => self.end_process(machine, 2, "panic"),
+            Some((at, _)) => {
+                let wait = at - now;
+                self.schedule(
+                    wait,
+                    Event::StopCheck {
+                        machine: machine.to_string(),
+                        pid,
+                    },
+                );
+            }
+            None => {}
+        }
+    }
+
+    // ----- timers -----
+
+    pub(super) fn on_tick(&mut self, machine: &str, pid: u64) {
+        if self.pid_of(machine) != Some(pid) {
+            return;
+        }
+        let reach = self.peer_reach(machine);
+        let ticked = self.with_server(machine, |s, ctx| {
+            let requests = s.tick(ctx, &reach);
+            s.retry_reads(ctx);
+            (s.cfg.heartbeat_ms, requests, s.stop_at.is_some())
+        });
+        let Some((hb, requests, stopping)) = ticked else {
+            return;
+        };
+        self.deliver_stream_requests(machine, requests);
+        self.schedule(
+            hb.max(1),
+            Event::Tick {
+                machine: machine.to_string(),
+                pid,
+            },
+        );
+        if stopping {
+            self.check_stop(machine);
+        }
+    }
+
+    pub(super) fn on_wake(&mut self, machine: &str, pid: u64) {
+        if self.pid_of(machine) == Some(pid) {
+            self.with_server(machine, |s, ctx| s.wake(ctx));
+        }
+    }
+
+    pub(super) fn on_stop_check(&mut self, machine: &str, pid: u64) {
+        if self.pid_of(machine) == Some(pid) {
+            self.check_stop(machine);
+        }
+    }
+
+    // ----- servers -----
+
+    pub(super) fn pid_of(&self, machine: &str) -> Option<u64> {
+        self.machines
+            .get(machine)
+            .and_then(|m| m.process.as_ref())
+            .map(|p| p.pid)
+    }
+
+    pub fn server(&self, machine: &str) -> Option<&Server> {
+        self.machines
+            .get(machine)
+            .and_then(|m| m.process.as_ref())
+            .map(|p| &p.server)
+    }
+
+    /// Every running server, by machine name.
+    pub fn servers(&self) -> impl Iterator<Item = (&str, &Server)> {
+        self.machines
+            .iter()
+            .filter_map(|(name, m)| m.process.as_ref().map(|p| (name.as_str(), &p.server)))
+    }
+
+    fn server_mut(&mut self, machine: &str) -> Option<&mut Server> {
+        self.machines
+            .get_mut(machine)
+            .and_then(|m| m.process.as_mut())
+            .map(|p| &mut p.server)
+    }
+
+    /// Runs `f` on the machine's server with a context, then routes what it produced.
+    pub(super) fn with_server<T>(
+        &mut self,
+        machine: &str,
+        f: impl FnOnce(&mut Server, &mut Ctx) -> T,
+    ) -> Option<T> {
+        let (now, wall) = (self.now_ms(), self.wall_ms());
+        let mut out = Vec::new();
+        let mut log = Vec::new();
+        let s = self.server_mut(machine)?;
+        let mut ctx = Ctx {
+            now_ms: now,
+            wall_ms: wall,
+            out: &mut out,
+            log: &mut log,
+            zap: s.cfg.logger == Logger::Zap,
+        };
+        let r = f(s, &mut ctx);
+        if !log.is_empty() {
+            self.push_logs(machine, log);
+        }
+        self.route(machine, out);
+        Some(r)
+    }
+
+    pub(super) fn push_logs(&mut self, machine: &str, lines: Vec<String>) {
+        let zap = self
+            .server(machine)
+            .filter(|s| s.cfg.logger == Logger::Zap)
+            .map(|s| s.zap_ctx());
+        self.push_logs_as(machine, lines, zap);
+    }
+
+    /// Appends a machine's log lines; a server started with `--logger=zap`
+    /// writes each as zap JSON.
+    fn push_logs_as(&mut self, machine: &str, lines: Vec<String>, zap: Option<ZapCtx>) {
+        let ms = self.now_ms();
+        let lines = match zap {
+            Some(z) => zapfmt::to_zap(lines, &self.stamp().zap(), &z),
+            None => lines,
+        };
+        self.logs.extend(lines.into_iter().map(|text| LogLine {
+            ms,
+            machine: machine.to_string(),
+            text,
+        }));
+    }
+
+    /// Sends what `machine`'s server put out to the room each is for.
+    fn route(&mut self, machine: &str, out: Vec<Out>) {
+        for o in out {
+            match o {
+                Out::Raft { msg, url } => self.send_raft(machine, msg, url),
+                Out::Reply { req, result } => self.reply_to_client(machine, req, result),
+                Out::Forward { to, req, request } => self.forward(machine, to, req, request),
+                Out::StreamsClosed { peer } => self.streams_closed(machine, peer),
+                Out::WakeAt(at) => {
+                    if let Some(pid) = self.pid_of(machine) {
+                        let after = at.saturating_sub(self.now_ms());
+                        let ev = Event::Wake {
+                            machine: machine.to_string(),
+                            pid,
+                        };
+                        self.schedule(after, ev);
+                    }
+                }
+            }
+        }
+    }
+}
