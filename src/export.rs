@@ -55,9 +55,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::shell::etcd_flags;
+use crate::shell::command;
 use crate::shell::parse::{self, Prompt, ScriptCommand};
-use crate::shell::session::{self, Executed, Session};
+use crate::shell::session::{Executed, Session};
 use crate::shell::Output;
 use crate::sim::url::split_url;
 
@@ -357,13 +357,12 @@ const ETCDCTL_URL_FLAGS: &[&str] = &[
 /// etcdctl 3.4's boolean flags (every other flag takes a value): the shell's,
 /// and `--help`.
 fn etcdctl_is_bool(name: &str) -> bool {
-    crate::shell::etcdctl::BOOL_FLAGS.contains(&name) || matches!(name, "help" | "h")
+    command::etcdctl_flag(name).is_some_and(|f| f.kind == command::Kind::Bool)
+        || matches!(name, "help" | "h")
 }
 
 fn etcd_is_bool(name: &str) -> bool {
-    etcd_flags::BOOL_FLAGS.contains(&name)
-        || etcd_flags::IGNORED_BOOL_FLAGS.contains(&name)
-        || name == "version"
+    command::etcd_flag(name).is_some_and(|f| f.kind == command::Kind::Bool)
 }
 
 /// One word of a command line, classified as Go's `flag` or spf13's `pflag` reads it.
@@ -736,7 +735,11 @@ impl Exporter {
             }
             Err(_) => return Ok(replay(&ex.output)),
         };
-        let (assigns, argv) = session::split_assignments(&words);
+        let command::Line {
+            assigns,
+            words: argv,
+            ..
+        } = command::parse(&words);
         if argv.is_empty() {
             let vars = self.vars.entry(key).or_default();
             vars.extend(assigns);

@@ -29,7 +29,7 @@
 //!   word as typed when that prefix would be shorter than it), or the word as typed
 //!   when nothing matches.
 
-use super::etcd_flags;
+use super::command;
 use super::parse;
 
 /// What the terminal knows for completion.
@@ -218,24 +218,21 @@ const ETCDCTL_COMMAND_FLAGS: &[CommandFlags] = &[
     },
 ];
 
-/// etcd's boolean flags: those that matter and the ignored ones
-/// (`etcd_flags.rs`), and `version`.
+/// etcd's boolean flags (the command table's).
 fn etcd_bool_flags() -> Vec<&'static str> {
-    etcd_flags::BOOL_FLAGS
-        .iter()
-        .chain(&["version"])
-        .chain(etcd_flags::IGNORED_BOOL_FLAGS)
-        .copied()
-        .collect()
+    etcd_flags_of(true)
 }
 
-/// etcd's flags that take a value: those that matter, then the ignored ones.
+/// etcd's flags that take a value.
 fn etcd_value_flags() -> Vec<&'static str> {
-    etcd_flags::ENV_FLAGS
+    etcd_flags_of(false)
+}
+
+fn etcd_flags_of(bool_kind: bool) -> Vec<&'static str> {
+    command::ETCD_FLAGS
         .iter()
-        .filter(|f| !etcd_flags::BOOL_FLAGS.contains(f))
-        .chain(etcd_flags::IGNORED_VALUE_FLAGS)
-        .copied()
+        .filter(|f| (f.kind == command::Kind::Bool) == bool_kind)
+        .map(|f| f.name)
         .collect()
 }
 
@@ -703,7 +700,7 @@ fn etcdctl(p: &mut Picked, args: &[&str], ctx: &Context) {
 mod tests {
     use super::*;
     use crate::shell::session::Session;
-    use crate::shell::{etcd_flags, Output};
+    use crate::shell::Output;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -1387,7 +1384,11 @@ mod tests {
     #[test]
     fn etcd_flag_lists_match_its_parser() {
         let none = |_: &str| None;
-        let parse = |arg: &str| etcd_flags::parse(&[arg.to_string()], &none);
+        let parse = |arg: &str| {
+            let flags =
+                command::Flags::read(&[arg.to_string()], command::Dialect::Go, command::etcd_flag);
+            crate::shell::etcd_flags::config(&flags, &none)
+        };
         let err = |arg: &str| parse(arg).err().map(|e| e.message).unwrap_or_default();
         assert!(err("--bogus").contains("not defined"));
         for flag in etcd_bool_flags() {
