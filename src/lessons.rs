@@ -48,7 +48,7 @@
 //!   run on the current machine. A line ending in `\` continues on the next line;
 //!   quoting, joining and errors are the runner's (`shell::parse::parse_script`).
 //!   The first word (after any `VAR=value` assignments) must be a command of the
-//!   playground shell ([`COMMANDS`]): `etcd`, `/usr/local/bin/etcd`, `docker`,
+//!   playground shell ([`command::commands`]): `etcd`, `/usr/local/bin/etcd`, `docker`,
 //!   `etcdctl`, `machine`, `net`, `sleep`, `export`, ...
 //! - **Expected output**: lines starting with `| ` right under a command (its
 //!   last continuation line) or under another such line; `|` alone is an empty
@@ -159,7 +159,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub use crate::shell::complete::COMMANDS;
+use crate::shell::command;
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::runner;
 use crate::shell::session::Session;
@@ -1071,9 +1071,9 @@ fn check_command_name(text: &str) -> Result<(), String> {
         .iter()
         .find(|w| !crate::shell::parse::is_assignment(w));
     match first {
-        Some(w) if !w.contains(VARIABLE) && !COMMANDS.contains(&w.as_str()) => Err(format!(
+        Some(w) if !w.contains(VARIABLE) && !command::is_command(w) => Err(format!(
             "unknown command `{w}`: the playground shell runs {}",
-            COMMANDS.join(", ")
+            command::commands().join(", ")
         )),
         _ => Ok(()),
     }

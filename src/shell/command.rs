@@ -519,6 +519,22 @@ pub fn shell_spec(words: &[&str]) -> Option<&'static Spec<()>> {
     SHELL.iter().find(|s| s.words == words)
 }
 
+/// Every command name the shell runs, sorted.
+pub fn commands() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = SHELL
+        .iter()
+        .filter(|s| s.words.len() == 1)
+        .map(|s| s.words[0])
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// Whether the shell runs a command of this name.
+pub fn is_command(name: &str) -> bool {
+    SHELL.iter().any(|s| s.words == [name])
+}
+
 /// The usage the shell prints for a command (`net` and `machine` list every form).
 pub fn usage(command: &str) -> &'static str {
     shell_spec(&[command]).map_or("", |s| s.usage)
