@@ -703,6 +703,20 @@ impl Flags {
     }
 }
 
+impl Item {
+    /// The word or words it was given as.
+    pub fn words(&self) -> Vec<String> {
+        match self {
+            Item::Arg(a) => vec![a.clone()],
+            Item::Flag(g) => match (&g.value, g.inline) {
+                (Some(v), true) => vec![format!("{}={v}", g.spelled)],
+                (Some(v), false) => vec![g.spelled.clone(), v.clone()],
+                (None, _) => vec![g.spelled.clone()],
+            },
+        }
+    }
+}
+
 /// The first positional Go's flag package stops at (kept); pflag's `--` (dropped).
 fn args_after(a: &str, dialect: Dialect) -> impl Iterator<Item = String> {
     (dialect == Dialect::Go).then(|| a.to_string()).into_iter()
@@ -915,6 +929,29 @@ impl fmt::Display for Line {
         let all: Vec<String> = assigns.chain(words).collect();
         f.write_str(&all.join(" "))
     }
+}
+
+impl Command {
+    /// Whether it can throw acknowledged writes away: a forced new cluster, a
+    /// snapshot restore, deleting files.
+    pub fn is_destructive(&self) -> bool {
+        match self {
+            Command::Etcd(e) | Command::Docker(Docker::Run(Some(e))) => {
+                e.flags.on("force-new-cluster")
+            }
+            Command::Etcdctl(e) => matches!(e.op(), Some((Op::SnapshotRestore, _))),
+            Command::Rm(_) => true,
+            _ => false,
+        }
+    }
+}
+
+/// Reads a command's text as the shell would, with variables left as written
+/// (`$NAME`), for what looks at a line without running it. `None` when its
+/// words cannot be read (an open quote, a pipe).
+pub fn read(text: &str) -> Option<Line> {
+    let keep = |name: &str| Some(format!("${name}"));
+    super::parse::words(text, &keep, 0).ok().map(|w| parse(&w))
 }
 
 /// A word as sh reads it back: bare when safe, else in single quotes.
@@ -1130,6 +1167,19 @@ mod tests {
             let l = line(text);
             assert_eq!(line(&l.to_string()), l, "{text} -> {l}");
         }
+    }
+
+    #[test]
+    fn destructive_commands_are_read_from_the_typed_command() {
+        let destructive = |text: &str| read(text).is_some_and(|l| l.command.is_destructive());
+        assert!(!destructive("etcdctl put k \"snapshot restore\""));
+        assert!(!destructive("etcdctl put k --force-new-cluster"));
+        assert!(!destructive("echo rm -rf x"));
+        assert!(!destructive("etcd --force-new-cluster=false"));
+        assert!(destructive("etcdctl snapshot restore s.db --name n1"));
+        assert!(destructive("etcdctl -w json snapshot restore s.db"));
+        assert!(destructive("etcd --name n1 --force-new-cluster"));
+        assert!(destructive("X=1 rm -rf n1.etcd"));
     }
 
     #[test]
