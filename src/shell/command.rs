@@ -572,11 +572,13 @@ impl Given {
     }
 }
 
-/// A word of a program's arguments: a flag (with its value) or a positional.
+/// A word of a program's arguments: a flag (with its value), a positional, or
+/// pflag's `--` (every word after it is a positional).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Item {
     Flag(Given),
     Arg(String),
+    End,
 }
 
 /// Why a program refused its flags.
@@ -630,13 +632,14 @@ impl Flags {
                     .or_else(|| a.strip_prefix('-').filter(|b| !b.is_empty())),
             };
             let Some(body) = body else {
-                let stop = dialect == Dialect::Go || a == "--";
-                if stop {
-                    items.extend(
-                        args_after(a, dialect)
-                            .chain(words.by_ref().cloned())
-                            .map(Item::Arg),
-                    );
+                if dialect == Dialect::Go || a == "--" {
+                    // Go stops at the first positional; pflag's `--` ends its flags.
+                    let first = match dialect {
+                        Dialect::Go => Item::Arg(a.clone()),
+                        Dialect::Pflag => Item::End,
+                    };
+                    items.push(first);
+                    items.extend(words.by_ref().cloned().map(Item::Arg));
                     break None;
                 }
                 items.push(Item::Arg(a.clone()));
@@ -687,7 +690,7 @@ impl Flags {
     pub fn given(&self) -> impl Iterator<Item = &Given> {
         self.items.iter().filter_map(|i| match i {
             Item::Flag(g) => Some(g),
-            Item::Arg(_) => None,
+            _ => None,
         })
     }
 
@@ -697,7 +700,7 @@ impl Flags {
             .iter()
             .filter_map(|i| match i {
                 Item::Arg(a) => Some(a.as_str()),
-                Item::Flag(_) => None,
+                _ => None,
             })
             .collect()
     }
@@ -708,6 +711,7 @@ impl Item {
     pub fn words(&self) -> Vec<String> {
         match self {
             Item::Arg(a) => vec![a.clone()],
+            Item::End => vec!["--".to_string()],
             Item::Flag(g) => match (&g.value, g.inline) {
                 (Some(v), true) => vec![format!("{}={v}", g.spelled)],
                 (Some(v), false) => vec![g.spelled.clone(), v.clone()],
@@ -715,11 +719,6 @@ impl Item {
             },
         }
     }
-}
-
-/// The first positional Go's flag package stops at (kept); pflag's `--` (dropped).
-fn args_after(a: &str, dialect: Dialect) -> impl Iterator<Item = String> {
-    (dialect == Dialect::Go).then(|| a.to_string()).into_iter()
 }
 
 // ---------------------------------------------------------------------------------
