@@ -132,6 +132,28 @@ pub struct Spec<T: 'static> {
     pub offered: bool,
 }
 
+impl<T> Spec<T> {
+    /// Its help, from the table: the usage, each flag (with its values and
+    /// default), and the example.
+    pub fn help(&self) -> String {
+        let mut s = format!("usage: {}\n", self.usage);
+        for f in self.flags {
+            let value = match f.kind {
+                Kind::Bool => String::new(),
+                Kind::Value(Val::Choice(words)) => format!("={}", words.join("|")),
+                Kind::Value(_) => "=VALUE".to_string(),
+            };
+            let default = f
+                .default
+                .map_or(String::new(), |d| format!(" (default {d})"));
+            let dashes = if f.name.starts_with('-') { "" } else { "--" };
+            s.push_str(&format!("  {dashes}{}{value}{default}\n", f.name));
+        }
+        s.push_str(&format!("example: {}\n", self.example));
+        s
+    }
+}
+
 // ---------------------------------------------------------------------------------
 // etcdctl
 // ---------------------------------------------------------------------------------
@@ -250,7 +272,8 @@ pub const ETCDCTL: &[Spec<Op>] = &[
         "etcdctl get foo --consistency=s",
         &[boolean("count-only"), FROM_KEY, boolean("keys-only"), PREFIX, boolean("print-value-only"),
           with_default(flag("consistency", Kind::Value(Val::Choice(&["l", "s"]))), "l"),
-          value("limit"), value("order"), value("rev"), value("sort-by")],
+          value("limit"), value("order"), value("rev"), value("sort-by"),
+          #[cfg(test)] MADE_UP],
         NO_ARGS,
         Arity { min: 1, max: Some(2), missing: GET_ARGS, extra: GET_ARGS }),
     etcdctl(Op::Del, &["del"], "del KEY [RANGE_END] [--prefix]", "etcdctl del foo --prefix",
@@ -275,6 +298,14 @@ pub const ETCDCTL: &[Spec<Op>] = &[
         NO_ARGS, exactly(1, "snapshot restore requires exactly one argument")),
     etcdctl(Op::Version, &["version"], "version", "etcdctl version", &[], NO_ARGS, ANY),
 ];
+
+/// A flag that exists only in tests: the table is the one place a flag is
+/// added (see the test `a_made_up_flag_needs_only_the_table`).
+#[cfg(test)]
+const MADE_UP: Flag = with_default(
+    flag("made-up", Kind::Value(Val::Choice(&["one", "two"]))),
+    "one",
+);
 
 /// Which etcdctl flag a name is: a global one or any command's (pflag reads
 /// them anywhere on the line).
@@ -1166,6 +1197,51 @@ mod tests {
             let l = line(text);
             assert_eq!(line(&l.to_string()), l, "{text} -> {l}");
         }
+    }
+
+    /// The table is the one place a flag lives: `MADE_UP`, in `get`'s entry
+    /// under `cfg(test)`, is parsed, run, completed, exported (passed through
+    /// as written: export rewrites only URL, path and member-ID values) and
+    /// documented, with no other file naming it.
+    #[test]
+    fn a_made_up_flag_needs_only_the_table() {
+        let Command::Etcdctl(e) = line("etcdctl get k --made-up two").command else {
+            panic!("etcdctl")
+        };
+        assert_eq!(
+            (&e.flags.error, e.flags.get("made-up")),
+            (&None, Some("two"))
+        );
+        assert!(e
+            .op()
+            .is_some_and(|(op, args)| op == Op::Get && args == ["k"]));
+        let mut s = crate::shell::session::Session::new(1);
+        s.run_typed("machine add n1");
+        let out = s
+            .run_typed("etcdctl --command-timeout=50ms get k --made-up=two")
+            .output;
+        assert!(out.stderr.contains("context deadline exceeded"), "{out:?}");
+        let ctx = crate::shell::complete::Context {
+            machines: &[],
+            member_ids: &[],
+            member_names: &[],
+        };
+        let done = |l: &str| crate::shell::complete::complete(l, &ctx).candidates;
+        assert_eq!(done("etcdctl get k --made"), ["--made-up="]);
+        assert!(done("etcdctl put k v --made").is_empty(), "get's own flag");
+        assert_eq!(done("etcdctl get k --made-up "), ["one", "two"]);
+        let script = "machine add n1\nn1$ etcdctl get k --made-up=two\n";
+        let bash = crate::export::bash(script).expect("exports");
+        assert!(
+            bash.contains("\"$ETCDCTL\" get k --made-up=two; st=$?"),
+            "{bash}"
+        );
+        let get = ETCDCTL.iter().find(|s| s.id == Op::Get).expect("get");
+        assert!(
+            get.help().contains("  --made-up=one|two (default one)\n"),
+            "{}",
+            get.help()
+        );
     }
 
     #[test]
