@@ -39,7 +39,8 @@ pub enum Kind {
 /// One flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Flag {
-    /// Its long name, without dashes.
+    /// Its long name without dashes (the shell's own commands, whose flags are
+    /// few and irregular, spell theirs in full: `-rf`, `--set`).
     pub name: &'static str,
     pub kind: Kind,
     /// Its default as etcd documents it (`None`: unset, or false).
@@ -182,28 +183,15 @@ pub enum Op {
 pub const FORMATS: &[&str] = &["json", "simple", "table"];
 
 /// etcdctl's global flags.
+#[rustfmt::skip]
 pub const ETCDCTL_GLOBALS: &[Flag] = &[
-    boolean("debug"),
-    boolean("hex"),
-    boolean("insecure-discovery"),
-    boolean("insecure-skip-tls-verify"),
-    boolean("insecure-transport"),
-    value("cacert"),
-    value("cert"),
-    with_default(value("command-timeout"), "5s"),
-    with_default(value("dial-timeout"), "2s"),
-    value("discovery-srv"),
-    value("discovery-srv-name"),
-    with_default(value("endpoints"), "127.0.0.1:2379"),
-    value("keepalive-time"),
-    value("keepalive-timeout"),
-    value("key"),
-    value("password"),
-    value("user"),
-    with_default(
-        flag("write-out", Kind::Value(Val::Choice(FORMATS))),
-        "simple",
-    ),
+    boolean("debug"), boolean("hex"), boolean("insecure-discovery"),
+    boolean("insecure-skip-tls-verify"), boolean("insecure-transport"),
+    value("cacert"), value("cert"), with_default(value("command-timeout"), "5s"),
+    with_default(value("dial-timeout"), "2s"), value("discovery-srv"), value("discovery-srv-name"),
+    with_default(value("endpoints"), "127.0.0.1:2379"), value("keepalive-time"),
+    value("keepalive-timeout"), value("key"), value("password"), value("user"),
+    with_default(flag("write-out", Kind::Value(Val::Choice(FORMATS))), "simple"),
 ];
 
 const PEER_URLS: Flag = value("peer-urls");
@@ -247,6 +235,7 @@ const DEL_ARGS: &str =
     "del command needs one argument as key and an optional argument as range_end";
 
 /// etcdctl 3.4's commands, as this playground runs them.
+#[rustfmt::skip]
 pub const ETCDCTL: &[Spec<Op>] = &[
     etcdctl(Op::MemberAdd, &["member", "add"], "member add NAME --peer-urls=URLS [--learner]",
         "etcdctl member add node04 --peer-urls=http://192.168.0.64:2380 --learner",
@@ -326,99 +315,55 @@ pub const CLUSTER_STATES: &[&str] = &["existing", "new"];
 
 /// etcd 3.4's flags: first those that change something here, in the order their
 /// `ETCD_*` variables are read, then `version` and the ignored ones.
+#[rustfmt::skip]
 pub const ETCD_FLAGS: &[Flag] = &[
     with_default(flag("name", Kind::Value(Val::Name)), "default"),
     with_default(value("data-dir"), "${name}.etcd"),
     with_default(value("listen-client-urls"), "http://localhost:2379"),
     with_default(value("advertise-client-urls"), "http://localhost:2379"),
     with_default(value("listen-peer-urls"), "http://localhost:2380"),
-    with_default(
-        value("initial-advertise-peer-urls"),
-        "http://localhost:2380",
-    ),
+    with_default(value("initial-advertise-peer-urls"), "http://localhost:2380"),
     with_default(value("initial-cluster"), "default=http://localhost:2380"),
-    with_default(
-        flag(
-            "initial-cluster-state",
-            Kind::Value(Val::Choice(CLUSTER_STATES)),
-        ),
-        "new",
-    ),
+    with_default(flag("initial-cluster-state", Kind::Value(Val::Choice(CLUSTER_STATES))), "new"),
     with_default(value("initial-cluster-token"), "etcd-cluster"),
     with_default(value("heartbeat-interval"), "100"),
     with_default(value("election-timeout"), "1000"),
     with_default(value("snapshot-count"), "100000"),
-    boolean("strict-reconfig-check"),
-    boolean("pre-vote"),
-    boolean("force-new-cluster"),
-    with_default(
-        flag("logger", Kind::Value(Val::Choice(&["capnslog", "zap"]))),
-        "capnslog",
-    ),
+    boolean("strict-reconfig-check"), boolean("pre-vote"), boolean("force-new-cluster"),
+    with_default(flag("logger", Kind::Value(Val::Choice(&["capnslog", "zap"]))), "capnslog"),
     ignored(boolean("version")),
-    ignored(value("wal-dir")),
-    ignored(value("listen-metrics-urls")),
-    ignored(value("max-snapshots")),
-    ignored(value("max-wals")),
-    ignored(value("quota-backend-bytes")),
-    ignored(value("backend-batch-limit")),
-    ignored(value("backend-batch-interval")),
-    ignored(value("max-txn-ops")),
-    ignored(value("max-request-bytes")),
-    ignored(value("grpc-keepalive-min-time")),
-    ignored(value("grpc-keepalive-interval")),
-    ignored(value("grpc-keepalive-timeout")),
-    ignored(value("discovery")),
-    ignored(value("discovery-fallback")),
-    ignored(value("discovery-proxy")),
-    ignored(value("discovery-srv")),
-    ignored(value("discovery-srv-name")),
-    ignored(value("auto-compaction-retention")),
-    ignored(value("auto-compaction-mode")),
-    ignored(value("cors")),
-    ignored(value("host-whitelist")),
-    ignored(value("log-outputs")),
-    ignored(value("log-level")),
-    ignored(value("log-package-levels")),
-    ignored(value("proxy")),
-    ignored(value("proxy-failure-wait")),
-    ignored(value("proxy-refresh-interval")),
-    ignored(value("proxy-dial-timeout")),
-    ignored(value("proxy-write-timeout")),
-    ignored(value("proxy-read-timeout")),
-    ignored(value("ca-file")),
-    ignored(value("cert-file")),
-    ignored(value("key-file")),
-    ignored(value("client-crl-file")),
-    ignored(value("client-cert-allowed-hostname")),
-    ignored(value("trusted-ca-file")),
-    ignored(value("peer-ca-file")),
-    ignored(value("peer-cert-file")),
-    ignored(value("peer-key-file")),
-    ignored(value("peer-trusted-ca-file")),
-    ignored(value("peer-crl-file")),
-    ignored(value("peer-cert-allowed-cn")),
-    ignored(value("peer-cert-allowed-hostname")),
-    ignored(value("cipher-suites")),
-    ignored(value("auth-token")),
-    ignored(value("bcrypt-cost")),
-    ignored(value("config-file")),
-    ignored(value("metrics")),
-    ignored(value("experimental-backend-bbolt-freelist-type")),
+    ignored(value("wal-dir")), ignored(value("listen-metrics-urls")),
+    ignored(value("max-snapshots")), ignored(value("max-wals")),
+    ignored(value("quota-backend-bytes")), ignored(value("backend-batch-limit")),
+    ignored(value("backend-batch-interval")), ignored(value("max-txn-ops")),
+    ignored(value("max-request-bytes")), ignored(value("grpc-keepalive-min-time")),
+    ignored(value("grpc-keepalive-interval")), ignored(value("grpc-keepalive-timeout")),
+    ignored(value("discovery")), ignored(value("discovery-fallback")),
+    ignored(value("discovery-proxy")), ignored(value("discovery-srv")),
+    ignored(value("discovery-srv-name")), ignored(value("auto-compaction-retention")),
+    ignored(value("auto-compaction-mode")), ignored(value("cors")),
+    ignored(value("host-whitelist")), ignored(value("log-outputs")), ignored(value("log-level")),
+    ignored(value("log-package-levels")), ignored(value("proxy")),
+    ignored(value("proxy-failure-wait")), ignored(value("proxy-refresh-interval")),
+    ignored(value("proxy-dial-timeout")), ignored(value("proxy-write-timeout")),
+    ignored(value("proxy-read-timeout")), ignored(value("ca-file")), ignored(value("cert-file")),
+    ignored(value("key-file")), ignored(value("client-crl-file")),
+    ignored(value("client-cert-allowed-hostname")), ignored(value("trusted-ca-file")),
+    ignored(value("peer-ca-file")), ignored(value("peer-cert-file")),
+    ignored(value("peer-key-file")), ignored(value("peer-trusted-ca-file")),
+    ignored(value("peer-crl-file")), ignored(value("peer-cert-allowed-cn")),
+    ignored(value("peer-cert-allowed-hostname")), ignored(value("cipher-suites")),
+    ignored(value("auth-token")), ignored(value("bcrypt-cost")), ignored(value("config-file")),
+    ignored(value("metrics")), ignored(value("experimental-backend-bbolt-freelist-type")),
     ignored(value("experimental-corrupt-check-time")),
     ignored(value("experimental-compaction-batch-limit")),
     ignored(value("experimental-peer-skip-client-san-verification")),
     ignored(value("experimental-watch-progress-notify-interval")),
     ignored(value("experimental-warning-apply-duration")),
-    ignored(boolean("enable-v2")),
-    ignored(boolean("enable-pprof")),
-    ignored(boolean("debug")),
-    ignored(boolean("client-cert-auth")),
-    ignored(boolean("auto-tls")),
-    ignored(boolean("peer-client-cert-auth")),
-    ignored(boolean("peer-auto-tls")),
-    ignored(boolean("initial-election-tick-advance")),
-    ignored(boolean("unsafe-no-fsync")),
+    ignored(boolean("enable-v2")), ignored(boolean("enable-pprof")), ignored(boolean("debug")),
+    ignored(boolean("client-cert-auth")), ignored(boolean("auto-tls")),
+    ignored(boolean("peer-client-cert-auth")), ignored(boolean("peer-auto-tls")),
+    ignored(boolean("initial-election-tick-advance")), ignored(boolean("unsafe-no-fsync")),
     ignored(boolean("experimental-initial-corrupt-check")),
     ignored(boolean("experimental-enable-v2v3")),
     ignored(boolean("experimental-enable-lease-checkpoint")),
@@ -467,6 +412,7 @@ const fn hidden(s: Spec<()>) -> Spec<()> {
 /// The shell's commands and subcommands (`etcd` and `etcdctl` have their own
 /// tables). Their flags are spelled in full (`-rf`, `--set`), as they are few
 /// and irregular.
+#[rustfmt::skip]
 pub const SHELL: &[Spec<()>] = &[
     shell(&["machine"], "machine add NAME [ADDR...] | machine rm NAME | machine down NAME | machine up NAME",
         "machine add node04 192.168.0.64", &[], &[]),
@@ -520,29 +466,21 @@ pub const SHELL: &[Spec<()>] = &[
 ];
 
 /// `kill`'s flags (`-s` takes a signal name).
+#[rustfmt::skip]
 const KILL: &[Flag] = &[
-    boolean("-9"),
-    boolean("-15"),
-    boolean("-KILL"),
-    boolean("-SIGKILL"),
-    boolean("-TERM"),
-    boolean("-SIGTERM"),
-    flag("-s", Kind::Value(Val::Choice(SIGNALS))),
+    boolean("-9"), boolean("-15"), boolean("-KILL"), boolean("-SIGKILL"), boolean("-TERM"),
+    boolean("-SIGTERM"), flag("-s", Kind::Value(Val::Choice(SIGNALS))),
 ];
 
 /// `docker run`'s options: those taking a value, then common booleans.
+#[rustfmt::skip]
 const DOCKER_RUN: &[Flag] = &[
     flag("--name", Kind::Value(Val::Choice(&["etcd"]))),
-    repeated(value("-p")),
-    repeated(value("-v")),
-    repeated(value("-e")),
+    repeated(value("-p")), repeated(value("-v")), repeated(value("-e")),
     flag("--net", Kind::Value(Val::Choice(&["host"]))),
     flag("--network", Kind::Value(Val::Choice(&["host"]))),
-    value("--restart"),
-    repeated(value("--mount")),
-    boolean("-d"),
-    boolean("-it"),
-    boolean("--rm"),
+    value("--restart"), repeated(value("--mount")),
+    boolean("-d"), boolean("-it"), boolean("--rm"),
 ];
 
 /// The shell's table entry for these words (`["net", "cut"]`).
