@@ -492,8 +492,10 @@ pub fn shell_spec(words: &[&str]) -> Option<&'static Spec<()>> {
 pub fn commands() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = SHELL
         .iter()
-        .filter(|s| s.words.len() == 1)
-        .map(|s| s.words[0])
+        .filter_map(|s| match s.words {
+            [name] => Some(*name),
+            _ => None,
+        })
         .collect();
     names.sort_unstable();
     names

@@ -1,5 +1,7 @@
-//! `etcdctl` (API v3, 3.4.23): its flags, its command set, the client's retry
-//! warnings and timeouts, and its printers (simple, table, json), byte for byte.
+//! `etcdctl` (API v3, 3.4.23) run from its typed command (its flags and
+//! commands are the command table's, `shell::command`): the global flags'
+//! values, each command against the world, the client's retry warnings and
+//! timeouts, and its printers (simple, table, json), byte for byte.
 
 use serde_json::{json, Value};
 
@@ -73,10 +75,11 @@ pub fn run(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Output {
     let mut out = Output::default();
-    let line = match e.flags.error.as_ref().map_or_else(
-        || globals(&e.flags, env),
-        |f| Err(fail(1, f.message(Dialect::Pflag))),
-    ) {
+    let resolved = match &e.flags.error {
+        Some(f) => Err(fail(1, f.message(Dialect::Pflag))),
+        None => globals(&e.flags, env),
+    };
+    let line = match resolved {
         Ok(globals) => Line {
             globals,
             flags: &e.flags,

@@ -1,6 +1,7 @@
 //! A shell session over one world: the current machine, each machine's variables,
 //! the last exit status, and the commands of `design/shell.md` (world, processes
-//! and disk, docker forms, network and time), each turned into world actions.
+//! and disk, docker forms, network and time), each read once by
+//! `shell::command` and turned into world actions.
 
 use std::collections::BTreeMap;
 
