@@ -55,9 +55,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::shell::etcd_flags;
+use crate::shell::command::{
+    self, Call, Command, Docker, Etcd, Etcdctl, Item, Machine, Op, Signal,
+};
 use crate::shell::parse::{self, Prompt, ScriptCommand};
-use crate::shell::session::{self, Executed, Session};
+use crate::shell::session::{Executed, Session};
 use crate::shell::Output;
 use crate::sim::url::split_url;
 
@@ -146,13 +148,6 @@ enum Seg {
 }
 
 type Word = Vec<Seg>;
-
-/// `--flag=VALUE` with its value replaced by `value` (the flag as written).
-fn with_flag(arg: &str, v: &str, value: Word) -> Word {
-    let mut w = lit(arg.strip_suffix(v).unwrap_or(arg));
-    w.extend(value);
-    w
-}
 
 fn lit(s: &str) -> Word {
     vec![Seg::Lit(s.to_string())]
@@ -353,89 +348,6 @@ const ETCDCTL_URL_FLAGS: &[&str] = &[
     "initial-cluster",
     "initial-advertise-peer-urls",
 ];
-
-/// etcdctl 3.4's boolean flags (every other flag takes a value): the shell's,
-/// and `--help`.
-fn etcdctl_is_bool(name: &str) -> bool {
-    crate::shell::etcdctl::BOOL_FLAGS.contains(&name) || matches!(name, "help" | "h")
-}
-
-fn etcd_is_bool(name: &str) -> bool {
-    etcd_flags::BOOL_FLAGS.contains(&name)
-        || etcd_flags::IGNORED_BOOL_FLAGS.contains(&name)
-        || name == "version"
-}
-
-/// One word of a command line, classified as Go's `flag` or spf13's `pflag` reads it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Arg {
-    /// `--name=value` (`value` set) or `--name` alone (a boolean, or its value follows).
-    Flag {
-        name: String,
-        value: Option<String>,
-    },
-    /// The value word after `--name`.
-    Value {
-        name: String,
-    },
-    Positional,
-}
-
-/// etcd reads flags with Go's `flag` package: flags stop at the first other word.
-fn classify_etcd(args: &[String]) -> Vec<Arg> {
-    classify(args, &etcd_is_bool, true)
-}
-
-/// etcdctl reads flags with `pflag`: anywhere, until `--`; `-w` is `--write-out`.
-fn classify_etcdctl(args: &[String]) -> Vec<Arg> {
-    classify(args, &etcdctl_is_bool, false)
-}
-
-fn classify(args: &[String], is_bool: &dyn Fn(&str) -> bool, go: bool) -> Vec<Arg> {
-    let mut out = Vec::new();
-    let mut rest_positional = false;
-    let mut value_for: Option<String> = None;
-    for a in args {
-        if let Some(name) = value_for.take() {
-            out.push(Arg::Value { name });
-            continue;
-        }
-        let body = a
-            .strip_prefix("--")
-            .or_else(|| a.strip_prefix('-'))
-            .filter(|b| !b.is_empty() && !rest_positional);
-        let Some(body) = body else {
-            rest_positional |= go || a == "--";
-            out.push(Arg::Positional);
-            continue;
-        };
-        let (name, value) = match body.split_once('=') {
-            Some((n, v)) => (n.to_string(), Some(v.to_string())),
-            None => (body.to_string(), None),
-        };
-        let name = if name == "w" && !go {
-            "write-out".to_string()
-        } else {
-            name
-        };
-        if value.is_none() && !is_bool(&name) {
-            value_for = Some(name.clone());
-        }
-        out.push(Arg::Flag { name, value });
-    }
-    out
-}
-
-/// The flag names a classified command line sets.
-fn flag_names(classes: &[Arg]) -> BTreeSet<String> {
-    classes
-        .iter()
-        .filter_map(|a| match a {
-            Arg::Flag { name, .. } => Some(name.clone()),
-            _ => None,
-        })
-        .collect()
-}
 
 /// The flag name an `ETCD_*` (or `ETCDCTL_*`) variable stands for.
 fn var_flag(var: &str, prefix: &str) -> Option<String> {
@@ -736,8 +648,10 @@ impl Exporter {
             }
             Err(_) => return Ok(replay(&ex.output)),
         };
-        let (assigns, argv) = session::split_assignments(&words);
-        if argv.is_empty() {
+        let command::Line {
+            assigns, command, ..
+        } = command::parse(&words);
+        if command == Command::Nothing {
             let vars = self.vars.entry(key).or_default();
             vars.extend(assigns);
             return Ok(vec![
@@ -745,11 +659,17 @@ impl Exporter {
                 "st=0".into(),
             ]);
         }
-        if argv.first().map(String::as_str) == Some("machine") {
-            return self.machine(&argv, &ex.output);
+        if let Command::Machine(m) = &command {
+            return self.machine(m, &ex.output);
         }
-        let first = argv.first().map(String::as_str).unwrap_or_default();
-        let needs_machine = !matches!(first, "sleep" | "echo" | "date" | "net");
+        let needs_machine = !matches!(
+            command,
+            Command::Sleep(_)
+                | Command::Echo(_)
+                | Command::Date(_)
+                | Command::DateUsage
+                | Command::Net(_)
+        );
         let machine = match ex.machine.clone() {
             Some(m) => m,
             None if needs_machine => return Ok(replay(&ex.output)),
@@ -760,61 +680,63 @@ impl Exporter {
         let cmd = Cmd {
             text: &c.text,
             machine: &machine,
-            argv: &argv,
+            command: &command,
             env: &env,
             out: &ex.output,
         };
         Ok(self.command(&cmd))
     }
 
-    /// One match over the playground's command names.
+    /// One match over the playground's commands, typed.
     fn command(&mut self, c: &Cmd) -> Vec<String> {
-        let args: Vec<&str> = c.argv.iter().map(String::as_str).collect();
-        match args.as_slice() {
-            ["export", rest @ ..] => self.export(c, rest),
-            ["date"] => real("date -u"),
-            ["date", ..] if c.out.status == 0 => self.manual_step(c.text, DATE_REASON),
-            ["echo", rest @ ..] => {
+        match c.command {
+            Command::Export(rest) => self.export(c, rest),
+            Command::Date(None) => real("date -u"),
+            Command::Date(_) if c.out.status == 0 => self.manual_step(c.text, DATE_REASON),
+            Command::Echo(rest) => {
                 real(&format!("printf '%s\\n' {}", render(&lit(&rest.join(" ")))))
             }
-            ["etcd" | "/usr/local/bin/etcd", rest @ ..] => self.etcd(c, rest),
-            ["docker", rest @ ..] => self.docker(c, rest),
-            ["kill", rest @ ..] => kill(c, rest),
-            ["rm", rest @ ..] => self.rm(c, rest),
-            ["ls", ..] => real("ls -1p --ignore=etcd.log"),
-            ["cp", rest @ ..] => self.copy(c, rest, false),
-            ["scp", rest @ ..] => self.copy(c, rest, true),
-            ["logs"] => logs(c.machine),
-            ["logs", host, ..] => match self.session.world.find_machine(host) {
+            Command::Etcd(e) | Command::Docker(Docker::Run(Some(e))) => self.etcd(c, e),
+            Command::Docker(Docker::Logs) => logs(c.machine),
+            Command::Docker(Docker::Stop) => kill(c, Signal::Term),
+            Command::Docker(Docker::Kill) => kill(c, Signal::Kill),
+            Command::Kill(Some((signal, target))) if target == "etcd" => kill(c, *signal),
+            Command::Rm(paths) if !paths.is_empty() => self.rm(c, paths),
+            Command::Ls => real("ls -1p --ignore=etcd.log"),
+            Command::Copy {
+                remote,
+                paths: Some((src, dst)),
+            } => self.copy(c, [src, dst], *remote),
+            Command::Logs(None) => logs(c.machine),
+            Command::Logs(Some(host)) => match self.session.world.find_machine(host) {
                 Some(m) => logs(m),
                 None => replay(c.out),
             },
-            ["etcdctl", rest @ ..] => self.etcdctl(c, rest),
-            ["net", ..] if c.out.status == 0 => self.manual_step(c.text, NET_REASON),
-            ["sleep", d] => match parse::duration_ms(d, true) {
+            Command::Etcdctl(e) => self.etcdctl(c, e),
+            Command::Net(_) if c.out.status == 0 => self.manual_step(c.text, NET_REASON),
+            Command::Sleep(Some(d)) => match parse::duration_ms(d, true) {
                 Some(ms) => real(&format!("sleep {}", seconds(ms))),
                 None => replay(c.out),
             },
-            ["wait"] => vec![format!("wait_etcd {}", quote(c.machine)), "st=0".into()],
+            Command::Wait(None) => vec![format!("wait_etcd {}", quote(c.machine)), "st=0".into()],
             _ => replay(c.out),
         }
     }
 
     /// `machine add|down|up|rm NAME`.
-    fn machine(&mut self, argv: &[String], out: &Output) -> Result<Vec<String>, ExportError> {
-        let args: Vec<&str> = argv.iter().map(String::as_str).collect();
+    fn machine(&mut self, m: &Machine, out: &Output) -> Result<Vec<String>, ExportError> {
         if out.status != 0 {
             return Ok(replay(out));
         }
-        let mut lines = match args.as_slice() {
-            ["machine", "add", name, ..] => self.machine_add(name)?,
-            ["machine", "down", name] => vec![
+        let mut lines = match m {
+            Machine::Add { name, .. } => self.machine_add(name)?,
+            Machine::Down(name) => vec![
                 "# power off: its etcd dies as with kill -9 (on one host its addresses then".into(),
                 "# refuse connections where the playground's powered-off machine was silent)"
                     .into(),
                 format!("stop_etcd {} KILL quiet", quote(&self.known(name))),
             ],
-            ["machine", "rm", name] => vec![
+            Machine::Rm(name) => vec![
                 "# the machine goes away: its etcd dies as with kill -9".into(),
                 format!("stop_etcd {} KILL quiet", quote(&self.known(name))),
             ],
@@ -885,7 +807,7 @@ impl Exporter {
         ]
     }
 
-    fn export(&mut self, c: &Cmd, rest: &[&str]) -> Vec<String> {
+    fn export(&mut self, c: &Cmd, rest: &[String]) -> Vec<String> {
         let vars = self.vars.entry(c.machine.to_string()).or_default();
         for a in rest {
             match a.split_once('=') {
@@ -1085,20 +1007,29 @@ impl Exporter {
 
     // ----- etcd ---------------------------------------------------------------
 
-    fn etcd(&mut self, c: &Cmd, rest: &[&str]) -> Vec<String> {
-        if matches!(rest.first(), Some(&"--version" | &"-version")) {
+    /// `etcd` (or `docker run … etcd`), started in the background. A line etcd
+    /// refuses for its flags is replayed, not run.
+    fn etcd(&mut self, c: &Cmd, e: &Etcd) -> Vec<String> {
+        if e.version {
             return real("\"$ETCD\" --version");
         }
-        let args: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
-        let classes = classify_etcd(&args);
+        if e.flags.error.is_some() {
+            return replay(c.out);
+        }
         let mut prep = Vec::new();
-        let Some(mut words) = self.etcd_words(c.machine, &args, &classes, &mut prep) else {
+        let machine = c.machine;
+        let words = flag_words(&e.flags.items, |flag, _, v| match flag {
+            Some(flag) => self.etcd_value(machine, flag, v, &mut prep),
+            None => Some(lit(v)),
+        });
+        let Some(mut words) = words else {
             return self.manual_step(c.text, PATH_REASON);
         };
         let Some(env) = self.env_words(c, "ETCD_", &mut prep) else {
             return self.manual_step(c.text, PATH_REASON);
         };
-        let mut given = flag_names(&classes);
+        let mut given: BTreeSet<String> =
+            e.flags.given().map(|g| g.flag.name.to_string()).collect();
         given.extend(c.env.keys().filter_map(|k| var_flag(k, "ETCD_")));
         let defaults = self.etcd_defaults(c.machine, &given);
         words.splice(0..0, defaults);
@@ -1117,29 +1048,6 @@ impl Exporter {
             render_all(&all)
         ));
         lines
-    }
-
-    /// etcd's arguments with URLs rewritten and paths moved; None for an unsafe path.
-    fn etcd_words(
-        &self,
-        machine: &str,
-        args: &[String],
-        classes: &[Arg],
-        prep: &mut Vec<String>,
-    ) -> Option<Vec<Word>> {
-        let mut out = Vec::new();
-        for (arg, class) in args.iter().zip(classes) {
-            let word = match class {
-                Arg::Flag {
-                    name,
-                    value: Some(v),
-                } => with_flag(arg, v, self.etcd_value(machine, name, v, prep)?),
-                Arg::Value { name } => self.etcd_value(machine, name, arg, prep)?,
-                _ => lit(arg),
-            };
-            out.push(word);
-        }
-        Some(out)
     }
 
     fn etcd_value(
@@ -1201,37 +1109,51 @@ impl Exporter {
         out
     }
 
-    /// `docker run|stop|kill|logs|...` as the playground reads them.
-    fn docker(&mut self, c: &Cmd, rest: &[&str]) -> Vec<String> {
-        match rest {
-            ["run", opts @ ..] => match docker_etcd_args(opts) {
-                Some(args) => self.etcd(c, args),
-                None => replay(c.out),
-            },
-            ["logs", ..] => logs(c.machine),
-            ["stop", _] => kill(c, &["etcd"]),
-            ["kill", _] => kill(c, &["-9", "etcd"]),
-            _ => replay(c.out),
-        }
-    }
-
     // ----- etcdctl --------------------------------------------------------------
 
-    fn etcdctl(&mut self, c: &Cmd, rest: &[&str]) -> Vec<String> {
-        let args: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
-        let classes = classify_etcdctl(&args);
+    /// `etcdctl`, dialling where the run reached; a line etcdctl refuses for its
+    /// flags is replayed, not run.
+    fn etcdctl(&mut self, c: &Cmd, e: &Etcdctl) -> Vec<String> {
+        if e.flags.error.is_some() {
+            return replay(c.out);
+        }
         let mut prep = Vec::new();
-        let endpoints = self.endpoints(c, &args, &classes);
-        let Some(mut words) = self.etcdctl_words(c.machine, &args, &classes, &mut prep) else {
+        let raw = e
+            .flags
+            .get("endpoints")
+            .map(String::from)
+            .or_else(|| c.env.get("ETCDCTL_ENDPOINTS").cloned())
+            .unwrap_or_else(|| "127.0.0.1:2379".into());
+        let endpoints = self.dial_list(c.machine, &raw);
+        // The argument after a snapshot command is a file; after a member
+        // command (and move-leader), a member ID.
+        let (at, op) = match &e.call {
+            Call::Run { spec, .. } => (spec.words.len(), Some(spec.id)),
+            _ => (0, None),
+        };
+        let machine = c.machine;
+        let words = flag_words(&e.flags.items, |flag, n, v| match (flag, op) {
+            (Some(flag), _) => self.etcdctl_value(machine, flag, v, &mut prep),
+            (None, Some(Op::SnapshotSave | Op::SnapshotStatus | Op::SnapshotRestore))
+                if n == at =>
+            {
+                self.path(machine, v, false, &mut prep)
+            }
+            (
+                None,
+                Some(Op::MemberRemove | Op::MemberPromote | Op::MemberUpdate | Op::MoveLeader),
+            ) if n == at => Some(self.real_id(machine, v, &endpoints)),
+            (None, _) => Some(lit(v)),
+        });
+        let Some(mut words) = words else {
             return self.manual_step(c.text, PATH_REASON);
         };
         let Some(env) = self.env_words(c, "ETCDCTL_", &mut prep) else {
             return self.manual_step(c.text, PATH_REASON);
         };
-        self.translate_ids(c.machine, &args, &classes, &endpoints, &mut words);
         let default = self.dial(c.machine, "127.0.0.1:2379");
         let has_endpoints =
-            flag_names(&classes).contains("endpoints") || c.env.contains_key("ETCDCTL_ENDPOINTS");
+            e.flags.get("endpoints").is_some() || c.env.contains_key("ETCDCTL_ENDPOINTS");
         if !has_endpoints && default != "127.0.0.1:2379" {
             words.insert(0, lit(&format!("--endpoints={default}")));
         }
@@ -1240,55 +1162,6 @@ impl Exporter {
         let mut lines = prep;
         lines.push(format!("{}; st=$?", render_all(&all)));
         lines
-    }
-
-    /// The endpoints the command talks to, rewritten.
-    fn endpoints(&self, c: &Cmd, args: &[String], classes: &[Arg]) -> String {
-        let mut found = None;
-        for (arg, class) in args.iter().zip(classes) {
-            match class {
-                Arg::Flag { name, value } if name == "endpoints" => found = value.clone(),
-                Arg::Value { name } if name == "endpoints" => found = Some(arg.clone()),
-                _ => {}
-            }
-        }
-        let raw = found
-            .or_else(|| c.env.get("ETCDCTL_ENDPOINTS").cloned())
-            .unwrap_or_else(|| "127.0.0.1:2379".into());
-        self.dial_list(c.machine, &raw)
-    }
-
-    fn etcdctl_words(
-        &self,
-        machine: &str,
-        args: &[String],
-        classes: &[Arg],
-        prep: &mut Vec<String>,
-    ) -> Option<Vec<Word>> {
-        let positionals = positional_texts(args, classes);
-        let path_at = snapshot_path_index(&positionals);
-        let mut out = Vec::new();
-        let mut n = 0;
-        for (arg, class) in args.iter().zip(classes) {
-            let word = match class {
-                Arg::Flag {
-                    name,
-                    value: Some(v),
-                } => with_flag(arg, v, self.etcdctl_value(machine, name, v, prep)?),
-                Arg::Value { name } => self.etcdctl_value(machine, name, arg, prep)?,
-                Arg::Positional => {
-                    n += 1;
-                    if Some(n - 1) == path_at {
-                        self.path(machine, arg, false, prep)?
-                    } else {
-                        lit(arg)
-                    }
-                }
-                Arg::Flag { value: None, .. } => lit(arg),
-            };
-            out.push(word);
-        }
-        Some(out)
     }
 
     fn etcdctl_value(
@@ -1310,61 +1183,32 @@ impl Exporter {
         Some(lit(v))
     }
 
-    /// Member IDs the run knows, looked up in the real cluster by peer URL.
-    fn translate_ids(
-        &self,
-        machine: &str,
-        args: &[String],
-        classes: &[Arg],
-        endpoints: &str,
-        words: &mut [Word],
-    ) {
-        let positionals = positional_texts(args, classes);
-        let Some(id_at) = member_id_index(&positionals) else {
-            return;
+    /// A member ID the run knows, looked up in the real cluster by its peer URL
+    /// (other words stay as written).
+    fn real_id(&self, machine: &str, text: &str, endpoints: &str) -> Word {
+        let known = u64::from_str_radix(text, 16)
+            .ok()
+            .and_then(|id| Some((id, self.ids.get(&id)?)));
+        let Some((id, url)) = known else {
+            return lit(text);
         };
-        let Some(index) = classes
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| **c == Arg::Positional)
-            .nth(id_at)
-            .map(|(i, _)| i)
-        else {
-            return;
+        let url = self.rewrite(url, machine);
+        let mode = if self.members.contains(&id) {
+            "live"
+        } else {
+            "cached"
         };
-        let (Some(text), Some(word)) = (args.get(index), words.get_mut(index)) else {
-            return;
-        };
-        let Some(id) = u64::from_str_radix(text, 16).ok() else {
-            return;
-        };
-        if let Some(url) = self.ids.get(&id) {
-            let url = self.rewrite(url, machine);
-            let mode = if self.members.contains(&id) {
-                "live"
-            } else {
-                "cached"
-            };
-            *word = vec![Seg::Raw(format!(
-                "\"$(real_id {} {} {} {mode})\"",
-                quote(text),
-                quote(&url),
-                quote(endpoints)
-            ))];
-        }
+        vec![Seg::Raw(format!(
+            "\"$(real_id {} {} {} {mode})\"",
+            quote(text),
+            quote(&url),
+            quote(endpoints)
+        ))]
     }
 
     // ----- disk -----------------------------------------------------------------
 
-    fn rm(&mut self, c: &Cmd, rest: &[&str]) -> Vec<String> {
-        let paths: Vec<&str> = rest
-            .iter()
-            .copied()
-            .filter(|a| !a.starts_with('-'))
-            .collect();
-        if paths.is_empty() {
-            return replay(c.out);
-        }
+    fn rm(&mut self, c: &Cmd, paths: &[String]) -> Vec<String> {
         let mut prep = Vec::new();
         let mut words = Vec::new();
         for p in paths {
@@ -1377,24 +1221,16 @@ impl Exporter {
     }
 
     /// `cp [-r] SRC DST`, `scp [-r] [HOST:]SRC [HOST:]DST`, in bash as `cp -r`.
-    fn copy(&mut self, c: &Cmd, rest: &[&str], remote: bool) -> Vec<String> {
-        let args: Vec<&str> = rest
-            .iter()
-            .copied()
-            .filter(|a| !a.starts_with('-'))
-            .collect();
-        let [src, dst] = args.as_slice() else {
-            return replay(c.out);
-        };
+    fn copy(&mut self, c: &Cmd, paths: [&String; 2], remote: bool) -> Vec<String> {
         let mut prep = Vec::new();
         let mut words = Vec::new();
-        for arg in [src, dst] {
+        for arg in paths {
             let (host, p) = match arg.split_once(':').filter(|_| remote) {
                 Some((h, p)) => match self.session.world.find_machine(h) {
                     Some(m) => (m.to_string(), p),
                     None => return replay(c.out),
                 },
-                None => (c.machine.to_string(), *arg),
+                None => (c.machine.to_string(), arg.as_str()),
             };
             match self.path(&host, p, true, &mut prep) {
                 Some(w) => words.push(globbed(w)),
@@ -1411,8 +1247,8 @@ struct Cmd<'a> {
     text: &'a str,
     /// The machine it runs on.
     machine: &'a str,
-    /// Its words after expansion, assignments removed.
-    argv: &'a [String],
+    /// The command, typed.
+    command: &'a Command,
     /// The machine's variables with the command's assignments.
     env: &'a Vars,
     /// What the playground printed.
@@ -1454,13 +1290,11 @@ fn replay(out: &Output) -> Vec<String> {
     lines
 }
 
-/// `kill [-9|-TERM|...] etcd` as the playground reads it.
-fn kill(c: &Cmd, rest: &[&str]) -> Vec<String> {
-    let signal = match rest {
-        ["etcd"] => "TERM",
-        ["-9" | "-KILL" | "-SIGKILL", "etcd"] | ["-s", "KILL" | "SIGKILL", "etcd"] => "KILL",
-        ["-15" | "-TERM" | "-SIGTERM", "etcd"] | ["-s", "TERM" | "SIGTERM", "etcd"] => "TERM",
-        _ => return replay(c.out),
+/// `kill`, `docker stop|kill`: the signal to the machine's etcd.
+fn kill(c: &Cmd, signal: Signal) -> Vec<String> {
+    let signal = match signal {
+        Signal::Term => "TERM",
+        Signal::Kill => "KILL",
     };
     real(&format!("stop_etcd {} {signal}", quote(c.machine)))
 }
@@ -1481,46 +1315,37 @@ fn work_path(machine: &str, rest: &str) -> Word {
     vec![Seg::Work, Seg::Lit(tail)]
 }
 
-/// `docker run [OPTS] IMAGE [/usr/local/bin/]etcd FLAGS...`: the FLAGS.
-fn docker_etcd_args<'a>(opts: &'a [&'a str]) -> Option<&'a [&'a str]> {
-    let mut i = 0;
-    while opts.get(i).is_some_and(|o| o.starts_with('-')) {
-        let takes_value = matches!(
-            opts.get(i).copied(),
-            Some("--name" | "-p" | "-v" | "-e" | "--net" | "--network" | "--restart" | "--mount")
-        );
-        i += if takes_value { 2 } else { 1 };
+/// A program's words, each flag's value and each positional argument (with its
+/// index among them) mapped by `map(flag, n, value)`; `None` if any is (an
+/// unsafe path).
+fn flag_words(
+    items: &[Item],
+    mut map: impl FnMut(Option<&str>, usize, &str) -> Option<Word>,
+) -> Option<Vec<Word>> {
+    let mut out = Vec::new();
+    let mut n = 0;
+    for item in items {
+        match item {
+            Item::Flag(g) => match (&g.value, g.inline) {
+                (Some(v), true) => {
+                    let mut w = lit(&format!("{}=", g.spelled));
+                    w.extend(map(Some(g.flag.name), 0, v)?);
+                    out.push(w);
+                }
+                (Some(v), false) => {
+                    out.push(lit(&g.spelled));
+                    out.push(map(Some(g.flag.name), 0, v)?);
+                }
+                (None, _) => out.push(lit(&g.spelled)),
+            },
+            Item::Arg(a) => {
+                out.push(map(None, n, a)?);
+                n += 1;
+            }
+            Item::End => out.push(lit("--")),
+        }
     }
-    let rest = opts.get(i + 1..)?;
-    match rest.first() {
-        Some(&"etcd") | Some(&"/usr/local/bin/etcd") => rest.get(1..),
-        _ => None,
-    }
-}
-
-fn positional_texts<'a>(args: &'a [String], classes: &[Arg]) -> Vec<&'a str> {
-    args.iter()
-        .zip(classes)
-        .filter(|(_, c)| **c == Arg::Positional)
-        .map(|(a, _)| a.as_str())
-        .collect()
-}
-
-/// Which positional argument is a file: `snapshot save|restore|status FILE`.
-fn snapshot_path_index(positionals: &[&str]) -> Option<usize> {
-    match positionals {
-        ["snapshot", "save" | "restore" | "status", _, ..] => Some(2),
-        _ => None,
-    }
-}
-
-/// Which positional argument is a member ID.
-fn member_id_index(positionals: &[&str]) -> Option<usize> {
-    match positionals {
-        ["member", "remove" | "promote" | "update", _, ..] => Some(2),
-        ["move-leader", _, ..] => Some(1),
-        _ => None,
-    }
+    Some(out)
 }
 
 /// The `127.0.0.x` addresses `machine add` lines name (they keep them).

@@ -48,7 +48,7 @@
 //!   run on the current machine. A line ending in `\` continues on the next line;
 //!   quoting, joining and errors are the runner's (`shell::parse::parse_script`).
 //!   The first word (after any `VAR=value` assignments) must be a command of the
-//!   playground shell ([`COMMANDS`]): `etcd`, `/usr/local/bin/etcd`, `docker`,
+//!   playground shell ([`command::commands`]): `etcd`, `/usr/local/bin/etcd`, `docker`,
 //!   `etcdctl`, `machine`, `net`, `sleep`, `export`, ...
 //! - **Expected output**: lines starting with `| ` right under a command (its
 //!   last continuation line) or under another such line; `|` alone is an empty
@@ -159,7 +159,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub use crate::shell::complete::COMMANDS;
+use crate::shell::command::{self, Command, Item, Line, Net};
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::runner;
 use crate::shell::session::Session;
@@ -1067,13 +1067,10 @@ fn check_command_name(text: &str) -> Result<(), String> {
     let Ok(words) = parse::words(text, &lookup, 0) else {
         return Ok(());
     };
-    let first = words
-        .iter()
-        .find(|w| !crate::shell::parse::is_assignment(w));
-    match first {
-        Some(w) if !w.contains(VARIABLE) && !COMMANDS.contains(&w.as_str()) => Err(format!(
+    match command::parse(&words).command {
+        Command::NotFound(w) if !w.contains(VARIABLE) && !command::is_command(&w) => Err(format!(
             "unknown command `{w}`: the playground shell runs {}",
-            COMMANDS.join(", ")
+            command::commands().join(", ")
         )),
         _ => Ok(()),
     }
@@ -1308,54 +1305,41 @@ fn host_names_machine(view: &WorldView, host: &str, name: &str) -> bool {
 // Recognising the learner's command
 // ---------------------------------------------------------------------------------
 
-/// Commands that do not depend on the machine they are typed on.
-const ANY_HOST: [&str; 3] = ["machine", "net", "sleep"];
-
-/// A command's words as the shell reads them (quotes and blanks gone,
-/// variables left as written), `net cut|heal A B` with A and B in order.
-fn normal_words(text: &str) -> Option<Vec<String>> {
-    let keep = |name: &str| Some(format!("${name}"));
-    let mut words = parse::words(text, &keep, 0).ok()?;
-    if words.first().is_some_and(|w| w == "etcdctl") {
-        drop_default_endpoint(&mut words);
-    }
-    if let [net, verb, a, b] = words.as_mut_slice() {
-        if net == "net" && matches!(verb.as_str(), "cut" | "heal") && a > b {
-            std::mem::swap(a, b);
+/// A command's assignments and words as the shell reads them (quotes and
+/// blanks gone, variables left as written), without an `--endpoints` that names
+/// etcdctl's default endpoint (the page's buttons leave it out on a machine
+/// whose etcd listens there), `net cut|heal A B` with A and B in order.
+fn normal(text: &str) -> Option<(Line, Vec<String>)> {
+    let line = command::read(text)?;
+    let words = match &line.command {
+        Command::Etcdctl(e) => std::iter::once("etcdctl".to_string())
+            .chain(
+                e.flags
+                    .items
+                    .iter()
+                    .filter(|i| !is_default_endpoint(i))
+                    .flat_map(Item::words),
+            )
+            .collect(),
+        Command::Net(Net::Cut(a, b) | Net::Heal(Some((a, b)))) if a > b => {
+            let mut w = line.words.clone();
+            w.swap(2, 3);
+            w
         }
-    }
-    Some(words)
+        _ => line.words.clone(),
+    };
+    Some((line, words))
 }
 
-/// etcdctl's default endpoint, which `--endpoints` may name or not.
-const DEFAULT_ENDPOINTS: [&str; 4] = [
-    "http://127.0.0.1:2379",
-    "127.0.0.1:2379",
-    "http://localhost:2379",
-    "localhost:2379",
-];
-
-/// Removes an `--endpoints` that names etcdctl's default endpoint (the page's
-/// buttons leave it out on a machine whose etcd listens there).
-fn drop_default_endpoint(words: &mut Vec<String>) {
-    let mut i = 1;
-    while i < words.len() {
-        let w = words[i].as_str();
-        if let Some(v) = w.strip_prefix("--endpoints=") {
-            if DEFAULT_ENDPOINTS.contains(&v) {
-                words.remove(i);
-                continue;
-            }
-        } else if w == "--endpoints"
-            && words
-                .get(i + 1)
-                .is_some_and(|v| DEFAULT_ENDPOINTS.contains(&v.as_str()))
-        {
-            words.drain(i..i + 2);
-            continue;
-        }
-        i += 1;
-    }
+/// Whether a flag names etcdctl's default endpoint.
+fn is_default_endpoint(item: &Item) -> bool {
+    const DEFAULT_ENDPOINTS: [&str; 4] = [
+        "http://127.0.0.1:2379",
+        "127.0.0.1:2379",
+        "http://localhost:2379",
+        "localhost:2379",
+    ];
+    matches!(item, Item::Flag(g) if g.flag.name == "endpoints" && DEFAULT_ENDPOINTS.contains(&g.value()))
 }
 
 /// Whether `line`, a command the learner's terminal ran (as the page records
@@ -1366,20 +1350,23 @@ fn drop_default_endpoint(words: &mut Vec<String>) {
 /// same anywhere.
 pub fn same_command(command: &ScriptCommand, line: &str, current: Option<&str>) -> bool {
     let (prompt, text) = parse::split_prompt(line);
-    let (Some(want), Some(got)) = (normal_words(&command.text), normal_words(&text)) else {
+    let (Some((want, want_words)), Some((got, got_words))) = (normal(&command.text), normal(&text))
+    else {
         return false;
     };
-    if want.is_empty() || want != got {
+    if (want.assigns.is_empty() && want_words.is_empty())
+        || (want.assigns, want_words) != (got.assigns, got_words)
+    {
         return false;
     }
     let Prompt::Host(host) = &command.prompt else {
         return true;
     };
-    let first = want
-        .iter()
-        .find(|w| !parse::is_assignment(w))
-        .map_or("", String::as_str);
-    if ANY_HOST.contains(&first) {
+    // `machine`, `net` and `sleep` run the same on any machine.
+    if matches!(
+        want.command,
+        Command::Machine(_) | Command::Net(_) | Command::Sleep(_)
+    ) {
         return true;
     }
     let ran_on = match &prompt {

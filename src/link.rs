@@ -22,7 +22,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::lessons::{Start, CLUSTER_SCRIPT};
-use crate::shell::complete::COMMANDS;
+use crate::shell::command;
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::runner::{self, RunOptions};
 use crate::sim::view::visible_text;
@@ -568,7 +568,7 @@ fn looks_like_command(line: &str) -> bool {
     if first.ends_with(':') || second.ends_with(':') {
         return false;
     }
-    COMMANDS.contains(&first) || parse::is_assignment(first) || near_command(first)
+    command::is_command(first) || parse::is_assignment(first) || near_command(first)
 }
 
 /// A word one typing slip (a letter wrong, missing, extra, or two swapped)
@@ -579,7 +579,7 @@ fn near_command(word: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/'));
     plain
-        && COMMANDS
+        && command::commands()
             .iter()
             .any(|c| c.len() >= 4 && one_slip(word.as_bytes(), c.as_bytes()))
 }
@@ -609,7 +609,7 @@ fn one_slip(a: &[u8], b: &[u8]) -> bool {
 fn unknown_command(command: &str) -> bool {
     let first = command.split_whitespace().next().unwrap_or("");
     let expands = first.contains(['\'', '"', '$', '\\', '`', '{', '*', '?', '[', '~']);
-    !first.is_empty() && !expands && !parse::is_assignment(first) && !COMMANDS.contains(&first)
+    !first.is_empty() && !expands && !parse::is_assignment(first) && !command::is_command(first)
 }
 
 fn note(line: usize, text: &str, fate: Fate) -> LineNote {

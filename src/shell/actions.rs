@@ -4,6 +4,7 @@
 //! (with a `HOST$` prompt where it matters), or `None` when the button has no
 //! sensible command now (no running member to ask, for example).
 
+use super::command::{self, Command, Docker, Machine, Net, Op};
 use super::parse::{self, Prompt};
 use crate::sim::quorum::Change;
 use crate::sim::view::{MachineView, ProcessView, Role, WorldView};
@@ -224,9 +225,8 @@ pub fn member_of(view: &WorldView, name: &str) -> Option<u64> {
 }
 
 /// The change a typed line would make to membership or to quorum, for the
-/// forecast the page shows while it is typed: `member add|remove|promote`,
-/// `kill`, `docker stop`, `machine down`, `net cut A B`, and starting etcd.
-/// `current` is the machine a line without a prompt runs on.
+/// forecast the page shows while it is typed (see [`change`]). `current` is the
+/// machine a line without a prompt runs on.
 pub fn change_of(view: &WorldView, current: Option<&str>, line: &str) -> Option<Change> {
     let (prompt, text) = parse::split_prompt(line.trim());
     let host = match &prompt {
@@ -234,53 +234,50 @@ pub fn change_of(view: &WorldView, current: Option<&str>, line: &str) -> Option<
             .machines
             .iter()
             .find(|m| m.name.eq_ignore_ascii_case(h))
-            .map(|m| m.name.clone()),
-        _ => current.map(str::to_string),
+            .map(|m| m.name.as_str()),
+        _ => current,
     };
-    let words: Vec<&str> = text.split_whitespace().collect();
-    if let Some(i) = words.iter().position(|w| *w == "etcdctl") {
-        return etcdctl_change(view, &words[i + 1..]);
-    }
-    match words.as_slice() {
-        ["kill", .., "etcd"] | ["docker", "stop", ..] => Some(Change::Stop { machine: host? }),
-        ["machine", "down" | "rm", name] => Some(Change::PowerOff {
-            machine: (*name).to_string(),
-        }),
-        ["net", "cut", a, b] => Some(Change::Cut {
-            a: (*a).to_string(),
-            b: (*b).to_string(),
-        }),
-        ["etcd", ..] | ["/usr/local/bin/etcd", ..] | ["docker", "run", ..] => {
-            Some(Change::Start { machine: host? })
-        }
-        _ => None,
-    }
+    change(view, host, &command::read(&text)?.command)
 }
 
-fn etcdctl_change(view: &WorldView, args: &[&str]) -> Option<Change> {
-    let plain: Vec<&str> = args
-        .iter()
-        .copied()
-        .filter(|w| !w.starts_with('-'))
-        .collect();
-    let learner = args.contains(&"--learner");
+/// The change a command would make to membership or to quorum: `member
+/// add|remove|promote`, `kill`, `docker stop`, `machine down|rm`, `net cut A B`,
+/// and starting etcd. `host` is the machine it runs on.
+pub fn change(view: &WorldView, host: Option<&str>, c: &Command) -> Option<Change> {
+    let on_host = || host.map(str::to_string);
     let id = |s: &str| u64::from_str_radix(s, 16).ok();
-    match plain.as_slice() {
-        ["member", "add", name, ..] if learner => Some(Change::AddLearner {
-            name: (*name).to_string(),
+    match c {
+        Command::Kill(Some((_, target))) if target == "etcd" => Some(Change::Stop {
+            machine: on_host()?,
         }),
-        ["member", "add", name, ..] => {
-            let started = view
-                .machines
-                .iter()
-                .any(|m| m.name == *name && m.process.is_some());
-            Some(Change::AddVoter {
-                name: (*name).to_string(),
-                started,
-            })
-        }
-        ["member", "remove", x, ..] => Some(Change::Remove { id: id(x)? }),
-        ["member", "promote", x, ..] => Some(Change::Promote { id: id(x)? }),
+        Command::Docker(Docker::Stop) => Some(Change::Stop {
+            machine: on_host()?,
+        }),
+        Command::Machine(Machine::Down(name) | Machine::Rm(name)) => Some(Change::PowerOff {
+            machine: name.clone(),
+        }),
+        Command::Net(Net::Cut(a, b)) => Some(Change::Cut {
+            a: a.clone(),
+            b: b.clone(),
+        }),
+        Command::Etcd(_) | Command::Docker(Docker::Run(_)) => Some(Change::Start {
+            machine: on_host()?,
+        }),
+        Command::Etcdctl(e) => match e.op()? {
+            (Op::MemberAdd, [name, ..]) if e.flags.on("learner") => {
+                Some(Change::AddLearner { name: name.clone() })
+            }
+            (Op::MemberAdd, [name, ..]) => Some(Change::AddVoter {
+                name: name.clone(),
+                started: view
+                    .machines
+                    .iter()
+                    .any(|m| m.name == *name && m.process.is_some()),
+            }),
+            (Op::MemberRemove, [x, ..]) => Some(Change::Remove { id: id(x)? }),
+            (Op::MemberPromote, [x, ..]) => Some(Change::Promote { id: id(x)? }),
+            _ => None,
+        },
         _ => None,
     }
 }

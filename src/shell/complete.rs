@@ -2,11 +2,10 @@
 //! what the terminal knows (machines, member IDs and names), which words may
 //! replace the last one.
 //!
-//! This module owns the completion grammar only: the command names, subcommands,
-//! flags and value sets it offers mirror what `session.rs` (the `command` match and
-//! its helpers), `etcdctl.rs` (`parse_line` and `dispatch`) and `etcd_flags.rs`
-//! accept; the tests check each list against that code. It runs nothing, uses
-//! `std` only, and never panics on any input.
+//! This module owns how a half-typed line is read for completion; what it offers
+//! (command names, subcommands, flags, values) comes from the command table
+//! ([`command`]), the one grammar the session runs. It runs nothing, uses `std`
+//! only, and never panics on any input.
 //!
 //! Rules:
 //!
@@ -29,7 +28,7 @@
 //!   word as typed when that prefix would be shorter than it), or the word as typed
 //!   when nothing matches.
 
-use super::etcd_flags;
+use super::command::{self, Flag, Kind, Spec, Val};
 use super::parse;
 
 /// What the terminal knows for completion.
@@ -54,189 +53,34 @@ pub struct Completion {
     pub common: String,
 }
 
-/// Every command name the session's `command` match accepts.
-pub const COMMANDS: &[&str] = &[
-    "/usr/local/bin/etcd",
-    "cat",
-    "clear",
-    "cp",
-    "date",
-    "docker",
-    "echo",
-    "etcd",
-    "etcdctl",
-    "export",
-    "hosts",
-    "kill",
-    "logs",
-    "ls",
-    "machine",
-    "net",
-    "rm",
-    "scp",
-    "sh",
-    "sleep",
-    "ssh",
-    "true",
-    "wait",
-];
-
-const MACHINE_SUBCOMMANDS: &[&str] = &["add", "down", "rm", "up"];
-const NET_SUBCOMMANDS: &[&str] = &["cut", "delay", "heal", "isolate", "partition"];
-/// The docker subcommands the session simulates (`rm`, `ps` and `pull` are accepted
-/// and do nothing, so they are not offered).
-const DOCKER_SUBCOMMANDS: &[&str] = &["exec", "kill", "logs", "run", "stop"];
-const KILL_FLAGS: &[&str] = &["-15", "-9", "-KILL", "-SIGKILL", "-SIGTERM", "-TERM", "-s"];
-const KILL_SIGNALS: &[&str] = &["KILL", "SIGKILL", "SIGTERM", "TERM"];
-/// `docker run` options: those the session skips with their value, and common
-/// boolean ones.
-const DOCKER_RUN_OPTIONS: &[&str] = &[
-    "--mount",
-    "--name",
-    "--net=host",
-    "--network=host",
-    "--restart",
-    "--rm",
-    "-d",
-    "-e",
-    "-it",
-    "-p",
-    "-v",
-];
-/// `docker run` options whose value is the next word.
-const DOCKER_RUN_VALUE_OPTIONS: &[&str] = &[
-    "--name",
-    "-p",
-    "-v",
-    "-e",
-    "--net",
-    "--network",
-    "--restart",
-    "--mount",
-];
-const ETCD_BINARIES: &[&str] = &["/usr/local/bin/etcd", "etcd"];
-
-/// etcdctl's commands (`dispatch`) and the subcommands of each family.
-const ETCDCTL_COMMANDS: &[&str] = &[
-    "del",
-    "endpoint",
-    "get",
-    "member",
-    "move-leader",
-    "put",
-    "snapshot",
-    "version",
-];
-const MEMBER_SUBCOMMANDS: &[&str] = &["add", "list", "promote", "remove", "update"];
-const ENDPOINT_SUBCOMMANDS: &[&str] = &["health", "status"];
-const SNAPSHOT_SUBCOMMANDS: &[&str] = &["restore", "save", "status"];
-
-/// etcdctl's global flags (every command): booleans, then those taking a value.
-const ETCDCTL_GLOBAL_BOOL: &[&str] = &[
-    "debug",
-    "hex",
-    "insecure-discovery",
-    "insecure-skip-tls-verify",
-    "insecure-transport",
-];
-const ETCDCTL_GLOBAL_VALUE: &[&str] = &[
-    "cacert",
-    "cert",
-    "command-timeout",
-    "dial-timeout",
-    "discovery-srv",
-    "discovery-srv-name",
-    "endpoints",
-    "keepalive-time",
-    "keepalive-timeout",
-    "key",
-    "password",
-    "user",
-    "write-out",
-];
-
-/// One etcdctl command's own flags: its words, boolean flags, value flags.
-struct CommandFlags {
-    command: &'static [&'static str],
-    bool_flags: &'static [&'static str],
-    value_flags: &'static [&'static str],
+/// The words that may follow `words` in `table`, as its entries (offered ones) name them.
+fn next_words<T>(table: &[Spec<T>], words: &[&str]) -> Vec<&'static str> {
+    let mut next: Vec<&'static str> = table
+        .iter()
+        .filter(|s| s.offered && s.words.len() > words.len() && s.words.starts_with(words))
+        .filter_map(|s| s.words.get(words.len()).copied())
+        .collect();
+    next.dedup();
+    next
 }
 
-const ETCDCTL_COMMAND_FLAGS: &[CommandFlags] = &[
-    CommandFlags {
-        command: &["member", "add"],
-        bool_flags: &["learner"],
-        value_flags: &["peer-urls"],
-    },
-    CommandFlags {
-        command: &["member", "update"],
-        bool_flags: &[],
-        value_flags: &["peer-urls"],
-    },
-    CommandFlags {
-        command: &["endpoint", "status"],
-        bool_flags: &["cluster"],
-        value_flags: &[],
-    },
-    CommandFlags {
-        command: &["endpoint", "health"],
-        bool_flags: &["cluster"],
-        value_flags: &[],
-    },
-    CommandFlags {
-        command: &["put"],
-        bool_flags: &["prev-kv"],
-        value_flags: &["lease"],
-    },
-    CommandFlags {
-        command: &["get"],
-        bool_flags: &[
-            "count-only",
-            "from-key",
-            "keys-only",
-            "prefix",
-            "print-value-only",
-        ],
-        value_flags: &["consistency", "limit", "order", "rev", "sort-by"],
-    },
-    CommandFlags {
-        command: &["del"],
-        bool_flags: &["from-key", "prefix", "prev-kv"],
-        value_flags: &[],
-    },
-    CommandFlags {
-        command: &["snapshot", "restore"],
-        bool_flags: &["skip-hash-check"],
-        value_flags: &[
-            "data-dir",
-            "initial-advertise-peer-urls",
-            "initial-cluster",
-            "initial-cluster-token",
-            "name",
-            "wal-dir",
-        ],
-    },
-];
-
-/// etcd's boolean flags: those that matter and the ignored ones
-/// (`etcd_flags.rs`), and `version`.
-fn etcd_bool_flags() -> Vec<&'static str> {
-    etcd_flags::BOOL_FLAGS
+/// The longest entry of `table` that `words` start with.
+fn entry<'t, T>(table: &'t [Spec<T>], words: &[&str]) -> Option<&'t Spec<T>> {
+    table
         .iter()
-        .chain(&["version"])
-        .chain(etcd_flags::IGNORED_BOOL_FLAGS)
-        .copied()
-        .collect()
+        .filter(|s| words.starts_with(s.words))
+        .max_by_key(|s| s.words.len())
 }
 
-/// etcd's flags that take a value: those that matter, then the ignored ones.
-fn etcd_value_flags() -> Vec<&'static str> {
-    etcd_flags::ENV_FLAGS
-        .iter()
-        .filter(|f| !etcd_flags::BOOL_FLAGS.contains(f))
-        .chain(etcd_flags::IGNORED_VALUE_FLAGS)
-        .copied()
-        .collect()
+/// Flags by kind: booleans, then those taking a value.
+fn split_flags<'f>(
+    flags: impl IntoIterator<Item = &'f Flag>,
+) -> (Vec<&'static str>, Vec<&'static str>) {
+    let (b, v): (Vec<&Flag>, Vec<&Flag>) = flags.into_iter().partition(|f| f.kind == Kind::Bool);
+    (
+        b.iter().map(|f| f.name).collect(),
+        v.iter().map(|f| f.name).collect(),
+    )
 }
 
 /// Completes `line` with the cursor at its end.
@@ -251,7 +95,7 @@ pub fn complete(line: &str, ctx: &Context) -> Completion {
     let args = words.get(assignments..).unwrap_or(&[]);
     let mut picked = Picked::new(cur);
     if args.is_empty() {
-        picked.words(COMMANDS.iter().copied());
+        picked.words(command::commands());
         if !has_prompt && words.is_empty() && !cur.is_empty() {
             picked.machines(ctx, "$", &[]);
         }
@@ -397,6 +241,30 @@ impl<'w> Picked<'w> {
         self.words_any_case(&ids);
     }
 
+    /// Offers the values `val` stands for.
+    fn values(&mut self, val: Val, ctx: &Context) {
+        match val {
+            Val::Text => {}
+            Val::Choice(words) => self.words(words.iter().copied()),
+            Val::Machine => self.machines(ctx, "", &[]),
+            Val::Name => {
+                let mut names: Vec<String> = ctx.machines.to_vec();
+                names.extend(ctx.member_names.iter().cloned());
+                self.words_any_case(&names);
+            }
+            Val::MemberId => self.member_ids(ctx),
+            Val::NewMember => {
+                let free: Vec<String> = ctx
+                    .machines
+                    .iter()
+                    .filter(|m| !ctx.member_names.contains(m))
+                    .cloned()
+                    .collect();
+                self.words_any_case(&free);
+            }
+        }
+    }
+
     /// Offers each flag: `PREFIXNAME=` for value flags, `PREFIXNAME` for booleans.
     fn flags(&mut self, prefix: &str, bool_flags: &[&str], value_flags: &[&str]) {
         self.words(bool_flags.iter().map(|f| format!("{prefix}{f}")));
@@ -442,35 +310,43 @@ fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
 
 /// Completes an argument of the command `args[0]`; `args` are the finished words.
 fn command_args(p: &mut Picked, args: &[String], ctx: &Context) {
-    let cur = p.word;
-    let [command, rest @ ..] = args else {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    match words.as_slice() {
+        ["etcd" | "/usr/local/bin/etcd", flags @ ..] => etcd(p, flags, ctx),
+        ["docker", "run", opts @ ..] => docker_run(p, opts, ctx),
+        ["kill", rest @ ..] => kill(p, rest),
+        ["net", rest @ ..] => net(p, rest, ctx),
+        ["etcdctl", rest @ ..] => etcdctl(p, rest, ctx),
+        _ => shell(p, &words, ctx),
+    }
+}
+
+/// A shell command from its table entry: its flags for a word starting with
+/// `-`, else its subcommands, else what its next positional argument is.
+fn shell(p: &mut Picked, words: &[&str], ctx: &Context) {
+    let Some(spec) = entry(command::SHELL, words) else {
         return;
     };
-    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
-    match (command.as_str(), rest.as_slice()) {
-        ("machine", []) => p.words(MACHINE_SUBCOMMANDS.iter().copied()),
-        ("machine", ["rm" | "down" | "up"]) => p.machines(ctx, "", &[]),
-        ("hosts", []) => p.words(["set"]),
-        ("hosts", ["set"]) => p.machines(ctx, "", &[]),
-        ("cat", []) => p.words(["/etc/hosts"]),
-        ("ssh" | "logs", []) => p.machines(ctx, "", &[]),
-        ("date", []) if cur.starts_with('-') => p.words(["--set", "-s"]),
-        ("etcd" | "/usr/local/bin/etcd", flags) => etcd(p, flags, ctx),
-        ("docker", rest) => docker(p, rest, ctx),
-        ("kill", rest) => kill(p, rest),
-        ("rm", _) if cur.starts_with('-') => p.words(["-drf", "-rf"]),
-        ("cp" | "scp", _) if cur.starts_with('-') => p.words(["-r"]),
-        ("net", rest) => net(p, rest, ctx),
-        ("etcdctl", rest) => etcdctl(p, rest, ctx),
-        _ => {}
+    if p.word.starts_with('-') {
+        p.words(spec.flags.iter().map(|f| f.name));
+        return;
+    }
+    let rest = words.get(spec.words.len()..).unwrap_or_default();
+    let n = rest.iter().filter(|w| !w.starts_with('-')).count();
+    if n == 0 {
+        p.words(next_words(command::SHELL, spec.words));
+    }
+    if let Some(val) = spec.args.get(n) {
+        p.values(*val, ctx);
     }
 }
 
 fn kill(p: &mut Picked, rest: &[&str]) {
     let dash = p.word.starts_with('-');
+    let flags = command::shell_spec(&["kill"]).map_or(&[][..], |s| s.flags);
     match rest {
-        [.., "-s"] => p.words(KILL_SIGNALS.iter().copied()),
-        [] if dash => p.words(KILL_FLAGS.iter().copied()),
+        [.., "-s"] => p.words(command::SIGNALS.iter().copied()),
+        [] if dash => p.words(flags.iter().map(|f| f.name)),
         [] | ["-s", _] => p.words(["etcd"]),
         [flag] if flag.starts_with('-') && !dash => p.words(["etcd"]),
         _ => {}
@@ -487,7 +363,7 @@ fn net(p: &mut Picked, rest: &[&str], ctx: &Context) {
     };
     let word = p.word;
     match rest {
-        [] => p.words(NET_SUBCOMMANDS.iter().copied()),
+        [] => p.words(next_words(command::SHELL, &["net"])),
         ["cut"] => match word.split_once("->") {
             Some((a, b)) => {
                 let mut inner = Picked::new(b);
@@ -504,57 +380,28 @@ fn net(p: &mut Picked, rest: &[&str], ctx: &Context) {
     }
 }
 
-fn docker(p: &mut Picked, rest: &[&str], ctx: &Context) {
-    match rest {
-        [] => p.words(DOCKER_SUBCOMMANDS.iter().copied()),
-        ["run", opts @ ..] => docker_run(p, opts, ctx),
-        ["logs", ..] if p.word.starts_with('-') => p.words(["-f"]),
-        ["logs", flags @ ..] if flags.iter().all(|f| f.starts_with('-')) => p.words(["etcd"]),
-        ["exec", ..] if p.word.starts_with('-') => p.words(["-it"]),
-        ["exec", flags @ ..] if flags.iter().all(|f| f.starts_with('-')) => p.words(["etcd"]),
-        ["stop" | "kill"] => p.words(["etcd"]),
-        _ => {}
-    }
-}
-
 /// `docker run [OPTS] IMAGE [/usr/local/bin/]etcd FLAGS...`, read as the session
 /// reads it.
 fn docker_run(p: &mut Picked, opts: &[&str], ctx: &Context) {
+    let options = command::shell_spec(&["docker", "run"]).map_or(&[][..], |s| s.flags);
+    let option = |o: &str| options.iter().find(|f| f.name == o);
     let mut i = 0;
     while let Some(o) = opts.get(i).filter(|o| o.starts_with('-')) {
-        i += if DOCKER_RUN_VALUE_OPTIONS.contains(o) {
-            2
-        } else {
-            1
-        };
+        let takes_value = option(o).is_some_and(|f| f.kind != Kind::Bool);
+        i += if takes_value { 2 } else { 1 };
     }
     if i > opts.len() {
         // The word is the value of the last option.
-        match opts.last() {
-            Some(&"--name") => p.words(["etcd"]),
-            Some(&("--net" | "--network")) => p.words(["host"]),
-            _ => {}
+        if let Some(Kind::Value(val)) = opts.last().and_then(|o| option(o)).map(|f| f.kind) {
+            p.values(val, ctx);
         }
         return;
     }
+    let binaries = ["/usr/local/bin/etcd", "etcd"];
     match opts.get(i..).unwrap_or(&[]) {
-        [] if p.word.starts_with('-') => p.words(DOCKER_RUN_OPTIONS.iter().copied()),
-        [_image] => p.words(ETCD_BINARIES.iter().copied()),
-        [_image, binary, flags @ ..] if ETCD_BINARIES.contains(binary) => etcd(p, flags, ctx),
-        _ => {}
-    }
-}
-
-/// Values offered for an etcd flag.
-fn etcd_values(p: &mut Picked, flag: &str, ctx: &Context) {
-    match flag {
-        "initial-cluster-state" => p.words(["existing", "new"]),
-        "logger" => p.words(["capnslog", "zap"]),
-        "name" => {
-            let mut names: Vec<String> = ctx.machines.to_vec();
-            names.extend(ctx.member_names.iter().cloned());
-            p.words_any_case(&names);
-        }
+        [] if p.word.starts_with('-') => p.words(options.iter().map(|f| f.name)),
+        [_image] => p.words(binaries),
+        [_image, binary, flags @ ..] if binaries.contains(binary) => etcd(p, flags, ctx),
         _ => {}
     }
 }
@@ -571,32 +418,45 @@ fn flag_parts(word: &str) -> Option<(&str, Option<&str>)> {
     })
 }
 
-/// Completes `word` as `FLAG=VALUE` with `values` offering the values.
-fn inline_value(p: &mut Picked, values: impl Fn(&mut Picked, &str)) {
+/// The values a flag takes, if it takes one.
+fn flag_values(flag: Option<&Flag>) -> Option<Val> {
+    match flag?.kind {
+        Kind::Value(val) => Some(val),
+        Kind::Bool => None,
+    }
+}
+
+/// Completes `word` as `FLAG=VALUE`, `find` naming the flags.
+fn inline_value(p: &mut Picked, ctx: &Context, find: fn(&str) -> Option<&'static Flag>) {
     let word = p.word;
     let Some((head, value)) = word.split_once('=') else {
         return;
     };
-    let Some((name, _)) = flag_parts(head) else {
+    let Some(val) = flag_parts(head).and_then(|(name, _)| flag_values(find(name))) else {
         return;
     };
     let mut inner = Picked::new(value);
-    values(&mut inner, name);
+    inner.values(val, ctx);
     p.found
         .extend(inner.found.into_iter().map(|v| format!("{head}={v}")));
 }
 
 fn etcd(p: &mut Picked, flags: &[&str], ctx: &Context) {
     if etcd_waiting(flags) {
-        if let Some((name, _)) = flags.last().and_then(|w| flag_parts(w)) {
-            etcd_values(p, name, ctx);
+        let flag = flags.last().and_then(|w| flag_parts(w));
+        if let Some(val) = flag.and_then(|(name, _)| flag_values(command::etcd_flag(name))) {
+            p.values(val, ctx);
         }
     } else if p.word.contains('=') {
-        inline_value(p, |inner, name| etcd_values(inner, name, ctx));
-    } else if p.word == "-" || p.word.starts_with("--") {
-        p.flags("--", &etcd_bool_flags(), &etcd_value_flags());
+        inline_value(p, ctx, command::etcd_flag);
     } else if p.word.starts_with('-') {
-        p.flags("-", &etcd_bool_flags(), &etcd_value_flags());
+        let (bools, values) = split_flags(command::ETCD_FLAGS);
+        let dashes = if p.word == "-" || p.word.starts_with("--") {
+            "--"
+        } else {
+            "-"
+        };
+        p.flags(dashes, &bools, &values);
     }
 }
 
@@ -606,42 +466,19 @@ fn etcd_waiting(flags: &[&str]) -> bool {
     let mut waiting = false;
     for w in flags {
         waiting = match (waiting, flag_parts(w)) {
-            (false, Some((name, None))) => etcd_value_flags().contains(&name),
+            (false, Some((name, None))) => flag_values(command::etcd_flag(name)).is_some(),
             _ => false,
         };
     }
     waiting
 }
 
-/// Every etcdctl flag that takes a value (`-w` is `write-out`).
-fn etcdctl_value_flag(name: &str) -> bool {
-    name == "w"
-        || ETCDCTL_GLOBAL_VALUE.contains(&name)
-        || ETCDCTL_COMMAND_FLAGS
-            .iter()
-            .any(|c| c.value_flags.contains(&name))
-}
-
-/// Values offered for an etcdctl flag.
-fn etcdctl_values(p: &mut Picked, flag: &str, ctx: &Context) {
-    match flag {
-        "w" | "write-out" => p.words(["json", "simple", "table"]),
-        "consistency" => p.words(["l", "s"]),
-        "name" => {
-            let mut names: Vec<String> = ctx.machines.to_vec();
-            names.extend(ctx.member_names.iter().cloned());
-            p.words_any_case(&names);
-        }
-        _ => {}
-    }
-}
-
-/// Completes a word of `etcdctl ARGS`, reading the finished words as `parse_line`
-/// does: flags anywhere, a value flag without `=` takes the next word, `--` ends the
-/// flags.
+/// Completes a word of `etcdctl ARGS`, reading the finished words as etcdctl
+/// does: flags anywhere, a value flag without `=` takes the next word, `--` ends
+/// the flags.
 fn etcdctl(p: &mut Picked, args: &[&str], ctx: &Context) {
     let mut positional: Vec<&str> = Vec::new();
-    let mut waiting: Option<&str> = None;
+    let mut waiting: Option<Val> = None;
     let mut only_positional = false;
     for w in args {
         if waiting.take().is_some() {
@@ -652,50 +489,41 @@ fn etcdctl(p: &mut Picked, args: &[&str], ctx: &Context) {
         } else if *w == "--" {
             only_positional = true;
         } else if let Some((name, inline)) = flag_parts(w) {
-            if inline.is_none() && etcdctl_value_flag(name) {
-                waiting = Some(name);
+            if inline.is_none() {
+                waiting = flag_values(command::etcdctl_flag(name));
             }
         } else {
             positional.push(w);
         }
     }
-    if let Some(flag) = waiting {
-        etcdctl_values(p, flag, ctx);
+    if let Some(val) = waiting {
+        p.values(val, ctx);
         return;
     }
     let word = p.word;
     if !only_positional && word.starts_with('-') {
         if word.contains('=') {
-            inline_value(p, |inner, name| etcdctl_values(inner, name, ctx));
+            inline_value(p, ctx, command::etcdctl_flag);
             return;
         }
         if word == "-" || word == "-w" {
             p.words(["-w"]);
         }
-        p.flags("--", ETCDCTL_GLOBAL_BOOL, ETCDCTL_GLOBAL_VALUE);
-        for c in ETCDCTL_COMMAND_FLAGS {
-            if positional.starts_with(c.command) {
-                p.flags("--", c.bool_flags, c.value_flags);
-            }
-        }
+        let own = command::ETCDCTL
+            .iter()
+            .filter(|s| positional.starts_with(s.words))
+            .flat_map(|s| s.flags);
+        let (bools, values) = split_flags(command::ETCDCTL_GLOBALS.iter().chain(own));
+        p.flags("--", &bools, &values);
         return;
     }
-    match positional.as_slice() {
-        [] => p.words(ETCDCTL_COMMANDS.iter().copied()),
-        ["member"] => p.words(MEMBER_SUBCOMMANDS.iter().copied()),
-        ["endpoint"] => p.words(ENDPOINT_SUBCOMMANDS.iter().copied()),
-        ["snapshot"] => p.words(SNAPSHOT_SUBCOMMANDS.iter().copied()),
-        ["member", "remove" | "promote" | "update"] | ["move-leader"] => p.member_ids(ctx),
-        ["member", "add"] => {
-            let free: Vec<String> = ctx
-                .machines
-                .iter()
-                .filter(|m| !ctx.member_names.contains(m))
-                .cloned()
-                .collect();
-            p.words_any_case(&free);
+    match entry(command::ETCDCTL, &positional) {
+        Some(spec) => {
+            if let Some(val) = spec.args.get(positional.len() - spec.words.len()) {
+                p.values(*val, ctx);
+            }
         }
-        _ => {}
+        None => p.words(next_words(command::ETCDCTL, &positional)),
     }
 }
 
@@ -703,7 +531,7 @@ fn etcdctl(p: &mut Picked, args: &[&str], ctx: &Context) {
 mod tests {
     use super::*;
     use crate::shell::session::Session;
-    use crate::shell::{etcd_flags, Output};
+    use crate::shell::Output;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -753,10 +581,10 @@ mod tests {
     fn empty_line_offers_every_command() {
         let done = c("");
         assert_eq!(done.start, 0);
-        assert_eq!(done.candidates, sorted(COMMANDS));
+        assert_eq!(done.candidates, sorted(&command::commands()));
         assert_eq!(done.common, "");
         assert_eq!(c("   ").start, 3);
-        assert_eq!(cands("   "), sorted(COMMANDS));
+        assert_eq!(cands("   "), sorted(&command::commands()));
     }
 
     #[test]
@@ -811,13 +639,13 @@ mod tests {
         assert_eq!(accept("$ ssh node03"), "$ ssh node03 ");
         let done = c("$ ");
         assert_eq!(done.start, 2);
-        assert_eq!(done.candidates, sorted(COMMANDS));
+        assert_eq!(done.candidates, sorted(&command::commands()));
         let done = c("node02$ ");
         assert_eq!(done.start, 8);
-        assert_eq!(done.candidates, sorted(COMMANDS));
+        assert_eq!(done.candidates, sorted(&command::commands()));
         let done = c("(etcd Container)$   ");
         assert_eq!(done.start, 20);
-        assert_eq!(done.candidates, sorted(COMMANDS));
+        assert_eq!(done.candidates, sorted(&command::commands()));
         assert_eq!(accept("  node01$\tlo"), "  node01$\tlogs ");
     }
 
@@ -893,10 +721,7 @@ mod tests {
         assert_eq!(accept("docker logs -"), "docker logs -f ");
         assert_eq!(accept("docker logs -f "), "docker logs -f etcd ");
         assert_eq!(accept("docker exec -it "), "docker exec -it etcd ");
-        assert_eq!(
-            cands("docker run --n"),
-            ["--name", "--net=host", "--network=host"]
-        );
+        assert_eq!(cands("docker run --n"), ["--name", "--net", "--network"]);
         assert_eq!(
             accept("docker run -d --name "),
             "docker run -d --name etcd "
@@ -915,7 +740,10 @@ mod tests {
             "docker run -d img etcd --initial-cluster-state existing "
         );
         assert!(cands("docker run -d img sh -").is_empty());
-        assert_eq!(cands("kill -"), sorted(KILL_FLAGS));
+        assert_eq!(
+            cands("kill -"),
+            sorted(&["-15", "-9", "-KILL", "-SIGKILL", "-SIGTERM", "-TERM", "-s"])
+        );
         assert_eq!(accept("kill -9 "), "kill -9 etcd ");
         assert_eq!(accept("kill "), "kill etcd ");
         assert_eq!(cands("kill -s "), ["KILL", "SIGKILL", "SIGTERM", "TERM"]);
@@ -926,11 +754,26 @@ mod tests {
 
     #[test]
     fn etcdctl_commands_and_subcommands() {
-        assert_eq!(cands("etcdctl "), sorted(ETCDCTL_COMMANDS));
+        assert_eq!(
+            cands("etcdctl "),
+            sorted(&[
+                "del",
+                "endpoint",
+                "get",
+                "member",
+                "move-leader",
+                "put",
+                "snapshot",
+                "version"
+            ])
+        );
         assert_eq!(accept("etcdctl mem"), "etcdctl member ");
         assert_eq!(accept("etcdctl mo"), "etcdctl move-leader ");
         assert_eq!(accept("etcdctl v"), "etcdctl version ");
-        assert_eq!(cands("etcdctl member "), sorted(MEMBER_SUBCOMMANDS));
+        assert_eq!(
+            cands("etcdctl member "),
+            sorted(&["add", "list", "promote", "remove", "update"])
+        );
         assert_eq!(accept("etcdctl member re"), "etcdctl member remove ");
         assert_eq!(cands("etcdctl endpoint "), ["health", "status"]);
         assert_eq!(cands("etcdctl snapshot s"), ["save", "status"]);
@@ -1012,10 +855,7 @@ mod tests {
         assert!(dash.contains(&"--command-timeout=".to_string()));
         assert!(dash.contains(&"--write-out=".to_string()));
         assert!(!dash.contains(&"--prefix".to_string()));
-        assert_eq!(
-            dash.len(),
-            1 + ETCDCTL_GLOBAL_BOOL.len() + ETCDCTL_GLOBAL_VALUE.len()
-        );
+        assert_eq!(dash.len(), 1 + command::ETCDCTL_GLOBALS.len());
         assert_eq!(common("etcdctl -"), "-");
         assert_eq!(common("etcdctl --"), "--");
         assert_eq!(accept("etcdctl --end"), "etcdctl --endpoints=");
@@ -1133,17 +973,23 @@ mod tests {
         // A value flag's value is not a positional.
         assert_eq!(
             cands("etcdctl --command-timeout 3s "),
-            sorted(ETCDCTL_COMMANDS)
+            sorted(&[
+                "del",
+                "endpoint",
+                "get",
+                "member",
+                "move-leader",
+                "put",
+                "snapshot",
+                "version"
+            ])
         );
     }
 
     #[test]
     fn etcd_flags_complete() {
         let all = cands("etcd --");
-        assert_eq!(
-            all.len(),
-            etcd_bool_flags().len() + etcd_value_flags().len()
-        );
+        assert_eq!(all.len(), command::ETCD_FLAGS.len());
         assert!(all.contains(&"--name=".to_string()));
         assert!(all.contains(&"--force-new-cluster".to_string()));
         assert_eq!(cands("etcd -"), all);
@@ -1275,8 +1121,8 @@ mod tests {
     #[test]
     fn every_command_is_one_the_session_runs() {
         assert_eq!(run("bogus").status, 127);
-        for command in COMMANDS {
-            let line = match *command {
+        for command in command::commands() {
+            let line = match command {
                 "ssh" => "ssh n2".to_string(),
                 "cat" => "cat /etc/hosts".to_string(),
                 other => other.to_string(),
@@ -1316,7 +1162,7 @@ mod tests {
             let out = run(line);
             assert!(!out.stderr.contains("usage"), "{line}: {out:?}");
         }
-        for sub in DOCKER_SUBCOMMANDS {
+        for sub in next_words(command::SHELL, &["docker"]) {
             let line = format!("docker {sub} etcd");
             let out = run(&line);
             assert!(!out.stderr.contains("only run"), "{line}: {out:?}");
@@ -1335,76 +1181,13 @@ mod tests {
         assert!(run("etcdctl member bogus")
             .stderr
             .contains("unknown command"));
-        let mut lines: Vec<String> = ETCDCTL_COMMANDS
+        let lines = command::ETCDCTL
             .iter()
-            .filter(|c| !matches!(**c, "member" | "endpoint" | "snapshot"))
-            .map(|c| format!("etcdctl --command-timeout=50ms {c}"))
-            .collect();
-        for (family, subs) in [
-            ("member", MEMBER_SUBCOMMANDS),
-            ("endpoint", ENDPOINT_SUBCOMMANDS),
-            ("snapshot", SNAPSHOT_SUBCOMMANDS),
-        ] {
-            lines.extend(
-                subs.iter()
-                    .map(|s| format!("etcdctl --command-timeout=50ms {family} {s}")),
-            );
-        }
+            .map(|s| format!("etcdctl --command-timeout=50ms {}", s.words.join(" ")));
         for line in lines {
             let out = run(&line);
             assert!(!out.stderr.contains("unknown command"), "{line}: {out:?}");
         }
-    }
-
-    #[test]
-    fn etcdctl_flag_lists_match_its_parser() {
-        let mut bools: Vec<&str> = ETCDCTL_GLOBAL_BOOL.to_vec();
-        let mut values: Vec<&str> = ETCDCTL_GLOBAL_VALUE.to_vec();
-        for c in ETCDCTL_COMMAND_FLAGS {
-            bools.extend(c.bool_flags);
-            values.extend(c.value_flags);
-        }
-        let version = "etcdctl version: 3.4.23";
-        assert!(run("etcdctl --bogus version")
-            .stderr
-            .contains("unknown flag"));
-        for flag in &bools {
-            let out = run(&format!("etcdctl --{flag} version"));
-            assert!(out.stdout.contains(version), "--{flag} is boolean: {out:?}");
-            assert!(!etcdctl_value_flag(flag), "{flag}");
-        }
-        for flag in values.iter().chain(&["w"]) {
-            let out = run(&format!("etcdctl --{flag} version"));
-            assert!(!out.stderr.contains("unknown flag"), "--{flag}: {out:?}");
-            assert!(
-                !out.stdout.contains(version),
-                "--{flag} takes a value: {out:?}"
-            );
-            assert!(etcdctl_value_flag(flag), "{flag}");
-        }
-    }
-
-    #[test]
-    fn etcd_flag_lists_match_its_parser() {
-        let none = |_: &str| None;
-        let parse = |arg: &str| etcd_flags::parse(&[arg.to_string()], &none);
-        let err = |arg: &str| parse(arg).err().map(|e| e.message).unwrap_or_default();
-        assert!(err("--bogus").contains("not defined"));
-        for flag in etcd_bool_flags() {
-            assert!(parse(&format!("--{flag}")).is_ok(), "--{flag}");
-        }
-        for flag in etcd_value_flags() {
-            let e = err(&format!("--{flag}"));
-            assert!(e.contains("needs an argument"), "--{flag}: {e}");
-        }
-        let mut all: Vec<&str> = etcd_bool_flags()
-            .into_iter()
-            .chain(etcd_value_flags())
-            .collect();
-        let n = all.len();
-        all.sort_unstable();
-        all.dedup();
-        assert_eq!(all.len(), n, "no flag is listed twice");
     }
 
     // ----- no panics on any input --------------------------------------------------

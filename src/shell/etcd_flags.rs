@@ -1,85 +1,9 @@
-//! `etcd`'s command line: its flags (Go `flag` package syntax: `-f`, `--f`,
-//! `--f=v`, `--f v`), `ETCD_*` environment variables, defaults, and the errors
-//! etcd 3.4.23 prints for unknown flags and bad values.
+//! `etcd`'s flags as a configuration: what each flag of the command table
+//! ([`command::ETCD_FLAGS`](super::command::ETCD_FLAGS)) sets, the `ETCD_*`
+//! environment variables, and the errors etcd 3.4.23 prints for bad values.
 
+use super::command::{etcd_flag, Dialect, Flags, Kind, ETCD_FLAGS};
 use crate::sim::etcd::config::{ClusterState, EtcdConfig, Logger};
-
-/// Flags etcd 3.4 accepts that take a value and change nothing here.
-pub const IGNORED_VALUE_FLAGS: &[&str] = &[
-    "wal-dir",
-    "listen-metrics-urls",
-    "max-snapshots",
-    "max-wals",
-    "quota-backend-bytes",
-    "backend-batch-limit",
-    "backend-batch-interval",
-    "max-txn-ops",
-    "max-request-bytes",
-    "grpc-keepalive-min-time",
-    "grpc-keepalive-interval",
-    "grpc-keepalive-timeout",
-    "discovery",
-    "discovery-fallback",
-    "discovery-proxy",
-    "discovery-srv",
-    "discovery-srv-name",
-    "auto-compaction-retention",
-    "auto-compaction-mode",
-    "cors",
-    "host-whitelist",
-    "log-outputs",
-    "log-level",
-    "log-package-levels",
-    "proxy",
-    "proxy-failure-wait",
-    "proxy-refresh-interval",
-    "proxy-dial-timeout",
-    "proxy-write-timeout",
-    "proxy-read-timeout",
-    "ca-file",
-    "cert-file",
-    "key-file",
-    "client-crl-file",
-    "client-cert-allowed-hostname",
-    "trusted-ca-file",
-    "peer-ca-file",
-    "peer-cert-file",
-    "peer-key-file",
-    "peer-trusted-ca-file",
-    "peer-crl-file",
-    "peer-cert-allowed-cn",
-    "peer-cert-allowed-hostname",
-    "cipher-suites",
-    "auth-token",
-    "bcrypt-cost",
-    "config-file",
-    "metrics",
-    "experimental-backend-bbolt-freelist-type",
-    "experimental-corrupt-check-time",
-    "experimental-compaction-batch-limit",
-    "experimental-peer-skip-client-san-verification",
-    "experimental-watch-progress-notify-interval",
-    "experimental-warning-apply-duration",
-];
-
-/// Boolean flags etcd 3.4 accepts that change nothing here.
-pub const IGNORED_BOOL_FLAGS: &[&str] = &[
-    "enable-v2",
-    "enable-pprof",
-    "debug",
-    "client-cert-auth",
-    "auto-tls",
-    "peer-client-cert-auth",
-    "peer-auto-tls",
-    "initial-election-tick-advance",
-    "unsafe-no-fsync",
-    "experimental-initial-corrupt-check",
-    "experimental-enable-v2v3",
-    "experimental-enable-lease-checkpoint",
-];
-
-/// Boolean flags that change something here.
-pub const BOOL_FLAGS: &[&str] = &["strict-reconfig-check", "pre-vote", "force-new-cluster"];
 
 /// Why `etcd` refused its command line: the message and exit status (Go's flag
 /// package exits 2).
@@ -89,69 +13,24 @@ pub struct FlagError {
     pub status: i32,
 }
 
-fn is_bool(name: &str) -> bool {
-    BOOL_FLAGS.contains(&name) || IGNORED_BOOL_FLAGS.contains(&name) || name == "version"
-}
-
-fn is_known(name: &str) -> bool {
-    is_bool(name)
-        || IGNORED_VALUE_FLAGS.contains(&name)
-        || matches!(
-            name,
-            "name"
-                | "data-dir"
-                | "listen-client-urls"
-                | "advertise-client-urls"
-                | "listen-peer-urls"
-                | "initial-advertise-peer-urls"
-                | "initial-cluster"
-                | "initial-cluster-state"
-                | "initial-cluster-token"
-                | "heartbeat-interval"
-                | "election-timeout"
-                | "snapshot-count"
-                | "logger"
-        )
-}
-
-/// Parses `etcd`'s arguments; `env` holds the machine's variables (for `ETCD_*`).
-pub fn parse(
-    args: &[String],
+/// etcd's configuration from its flags (read with [`ETCD_FLAGS`]) and
+/// `env`, the machine's variables (for `ETCD_*`).
+///
+/// # Errors
+///
+/// An unknown flag, a flag without its value, or a bad value, as etcd says them.
+pub fn config(
+    flags: &Flags,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<EtcdConfig, FlagError> {
-    let mut given: Vec<(String, String)> = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        let Some(body) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) else {
-            // Go's flag package stops at the first non-flag argument.
-            break;
-        };
-        let (name, inline) = match body.split_once('=') {
-            Some((n, v)) => (n.to_string(), Some(v.to_string())),
-            None => (body.to_string(), None),
-        };
-        if !is_known(&name) {
-            return Err(bad(format!("flag provided but not defined: -{name}")));
-        }
-        let value = match (inline, is_bool(&name)) {
-            (Some(v), _) => v,
-            (None, true) => "true".to_string(),
-            (None, false) => {
-                i += 1;
-                match args.get(i) {
-                    Some(v) => v.clone(),
-                    None => return Err(bad(format!("flag needs an argument: -{name}"))),
-                }
-            }
-        };
-        given.push((name, value));
-        i += 1;
+    if let Some(e) = &flags.error {
+        return Err(bad(e.message(Dialect::Go)));
     }
+    let given: Vec<(&str, &str)> = flags.given().map(|g| (g.flag.name, g.value())).collect();
     let mut cfg = EtcdConfig::default();
-    for name in ENV_FLAGS {
-        let var = format!("ETCD_{}", name.to_uppercase().replace('-', "_"));
-        if given.iter().any(|(n, _)| n == name) {
+    for name in ETCD_FLAGS.iter().filter(|f| f.effect).map(|f| f.name) {
+        let var = env_var(name);
+        if given.iter().any(|(n, _)| *n == name) {
             continue;
         }
         if let Some(v) = env(&var) {
@@ -168,36 +47,18 @@ pub fn parse(
     // etcd drops its default advertised client URL when the listen URLs are
     // set (by flag or variable) and the advertised ones are not
     // (`configFromCmdLine`); `EtcdConfig::validate` then refuses the start.
-    let is_set = |flag: &str| {
-        given.iter().any(|(n, _)| n == flag)
-            || env(&format!("ETCD_{}", flag.to_uppercase().replace('-', "_"))).is_some()
-    };
+    let is_set =
+        |flag: &str| given.iter().any(|(n, _)| *n == flag) || env(&env_var(flag)).is_some();
     if is_set("listen-client-urls") && !is_set("advertise-client-urls") {
         cfg.advertise_client_urls.clear();
     }
     Ok(cfg)
 }
 
-/// The flags that change something here, in the order their `ETCD_*`
-/// variables are read: those with a value and the booleans of [`BOOL_FLAGS`].
-pub const ENV_FLAGS: &[&str] = &[
-    "name",
-    "data-dir",
-    "listen-client-urls",
-    "advertise-client-urls",
-    "listen-peer-urls",
-    "initial-advertise-peer-urls",
-    "initial-cluster",
-    "initial-cluster-state",
-    "initial-cluster-token",
-    "heartbeat-interval",
-    "election-timeout",
-    "snapshot-count",
-    "strict-reconfig-check",
-    "pre-vote",
-    "force-new-cluster",
-    "logger",
-];
+/// The `ETCD_*` variable that stands for a flag.
+fn env_var(flag: &str) -> String {
+    format!("ETCD_{}", flag.to_uppercase().replace('-', "_"))
+}
 
 fn bad(message: String) -> FlagError {
     FlagError { message, status: 2 }
@@ -273,7 +134,7 @@ fn set(cfg: &mut EtcdConfig, name: &str, v: &str) -> Result<(), String> {
                 _ => return Err(format!("unknown logger option {v:?}")),
             }
         }
-        _ if is_bool(name) => {
+        _ if etcd_flag(name).is_some_and(|f| f.kind == Kind::Bool) => {
             boolean(v)?;
         }
         _ => {}
@@ -285,8 +146,13 @@ fn set(cfg: &mut EtcdConfig, name: &str, v: &str) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    fn args(s: &str) -> Flags {
+        let words: Vec<String> = s.split_whitespace().map(String::from).collect();
+        Flags::read(&words, Dialect::Go, etcd_flag)
+    }
+
+    fn parse(flags: &Flags, env: &dyn Fn(&str) -> Option<String>) -> Result<EtcdConfig, FlagError> {
+        config(flags, env)
     }
 
     #[test]

@@ -1,10 +1,11 @@
-//! `etcdctl` (API v3, 3.4.23): its flags, its command set, the client's retry
-//! warnings and timeouts, and its printers (simple, table, json), byte for byte.
-
-use std::fmt::Write as _;
+//! `etcdctl` (API v3, 3.4.23) run from its typed command (its flags and
+//! commands are the command table's, `shell::command`): the global flags'
+//! values, each command against the world, the client's retry warnings and
+//! timeouts, and its printers (simple, table, json), byte for byte.
 
 use serde_json::{json, Value};
 
+use super::command::{Call, Dialect, Etcdctl, Flags, Op};
 use super::parse::duration_ms;
 use super::print;
 use super::Output;
@@ -35,73 +36,21 @@ struct Globals {
     timeout_ms: u64,
 }
 
-/// A parsed command line: global flags, the command's own flags, positionals.
-struct Line {
+/// A command line being run: its global flags resolved, and every flag given.
+struct Line<'a> {
     globals: Globals,
-    flags: Vec<(String, String)>,
-    args: Vec<String>,
+    flags: &'a Flags,
 }
 
-impl Line {
+impl Line<'_> {
     fn flag(&self, name: &str) -> Option<&str> {
-        self.flags
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.flags.get(name)
     }
 
     fn bool_flag(&self, name: &str) -> bool {
-        self.flag(name).is_some_and(|v| v != "false")
+        self.flags.on(name)
     }
 }
-
-/// etcdctl 3.4's boolean flags (the export to bash reads them too).
-pub const BOOL_FLAGS: &[&str] = &[
-    "hex",
-    "learner",
-    "prefix",
-    "print-value-only",
-    "keys-only",
-    "cluster",
-    "prev-kv",
-    "skip-hash-check",
-    "debug",
-    "insecure-skip-tls-verify",
-    "insecure-transport",
-    "insecure-discovery",
-    "from-key",
-    "count-only",
-];
-
-const VALUE_FLAGS: &[&str] = &[
-    "endpoints",
-    "write-out",
-    "command-timeout",
-    "dial-timeout",
-    "peer-urls",
-    "consistency",
-    "name",
-    "initial-cluster",
-    "initial-cluster-token",
-    "initial-advertise-peer-urls",
-    "data-dir",
-    "wal-dir",
-    "cacert",
-    "cert",
-    "key",
-    "user",
-    "password",
-    "keepalive-time",
-    "keepalive-timeout",
-    "discovery-srv",
-    "discovery-srv-name",
-    "limit",
-    "sort-by",
-    "order",
-    "rev",
-    "lease",
-];
 
 /// A failure with etcdctl's message and exit status.
 struct Fail {
@@ -116,16 +65,25 @@ fn fail(status: i32, message: impl Into<String>) -> Fail {
     }
 }
 
-/// Runs one etcdctl command line from `machine`.
+/// Runs one etcdctl command line from `machine`: its flags, then its global
+/// flags' values (`env` holds `ETCDCTL_*`), then its command, each refused as
+/// etcdctl refuses it.
 pub fn run(
     world: &mut World,
     machine: &str,
-    args: &[String],
+    e: &Etcdctl,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Output {
     let mut out = Output::default();
-    let line = match parse_line(args, env) {
-        Ok(l) => l,
+    let resolved = match &e.flags.error {
+        Some(f) => Err(fail(1, f.message(Dialect::Pflag))),
+        None => globals(&e.flags, env),
+    };
+    let line = match resolved {
+        Ok(globals) => Line {
+            globals,
+            flags: &e.flags,
+        },
         Err(f) => {
             out.err(&format!("Error: {}", f.message));
             out.status = f.status;
@@ -137,69 +95,35 @@ pub fn run(
         machine: machine.to_string(),
         out: &mut out,
     };
-    if let Err(f) = client.dispatch(&line) {
+    let done = match &e.call {
+        Call::Help => Ok(()),
+        Call::Unknown(other) => Err(fail(
+            1,
+            format!("unknown command {other:?} for \"etcdctl\"\nRun 'etcdctl --help' for usage."),
+        )),
+        Call::Usage(message) => Err(fail(128, message.clone())),
+        Call::Run { spec, args } => {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            client.dispatch(&line, spec.id, &args)
+        }
+    };
+    if let Err(f) = done {
         client.out.err(&format!("Error: {}", f.message));
         client.out.status = f.status;
     }
     out
 }
 
-fn parse_line(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<Line, Fail> {
-    let mut flags = Vec::new();
-    let mut pos = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        if a == "--" {
-            pos.extend(args[i + 1..].iter().cloned());
-            break;
-        }
-        let body = a
-            .strip_prefix("--")
-            .or_else(|| a.strip_prefix('-').filter(|b| !b.is_empty()));
-        let Some(body) = body else {
-            pos.push(a.clone());
-            i += 1;
-            continue;
-        };
-        let (name, inline) = match body.split_once('=') {
-            Some((n, v)) => (n.to_string(), Some(v.to_string())),
-            None => (body.to_string(), None),
-        };
-        let name = if name == "w" {
-            "write-out".to_string()
-        } else {
-            name
-        };
-        if BOOL_FLAGS.contains(&name.as_str()) {
-            flags.push((name, inline.unwrap_or_else(|| "true".into())));
-        } else if VALUE_FLAGS.contains(&name.as_str()) {
-            let v = match inline {
-                Some(v) => v,
-                None => {
-                    i += 1;
-                    args.get(i)
-                        .cloned()
-                        .ok_or_else(|| fail(1, format!("flag needs an argument: --{name}")))?
-                }
-            };
-            flags.push((name, v));
-        } else {
-            return Err(fail(1, format!("unknown flag: {a}")));
-        }
-        i += 1;
-    }
-    let get = |n: &str| {
-        flags
-            .iter()
-            .rev()
-            .find(|(k, _)| k == n)
-            .map(|(_, v)| v.clone())
-    };
-    let endpoints = get("endpoints")
+/// The global flags' values: given, else from `ETCDCTL_*`, else the defaults.
+fn globals(flags: &Flags, env: &dyn Fn(&str) -> Option<String>) -> Result<Globals, Fail> {
+    let endpoints = flags
+        .get("endpoints")
+        .map(String::from)
         .or_else(|| env("ETCDCTL_ENDPOINTS"))
         .unwrap_or_else(|| "127.0.0.1:2379".into());
-    let format = match get("write-out")
+    let format = match flags
+        .get("write-out")
+        .map(String::from)
         .or_else(|| env("ETCDCTL_WRITE_OUT"))
         .as_deref()
     {
@@ -208,13 +132,13 @@ fn parse_line(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<L
         Some("json") => Format::Json,
         Some(_) => return Err(fail(1, "unsupported output format")),
     };
-    let timeout_ms = match get("command-timeout") {
+    let timeout_ms = match flags.get("command-timeout") {
         None => 5000,
-        Some(v) => duration_ms(&v, false).ok_or_else(|| {
+        Some(v) => duration_ms(v, false).ok_or_else(|| {
             fail(1, format!("invalid argument {v:?} for \"--command-timeout\" flag: time: invalid duration {v:?}"))
         })?,
     };
-    let globals = Globals {
+    Ok(Globals {
         endpoints: endpoints
             .split(',')
             .map(|s| s.trim().to_string())
@@ -222,11 +146,6 @@ fn parse_line(args: &[String], env: &dyn Fn(&str) -> Option<String>) -> Result<L
             .collect(),
         format,
         timeout_ms,
-    };
-    Ok(Line {
-        globals,
-        flags,
-        args: pos,
     })
 }
 
@@ -250,37 +169,28 @@ fn bare(ep: &str) -> &str {
 }
 
 impl Client<'_> {
-    /// One match per command family.
-    fn dispatch(&mut self, l: &Line) -> Result<(), Fail> {
-        let cmd: Vec<&str> = l.args.iter().map(|s| s.as_str()).collect();
-        match cmd.as_slice() {
-            ["member", "add", rest @ ..] => self.member_add(l, rest),
-            ["member", "remove", rest @ ..] => self.member_id_cmd(l, rest, "removed"),
-            ["member", "promote", rest @ ..] => self.member_id_cmd(l, rest, "promoted"),
-            ["member", "update", rest @ ..] => self.member_update(l, rest),
-            ["member", "list", ..] => self.member_list(l),
-            ["endpoint", "status", ..] => self.endpoint_status(l),
-            ["endpoint", "health", ..] => self.endpoint_health(l),
-            ["put", rest @ ..] => self.put(l, rest),
-            ["get", rest @ ..] => self.get(l, rest),
-            ["del", rest @ ..] => self.del(l, rest),
-            ["move-leader", rest @ ..] => self.move_leader(l, rest),
-            ["snapshot", "save", rest @ ..] => self.snapshot_save(l, rest),
-            ["snapshot", "status", rest @ ..] => self.snapshot_status(l, rest),
-            ["snapshot", "restore", rest @ ..] => self.snapshot_restore(l, rest),
-            ["version", ..] => {
+    /// One match over etcdctl's operations (the table checked their arguments).
+    fn dispatch(&mut self, l: &Line, op: Op, rest: &[&str]) -> Result<(), Fail> {
+        match op {
+            Op::MemberAdd => self.member_add(l, rest),
+            Op::MemberRemove => self.member_id_cmd(l, rest, "removed"),
+            Op::MemberPromote => self.member_id_cmd(l, rest, "promoted"),
+            Op::MemberUpdate => self.member_update(l, rest),
+            Op::MemberList => self.member_list(l),
+            Op::EndpointStatus => self.endpoint_status(l),
+            Op::EndpointHealth => self.endpoint_health(l),
+            Op::Put => self.put(l, rest),
+            Op::Get => self.get(l, rest),
+            Op::Del => self.del(l, rest),
+            Op::MoveLeader => self.move_leader(l, rest),
+            Op::SnapshotSave => self.snapshot_save(l, rest),
+            Op::SnapshotStatus => self.snapshot_status(l, rest),
+            Op::SnapshotRestore => self.snapshot_restore(l, rest),
+            Op::Version => {
                 self.out.line("etcdctl version: 3.4.23");
                 self.out.line("API version: 3.4");
                 Ok(())
             }
-            ["member"] | ["endpoint"] | ["snapshot"] => Ok(()),
-            [] => Ok(()),
-            [other, ..] => Err(fail(
-                1,
-                format!(
-                    "unknown command {other:?} for \"etcdctl\"\nRun 'etcdctl --help' for usage."
-                ),
-            )),
         }
     }
 
@@ -401,18 +311,7 @@ impl Client<'_> {
     }
 
     fn member_add(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
-        let Some(name) = rest.first() else {
-            return Err(fail(128, "member name not provided"));
-        };
-        if rest.len() > 1 {
-            let mut msg = "too many arguments".to_string();
-            for extra in &rest[1..] {
-                if extra.starts_with("http") {
-                    let _ = write!(msg, ", did you mean --peer-urls={extra}");
-                }
-            }
-            return Err(fail(128, msg));
-        }
+        let name = rest.first().copied().unwrap_or_default();
         let urls = self.peer_urls(l)?;
         let learner = l.bool_flag("learner");
         let resp = self
@@ -670,12 +569,7 @@ impl Client<'_> {
     }
 
     fn put(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
-        let [key, value] = rest else {
-            return Err(fail(
-                128,
-                "put command needs 1 argument and input from stdin or 2 arguments",
-            ));
-        };
+        let (key, value) = (arg(rest, 0), arg(rest, 1));
         let resp = self
             .call(
                 l,
@@ -696,14 +590,7 @@ impl Client<'_> {
     }
 
     fn get(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
-        let key =
-            match rest {
-                [k] | [k, _] => k.to_string(),
-                _ => return Err(fail(
-                    128,
-                    "get command needs one argument as key and an optional argument as range_end",
-                )),
-            };
+        let key = arg(rest, 0).to_string();
         let serializable = match l.flag("consistency").unwrap_or("l") {
             "l" => false,
             "s" => true,
@@ -755,14 +642,7 @@ impl Client<'_> {
     }
 
     fn del(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
-        let key =
-            match rest {
-                [k] | [k, _] => k.to_string(),
-                _ => return Err(fail(
-                    128,
-                    "del command needs one argument as key and an optional argument as range_end",
-                )),
-            };
+        let key = arg(rest, 0).to_string();
         let prefix = l.bool_flag("prefix");
         let resp = self
             .call(l, Request::Delete { key, prefix })
@@ -774,13 +654,11 @@ impl Client<'_> {
     }
 
     fn move_leader(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
-        if rest.len() != 1 {
-            return Err(fail(128, "move-leader command needs 1 argument"));
-        }
-        let id = u64::from_str_radix(rest[0], 16).map_err(|_| {
+        let text = arg(rest, 0);
+        let id = u64::from_str_radix(text, 16).map_err(|_| {
             fail(
                 128,
-                format!("strconv.ParseUint: parsing {:?}: invalid syntax", rest[0]),
+                format!("strconv.ParseUint: parsing {text:?}: invalid syntax"),
             )
         })?;
         let mut leader_ep = None;
@@ -824,9 +702,7 @@ impl Client<'_> {
     }
 
     fn snapshot_save(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
-        let [path] = rest else {
-            return Err(fail(128, "snapshot save expects one argument"));
-        };
+        let path = arg(rest, 0);
         let ep = l.globals.endpoints.first().cloned().unwrap_or_default();
         let part = format!("{path}.part");
         self.zap_float(
@@ -915,9 +791,7 @@ impl Client<'_> {
     }
 
     fn snapshot_status(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
-        let [path] = rest else {
-            return Err(fail(128, "snapshot status requires exactly one argument"));
-        };
+        let path = arg(rest, 0);
         let d = self.snapshot_file(path)?;
         let row = vec![
             format!("{:x}", d.hash()),
@@ -971,9 +845,7 @@ impl Client<'_> {
     }
 
     fn snapshot_restore(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
-        let [path] = rest else {
-            return Err(fail(128, "snapshot restore requires exactly one argument"));
-        };
+        let path = arg(rest, 0);
         let (cfg, data_dir) = self.restore_config(l)?;
         let d = self.snapshot_file(path)?;
         if self.world.path_exists(&self.machine, &data_dir) {
@@ -1030,6 +902,11 @@ impl Client<'_> {
         self.zap_float("snapshot/v3_snapshot.go:309", "restored snapshot", &dirs);
         Ok(())
     }
+}
+
+/// The `i`th argument (the command table checked how many there are).
+fn arg<'a>(rest: &[&'a str], i: usize) -> &'a str {
+    rest.get(i).copied().unwrap_or_default()
 }
 
 /// What `DIR/member/snap/db` holds: the backend, without a snapshot hash.

@@ -2,6 +2,7 @@
 //! printing what etcd 3.4.23's tools print. Knows nothing of the DOM.
 
 pub mod actions;
+pub mod command;
 pub mod complete;
 pub mod etcd_flags;
 pub mod etcdctl;

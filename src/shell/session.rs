@@ -1,14 +1,16 @@
 //! A shell session over one world: the current machine, each machine's variables,
 //! the last exit status, and the commands of `design/shell.md` (world, processes
-//! and disk, docker forms, network and time), each turned into world actions.
+//! and disk, docker forms, network and time), each read once by
+//! `shell::command` and turned into world actions.
 
 use std::collections::BTreeMap;
 
+use super::command::{self, Command, Docker, Etcd, Line, Machine, Net, Signal};
 use super::parse::{self, Prompt};
 use super::{etcd_flags, etcdctl, Output};
 use crate::sim::budget::{self, Budget, Spent};
 use crate::sim::etcd::logfmt::{days_from_civil, Stamp};
-use crate::sim::world::{Action, Held, Signal, World, WorldError};
+use crate::sim::world::{self, Action, Held, World, WorldError};
 
 /// A shell over a world.
 pub struct Session {
@@ -43,9 +45,12 @@ pub struct LimitsMet {
 /// session holds.
 pub const MAX_VAR_BYTES: usize = 1 << 20;
 
-/// What a command ran on and what it printed.
+/// What a command was, what it ran on and what it printed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Executed {
+    /// The command as the shell read it (None when its words could not be read,
+    /// or its `HOST$` prompt named no machine).
+    pub command: Option<Line>,
     /// The machine it ran on (None before any machine exists).
     pub machine: Option<String>,
     pub output: Output,
@@ -124,6 +129,7 @@ impl Session {
                     out.status = 255;
                     self.last_status = out.status;
                     return Executed {
+                        command: None,
                         machine: self.current.clone(),
                         output: out,
                     };
@@ -131,9 +137,13 @@ impl Session {
             }
         }
         let machine = self.current.clone();
-        let output = self.budgeted(text);
+        let (command, output) = self.budgeted(text);
         self.last_status = output.status;
-        Executed { machine, output }
+        Executed {
+            command,
+            machine,
+            output,
+        }
     }
 
     /// Runs one command addressed by `prompt`, as a button of the page does:
@@ -156,13 +166,13 @@ impl Session {
     /// Runs a command inside its own budget ([`budget::COMMAND_EVENTS`]) and
     /// the replay's; a command stopped by either says which, and fails with
     /// 124 (as `timeout` does) if it had not failed already.
-    fn budgeted(&mut self, text: &str) -> Output {
+    fn budgeted(&mut self, text: &str) -> (Option<Line>, Output) {
         let own = Budget {
             until_ms: None,
             until_events: Some(self.world.events().saturating_add(budget::COMMAND_EVENTS)),
         };
         self.world.set_budget(self.replay.min(own));
-        let mut output = self.execute(text);
+        let (line, mut output) = self.execute(text);
         let spent = self.world.take_spent();
         self.world.set_budget(self.replay);
         if let Some(spent) = spent {
@@ -178,7 +188,7 @@ impl Session {
             self.limits.commands += 1;
             self.limits.first.get_or_insert(message);
         }
-        output
+        (line, output)
     }
 
     fn var(&self, name: &str) -> Option<String> {
@@ -212,7 +222,8 @@ impl Session {
         }
     }
 
-    fn execute(&mut self, text: &str) -> Output {
+    /// Reads the line's words, then parses and runs its command.
+    fn execute(&mut self, text: &str) -> (Option<Line>, Output) {
         let words = {
             let lookup = |n: &str| self.var(n);
             match text.trim_start().strip_prefix("net partition") {
@@ -227,13 +238,21 @@ impl Session {
                 if e == parse::WordsError::TooLong {
                     self.met = Some(e.message());
                 }
-                return Output::failure(&e.message(), 2);
+                return (None, Output::failure(&e.message(), 2));
             }
         };
-        let (assigns, argv) = split_assignments(&words);
-        if argv.is_empty() {
+        let line = command::parse(&words);
+        let out = self.with_assignments(&line);
+        (Some(line), out)
+    }
+
+    /// Runs a line's command with its `NAME=VALUE` assignments set for it
+    /// alone, or sets them when there is no command.
+    fn with_assignments(&mut self, line: &Line) -> Output {
+        let assigns = &line.assigns;
+        if line.command == Command::Nothing {
             for (k, v) in assigns {
-                if let Err(out) = self.set_var(&k, &v) {
+                if let Err(out) = self.set_var(k, v) {
                     return out;
                 }
             }
@@ -245,7 +264,7 @@ impl Session {
             .collect();
         let set = assigns.iter().try_for_each(|(k, v)| self.set_var(k, v));
         let out = match set {
-            Ok(()) => self.command(&argv),
+            Ok(()) => self.command(&line.command),
             Err(out) => out,
         };
         // Put back what was there: never more bytes than before.
@@ -258,37 +277,39 @@ impl Session {
         out
     }
 
-    /// One match over every command name.
-    fn command(&mut self, argv: &[String]) -> Output {
-        let args: Vec<&str> = argv.iter().map(|s| s.as_str()).collect();
-        match args.as_slice() {
-            ["machine", rest @ ..] => self.machine_cmd(rest),
-            ["hosts", rest @ ..] => self.hosts_cmd(rest),
-            ["cat", "/etc/hosts"] => self.hosts_cmd(&[]),
-            ["ssh", name] => self.ssh(name),
-            ["date", rest @ ..] => self.date(rest),
-            ["echo", rest @ ..] => Output::text(&format!("{}\n", rest.join(" "))),
-            ["export", rest @ ..] => self.export(rest),
-            ["etcd", rest @ ..] => self.etcd(rest),
-            ["/usr/local/bin/etcd", rest @ ..] => self.etcd(rest),
-            ["docker", rest @ ..] => self.docker(rest),
-            ["kill", rest @ ..] => self.kill(rest),
-            ["rm", rest @ ..] => self.rm(rest),
-            ["ls", ..] => self.ls(),
-            ["cp", rest @ ..] => self.copy(rest, false),
-            ["scp", rest @ ..] => self.copy(rest, true),
-            ["logs", rest @ ..] => self.logs(rest.first().copied()),
-            ["etcdctl", rest @ ..] => self.etcdctl(rest),
-            ["net", rest @ ..] => self.net(rest),
-            ["sleep", rest @ ..] => self.sleep(rest),
-            ["wait"] => self.wait(),
-            ["wait", pid, ..] => Output::failure(
+    /// One match over every command.
+    fn command(&mut self, c: &Command) -> Output {
+        match c {
+            Command::Nothing | Command::Nop => Output::default(),
+            Command::Machine(m) => self.machine_cmd(m),
+            Command::Hosts(set) => self.hosts_cmd(set.as_ref()),
+            Command::HostsUsage => usage_error("hosts", 2),
+            Command::Ssh(name) => self.ssh(name),
+            Command::Date(when) => self.date(when.as_deref()),
+            Command::DateUsage => Output::failure(
+                "date: only `date` and `date -s \"YYYY-MM-DD HH:MM:SS\"` are supported",
+                1,
+            ),
+            Command::Echo(rest) => Output::text(&format!("{}\n", rest.join(" "))),
+            Command::Export(rest) => self.export(rest),
+            Command::Etcd(e) => self.etcd(e),
+            Command::Docker(d) => self.docker(d),
+            Command::Kill(k) => self.kill(k.as_ref()),
+            Command::Rm(paths) => self.rm(paths),
+            Command::Ls => self.ls(),
+            Command::Copy { remote, paths } => self.copy(paths.as_ref(), *remote),
+            Command::Logs(host) => self.logs(host.as_deref()),
+            Command::Etcdctl(e) => self.etcdctl(e),
+            Command::Net(n) => self.net(n),
+            Command::Sleep(d) => self.sleep(d.as_deref()),
+            Command::Wait(None) => self.wait(),
+            Command::Wait(Some(pid)) => Output::failure(
                 &format!("sh: wait: pid {pid} is not a child of this shell"),
                 127,
             ),
-            ["true"] | ["sh"] | ["clear"] => Output::default(),
-            [other, ..] => Output::failure(&format!("sh: {other}: command not found"), 127),
-            [] => Output::default(),
+            Command::NotFound(other) => {
+                Output::failure(&format!("sh: {other}: command not found"), 127)
+            }
         }
     }
 
@@ -342,49 +363,43 @@ impl Session {
             .ok_or_else(|| Output::failure(&format!("machine: {name}: no such machine"), 1))
     }
 
-    fn machine_cmd(&mut self, rest: &[&str]) -> Output {
-        let usage = "usage: machine add NAME [ADDR...] | machine rm NAME | machine down NAME | machine up NAME";
-        match rest {
-            ["add", name, addrs @ ..] => {
-                if !valid_name(name) {
-                    return Output::failure(
-                        &format!("machine: {name:?} is not a valid machine name"),
-                        2,
-                    );
-                }
-                let a = Action::AddMachine {
-                    name: name.to_string(),
-                    addrs: addrs.iter().map(|s| s.to_string()).collect(),
-                };
-                let out = self.apply(a);
-                if out.status == 0 && self.current.is_none() {
-                    self.current = Some(name.to_string());
-                }
-                out
-            }
-            [verb @ ("rm" | "down" | "up"), name] => {
-                let name = match self.machine_name(name) {
-                    Ok(n) => n,
-                    Err(o) => return o,
-                };
-                let a = match *verb {
-                    "rm" => Action::RemoveMachine { name: name.clone() },
-                    "down" => Action::PowerOff { name: name.clone() },
-                    _ => Action::PowerOn { name: name.clone() },
-                };
-                let out = self.apply(a);
-                if *verb == "rm" && self.current.as_deref() == Some(&name) {
-                    self.current = self.world.machines.keys().next().cloned();
-                }
-                out
-            }
-            _ => Output::failure(usage, 2),
+    fn machine_cmd(&mut self, m: &Machine) -> Output {
+        let (name, action): (&str, fn(String) -> Action) = match m {
+            Machine::Add { name, addrs } => return self.machine_add(name, addrs),
+            Machine::Rm(name) => (name, |name| Action::RemoveMachine { name }),
+            Machine::Down(name) => (name, |name| Action::PowerOff { name }),
+            Machine::Up(name) => (name, |name| Action::PowerOn { name }),
+            Machine::Usage => return usage_error("machine", 2),
+        };
+        let name = match self.machine_name(name) {
+            Ok(n) => n,
+            Err(o) => return o,
+        };
+        let out = self.apply(action(name.clone()));
+        if matches!(m, Machine::Rm(_)) && self.current.as_deref() == Some(&name) {
+            self.current = self.world.machines.keys().next().cloned();
         }
+        out
     }
 
-    fn hosts_cmd(&mut self, rest: &[&str]) -> Output {
-        match rest {
-            [] => {
+    fn machine_add(&mut self, name: &str, addrs: &[String]) -> Output {
+        if !valid_name(name) {
+            return Output::failure(&format!("machine: {name:?} is not a valid machine name"), 2);
+        }
+        let a = Action::AddMachine {
+            name: name.to_string(),
+            addrs: addrs.to_vec(),
+        };
+        let out = self.apply(a);
+        if out.status == 0 && self.current.is_none() {
+            self.current = Some(name.to_string());
+        }
+        out
+    }
+
+    fn hosts_cmd(&mut self, set: Option<&(String, String)>) -> Output {
+        match set {
+            None => {
                 let mut s = String::from("127.0.0.1\tlocalhost\n");
                 for m in self.world.machines.values() {
                     for a in m.addrs.iter().filter(|a| **a != m.name) {
@@ -396,11 +411,10 @@ impl Session {
                 }
                 Output::text(&s)
             }
-            ["set", name, addr] => self.apply(Action::SetHost {
-                name: name.to_string(),
-                addr: addr.to_string(),
+            Some((name, addr)) => self.apply(Action::SetHost {
+                name: name.clone(),
+                addr: addr.clone(),
             }),
-            _ => Output::failure("usage: hosts | hosts set NAME ADDR", 2),
         }
     }
 
@@ -417,20 +431,13 @@ impl Session {
         }
     }
 
-    fn date(&mut self, rest: &[&str]) -> Output {
-        match rest {
-            [] => {}
-            ["-s", when] | ["--set", when] => match parse_date(when) {
+    fn date(&mut self, when: Option<&str>) -> Output {
+        if let Some(when) = when {
+            match parse_date(when) {
                 Some(secs) => {
                     let _ = self.world.apply(Action::SetDate { unix_secs: secs });
                 }
                 None => return Output::failure(&format!("date: invalid date '{when}'"), 1),
-            },
-            _ => {
-                return Output::failure(
-                    "date: only `date` and `date -s \"YYYY-MM-DD HH:MM:SS\"` are supported",
-                    1,
-                )
             }
         }
         let ms = self.world.wall_ms();
@@ -438,7 +445,7 @@ impl Session {
         Output::text(&format!("{}\n", Stamp::from_unix_ms(ms).date(secs)))
     }
 
-    fn export(&mut self, rest: &[&str]) -> Output {
+    fn export(&mut self, rest: &[String]) -> Output {
         for a in rest {
             match a.split_once('=') {
                 Some((k, v)) if parse::is_name(k) => {
@@ -456,21 +463,17 @@ impl Session {
         Output::default()
     }
 
-    fn etcd(&mut self, rest: &[&str]) -> Output {
+    fn etcd(&mut self, e: &Etcd) -> Output {
         let machine = match self.need_machine() {
             Ok(m) => m,
             Err(o) => return o,
         };
-        if rest
-            .first()
-            .is_some_and(|a| *a == "--version" || *a == "-version")
-        {
+        if e.version {
             return Output::text("etcd Version: 3.4.23\nGit SHA: Not provided (use ./build instead of go build)\nGo Version: go1.19.8\nGo OS/Arch: linux/amd64\n");
         }
-        let args: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
         let cfg = {
             let env = |k: &str| self.var(k);
-            etcd_flags::parse(&args, &env)
+            etcd_flags::config(&e.flags, &env)
         };
         match cfg {
             Ok(cfg) => self.apply(Action::StartEtcd {
@@ -481,38 +484,10 @@ impl Session {
         }
     }
 
-    fn docker(&mut self, rest: &[&str]) -> Output {
-        match rest {
-            ["run", opts @ ..] => self.docker_run(opts),
-            ["exec", ..] => Output::default(),
-            ["logs", rest @ ..] => {
-                let _ = rest;
-                self.logs(None)
-            }
-            ["stop", _] => self.kill(&["etcd"]),
-            ["kill", _] => self.kill(&["-9", "etcd"]),
-            ["rm", ..] | ["ps", ..] | ["pull", ..] => Output::default(),
-            _ => Output::failure(
-                "docker: only run, exec, logs, stop and kill are simulated",
-                1,
-            ),
-        }
-    }
-
-    /// `docker run [OPTS] IMAGE [/usr/local/bin/]etcd FLAGS...` is `etcd FLAGS...`.
-    fn docker_run(&mut self, opts: &[&str]) -> Output {
-        let mut i = 0;
-        while i < opts.len() && opts[i].starts_with('-') {
-            let takes_value = matches!(
-                opts[i],
-                "--name" | "-p" | "-v" | "-e" | "--net" | "--network" | "--restart" | "--mount"
-            );
-            i += if takes_value { 2 } else { 1 };
-        }
-        let rest = opts.get(i + 1..).unwrap_or(&[]);
-        match rest.first() {
-            Some(&"etcd") | Some(&"/usr/local/bin/etcd") => {
-                let out = self.etcd(&rest[1..]);
+    fn docker(&mut self, d: &Docker) -> Output {
+        match d {
+            Docker::Run(Some(etcd)) => {
+                let out = self.etcd(etcd);
                 if out.status != 0 {
                     return out;
                 }
@@ -520,64 +495,59 @@ impl Session {
                 let b = self.world.random_u64();
                 Output::text(&format!("{a:016x}{b:016x}{a:016x}{b:016x}\n"))
             }
-            _ => Output::failure(
+            Docker::Run(None) => Output::failure(
                 "docker: this playground runs only etcd images: IMAGE /usr/local/bin/etcd FLAGS...",
                 125,
+            ),
+            Docker::Nothing => Output::default(),
+            Docker::Logs => self.logs(None),
+            Docker::Stop => self.kill(Some(&(Signal::Term, "etcd".to_string()))),
+            Docker::Kill => self.kill(Some(&(Signal::Kill, "etcd".to_string()))),
+            Docker::Usage => Output::failure(
+                "docker: only run, exec, logs, stop and kill are simulated",
+                1,
             ),
         }
     }
 
-    fn kill(&mut self, rest: &[&str]) -> Output {
+    fn kill(&mut self, k: Option<&(Signal, String)>) -> Output {
         let machine = match self.need_machine() {
             Ok(m) => m,
             Err(o) => return o,
         };
-        let (signal, target) = match rest {
-            [t] => (Signal::Term, *t),
-            ["-9" | "-KILL" | "-SIGKILL", t] | ["-s", "KILL" | "SIGKILL", t] => (Signal::Kill, *t),
-            ["-15" | "-TERM" | "-SIGTERM", t] | ["-s", "TERM" | "SIGTERM", t] => (Signal::Term, *t),
-            _ => return Output::failure("kill: usage: kill [-9|-TERM] etcd", 2),
+        let Some((signal, target)) = k else {
+            return Output::failure(&format!("kill: usage: {}", command::usage("kill")), 2);
         };
         if target != "etcd" {
             return Output::failure(&format!("sh: kill: {target}: no such process"), 1);
         }
+        let signal = match signal {
+            Signal::Term => world::Signal::Term,
+            Signal::Kill => world::Signal::Kill,
+        };
         self.apply(Action::Kill { machine, signal })
     }
 
-    fn rm(&mut self, rest: &[&str]) -> Output {
+    fn rm(&mut self, paths: &[String]) -> Output {
         let machine = match self.need_machine() {
             Ok(m) => m,
             Err(o) => return o,
         };
-        let paths: Vec<String> = rest
-            .iter()
-            .filter(|a| !a.starts_with('-'))
-            .map(|s| s.to_string())
-            .collect();
         if paths.is_empty() {
             return Output::failure("rm: missing operand", 1);
         }
+        let paths = paths.to_vec();
         self.apply(Action::RemovePaths { machine, paths })
     }
 
     /// `cp [-r] SRC DST`, `scp [-r] [HOST:]SRC [HOST:]DST`.
-    fn copy(&mut self, rest: &[&str], remote: bool) -> Output {
+    fn copy(&mut self, paths: Option<&(String, String)>, remote: bool) -> Output {
         let machine = match self.need_machine() {
             Ok(m) => m,
             Err(o) => return o,
         };
-        let args: Vec<&str> = rest
-            .iter()
-            .copied()
-            .filter(|a| !a.starts_with('-'))
-            .collect();
-        let usage = if remote {
-            "usage: scp [-r] [HOST:]SRC [HOST:]DST"
-        } else {
-            "usage: cp [-r] SRC DST"
-        };
-        let [src, dst] = args.as_slice() else {
-            return Output::failure(usage, 1);
+        let Some((src, dst)) = paths else {
+            return usage_error(if remote { "scp" } else { "cp" }, 1);
         };
         let place = |arg: &str| -> Result<(String, String), Output> {
             match arg.split_once(':').filter(|_| remote) {
@@ -628,43 +598,47 @@ impl Session {
         Output::text(&s)
     }
 
-    fn etcdctl(&mut self, rest: &[&str]) -> Output {
+    fn etcdctl(&mut self, e: &command::Etcdctl) -> Output {
         let machine = match self.need_machine() {
             Ok(m) => m,
             Err(o) => return o,
         };
-        let args: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
         let vars = self.vars.get(&machine).cloned().unwrap_or_default();
         let env = |k: &str| vars.get(k).cloned();
-        etcdctl::run(&mut self.world, &machine, &args, &env)
+        etcdctl::run(&mut self.world, &machine, e, &env)
     }
 
-    fn net(&mut self, rest: &[&str]) -> Output {
-        match rest {
-            [] => Output::text(&self.net_text()),
-            ["cut", a, b] => self.cut_pair(a, b),
-            ["cut", ab] => match ab.split_once("->") {
-                Some((a, b)) => self.cut_one(a, b),
-                None => Output::failure("usage: net cut A B | net cut A->B", 2),
-            },
-            ["heal"] => self.apply(Action::Heal { pair: None }),
-            ["heal", a, b] => match (self.machine_name(a), self.machine_name(b)) {
-                (Ok(a), Ok(b)) => self.apply(Action::Heal { pair: Some((a, b)) }),
-                (Err(o), _) | (_, Err(o)) => o,
-            },
-            ["isolate", a] => self.isolate(a),
-            ["partition", groups @ ..] => self.partition(groups),
-            ["delay", a, b, d] => match parse::duration_ms(d, false) {
-                Some(ms) => match (self.machine_name(a), self.machine_name(b)) {
-                    (Ok(a), Ok(b)) => self.apply(Action::SetDelay { a, b, ms }),
-                    (Err(o), _) | (_, Err(o)) => o,
-                },
-                None => Output::failure(&format!("net: invalid duration {d:?}"), 2),
-            },
-            _ => Output::failure(
-                "usage: net | net cut A B | net cut A->B | net heal [A B] | net isolate A | net partition A B | C D | net delay A B DURATION",
+    fn net(&mut self, n: &Net) -> Output {
+        let pair = |s: &Self, a: &str, b: &str| match (s.machine_name(a), s.machine_name(b)) {
+            (Ok(a), Ok(b)) => Ok((a, b)),
+            (Err(o), _) | (_, Err(o)) => Err(o),
+        };
+        match n {
+            Net::Show => Output::text(&self.net_text()),
+            Net::Cut(a, b) => self.cut_pair(a, b),
+            Net::CutOne(a, b) => self.cut_one(a, b),
+            Net::CutUsage => Output::failure(
+                &format!(
+                    "usage: {}",
+                    command::shell_spec(&["net", "cut"]).map_or("", |s| s.usage)
+                ),
                 2,
             ),
+            Net::Heal(None) => self.apply(Action::Heal { pair: None }),
+            Net::Heal(Some((a, b))) => match pair(self, a, b) {
+                Ok(p) => self.apply(Action::Heal { pair: Some(p) }),
+                Err(o) => o,
+            },
+            Net::Isolate(a) => self.isolate(a),
+            Net::Partition(groups) => self.partition(groups),
+            Net::Delay { a, b, duration } => match parse::duration_ms(duration, false) {
+                Some(ms) => match pair(self, a, b) {
+                    Ok((a, b)) => self.apply(Action::SetDelay { a, b, ms }),
+                    Err(o) => o,
+                },
+                None => Output::failure(&format!("net: invalid duration {duration:?}"), 2),
+            },
+            Net::Usage => usage_error("net", 2),
         }
     }
 
@@ -720,7 +694,7 @@ impl Session {
         Output::default()
     }
 
-    fn partition(&mut self, groups: &[&str]) -> Output {
+    fn partition(&mut self, groups: &[String]) -> Output {
         let mut sides: Vec<Vec<String>> = vec![Vec::new()];
         for g in groups {
             if *g == "|" {
@@ -733,7 +707,13 @@ impl Session {
             }
         }
         if sides.len() < 2 || sides.iter().any(|s| s.is_empty()) {
-            return Output::failure("usage: net partition A B | C D", 2);
+            return Output::failure(
+                &format!(
+                    "usage: {}",
+                    command::shell_spec(&["net", "partition"]).map_or("", |s| s.usage)
+                ),
+                2,
+            );
         }
         for (i, left) in sides.iter().enumerate() {
             for right in sides.iter().skip(i + 1) {
@@ -760,8 +740,8 @@ impl Session {
         })
     }
 
-    fn sleep(&mut self, rest: &[&str]) -> Output {
-        let [d] = rest else {
+    fn sleep(&mut self, d: Option<&str>) -> Output {
+        let Some(d) = d else {
             return Output::failure("sleep: missing operand", 1);
         };
         match parse::duration_ms(d, true) {
@@ -832,18 +812,9 @@ fn partition_words(
     Ok(words)
 }
 
-/// Leading `NAME=VALUE` words (sh assignments), and the command after them.
-pub fn split_assignments(words: &[String]) -> (Vec<(String, String)>, Vec<String>) {
-    let mut assigns = Vec::new();
-    let mut i = 0;
-    while let Some(w) = words.get(i) {
-        match w.split_once('=') {
-            Some((k, v)) if parse::is_name(k) => assigns.push((k.to_string(), v.to_string())),
-            _ => break,
-        }
-        i += 1;
-    }
-    (assigns, words.get(i..).unwrap_or_default().to_vec())
+/// The shell's usage message for a command, from the command table.
+fn usage_error(command: &str, status: i32) -> Output {
+    Output::failure(&format!("usage: {}", command::usage(command)), status)
 }
 
 fn valid_name(n: &str) -> bool {
@@ -944,16 +915,5 @@ mod tests {
         s.run_on(&Prompt::Host("node02".to_string()), "machine rm node01");
         assert_ne!(s.current(), Some("node01"));
         assert!(s.current().is_some());
-    }
-
-    #[test]
-    fn assignments_split() {
-        let w: Vec<String> = ["ETCDCTL_API=3", "etcdctl", "a=b"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let (a, rest) = split_assignments(&w);
-        assert_eq!(a, vec![("ETCDCTL_API".to_string(), "3".to_string())]);
-        assert_eq!(rest, vec!["etcdctl".to_string(), "a=b".to_string()]);
     }
 }

@@ -83,6 +83,18 @@ fn button(a: &Action, props: &MachineProps) -> Html {
     }
 }
 
+/// An action whose forecast is the change its command would make (read from
+/// the typed command, as the terminal's forecast is).
+fn action(view: &WorldView, id: &'static str, label: &'static str, command: String) -> Action {
+    let change = actions::change_of(view, None, &command);
+    Action {
+        id,
+        label,
+        command,
+        change,
+    }
+}
+
 fn machine_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
     let name = m.name.clone();
     let member = actions::member_of(view, &name);
@@ -96,128 +108,77 @@ fn machine_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
     let running = m.process.is_some();
     let mut out = Vec::new();
     if let Some(command) = actions::start_etcd(view, &name) {
-        out.push(Action {
-            id: "start",
-            label: "Start etcd",
-            command,
-            change: Some(Change::Start {
-                machine: name.clone(),
-            }),
-        });
+        out.push(action(view, "start", "Start etcd", command));
     }
     if running {
-        out.push(Action {
-            id: "stop",
-            label: "Stop etcd",
-            command: actions::stop(&name, false),
-            change: Some(Change::Stop {
-                machine: name.clone(),
-            }),
-        });
-        out.push(Action {
-            id: "crash",
-            label: "Crash (kill -9)",
-            command: actions::stop(&name, true),
-            change: Some(Change::Stop {
-                machine: name.clone(),
-            }),
-        });
+        out.push(action(
+            view,
+            "stop",
+            "Stop etcd",
+            actions::stop(&name, false),
+        ));
+        out.push(action(
+            view,
+            "crash",
+            "Crash (kill -9)",
+            actions::stop(&name, true),
+        ));
     }
     if m.up {
-        out.push(Action {
-            id: "power-off",
-            label: "Power off",
-            command: actions::power(&name, false),
-            change: Some(Change::PowerOff {
-                machine: name.clone(),
-            }),
-        });
+        out.push(action(
+            view,
+            "power-off",
+            "Power off",
+            actions::power(&name, false),
+        ));
     } else {
-        out.push(Action {
-            id: "power-on",
-            label: "Power on",
-            command: actions::power(&name, true),
-            change: None,
-        });
+        out.push(action(
+            view,
+            "power-on",
+            "Power on",
+            actions::power(&name, true),
+        ));
     }
     match &info {
         None => {
             if let Some(command) = actions::member_add(view, &name, false) {
-                out.push(Action {
-                    id: "add-member",
-                    label: "Add as member",
-                    command,
-                    change: Some(Change::AddVoter {
-                        name: name.clone(),
-                        started: running,
-                    }),
-                });
+                out.push(action(view, "add-member", "Add as member", command));
             }
             if let Some(command) = actions::member_add(view, &name, true) {
-                out.push(Action {
-                    id: "add-learner",
-                    label: "Add as learner",
-                    command,
-                    change: Some(Change::AddLearner { name: name.clone() }),
-                });
+                out.push(action(view, "add-learner", "Add as learner", command));
             }
         }
         Some(mem) => {
             if mem.is_learner {
                 if let Some(command) = actions::promote(view, mem.id) {
-                    out.push(Action {
-                        id: "promote",
-                        label: "Promote",
-                        command,
-                        change: Some(Change::Promote { id: mem.id }),
-                    });
+                    out.push(action(view, "promote", "Promote", command));
                 }
             } else if m.process.as_ref().is_some_and(|p| p.role != Role::Leader) {
                 if let Some(command) = actions::move_leader(view, mem.id) {
-                    out.push(Action {
-                        id: "move-leader",
-                        label: "Make leader",
-                        command,
-                        change: None,
-                    });
+                    out.push(action(view, "move-leader", "Make leader", command));
                 }
             }
             if let Some(command) = actions::member_remove(view, mem.id) {
-                out.push(Action {
-                    id: "remove",
-                    label: "Remove member",
-                    command,
-                    change: Some(Change::Remove { id: mem.id }),
-                });
+                out.push(action(view, "remove", "Remove member", command));
             }
         }
     }
     if !running && m.disk.iter().any(|d| *d == format!("{name}.etcd/")) {
-        out.push(Action {
-            id: "wipe",
-            label: "Wipe data dir",
-            command: actions::wipe(&name),
-            change: None,
-        });
+        out.push(action(view, "wipe", "Wipe data dir", actions::wipe(&name)));
     }
     out
 }
 
 /// The panel's content for `view` with `selected` (a machine's name) chosen.
 pub fn panel(view: &WorldView, selected: Option<&str>) -> PanelData {
-    let mut cluster = vec![Action {
-        id: "add-machine",
-        label: "Add machine",
-        command: actions::add_machine(view),
-        change: None,
-    }];
+    let mut cluster = vec![action(
+        view,
+        "add-machine",
+        "Add machine",
+        actions::add_machine(view),
+    )];
     if let Some(command) = actions::put(view, "foo", "bar") {
-        cluster.push(Action {
-            id: "put",
-            label: "Write a key",
-            command,
-            change: None,
-        });
+        cluster.push(action(view, "put", "Write a key", command));
     }
     let selected = selected
         .and_then(|n| view.machines.iter().find(|m| m.name == n))

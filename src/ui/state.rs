@@ -30,6 +30,7 @@ use yew::Reducible;
 use super::report;
 use crate::lessons::{self, Lesson};
 use crate::link::{LessonAt, Run, Step};
+use crate::shell::command::{self, Command};
 use crate::shell::parse::{self, Prompt, Reader};
 use crate::shell::runner;
 use crate::shell::session::{LimitsMet, Session};
@@ -699,7 +700,7 @@ impl Model {
     fn execute(&mut self, line: &str) {
         let trimmed = line.trim();
         let record = self.playing;
-        let (plan, echo, output, start_ms, end_ms, frames) = {
+        let (plan, echo, output, start_ms, end_ms, frames, command) = {
             let mut session = self.session.borrow_mut();
             let start_ms = session.world.now_ms();
             if record {
@@ -737,7 +738,9 @@ impl Model {
                 push_lines(&mut output, kind, &chunk.text);
             }
             let echo = format!("{host} {text}").trim_end().to_string();
-            (plan, echo, output, start_ms, session.world.now_ms(), frames)
+            let command = ex.command.map(|l| l.command);
+            let end_ms = session.world.now_ms();
+            (plan, echo, output, start_ms, end_ms, frames, command)
         };
         let status = self.session.borrow().last_status();
         self.follow_script(&plan);
@@ -745,8 +748,8 @@ impl Model {
         self.check_promises();
         let said = plan.history.as_str();
         if !said.is_empty() {
-            if status == 0 {
-                self.mark_command(start_ms, said);
+            if let (0, Some(command)) = (status, &command) {
+                self.mark_command(start_ms, said, command);
             }
             let history = Rc::make_mut(&mut self.history);
             if history.last().map(|s| s.as_str()) != Some(said) {
@@ -923,8 +926,8 @@ impl Model {
         }));
     }
 
-    fn mark_command(&mut self, ms: u64, line: &str) {
-        if let Some(kind) = marker_kind(line) {
+    fn mark_command(&mut self, ms: u64, line: &str, command: &Command) {
+        if let Some(kind) = marker_kind(command) {
             let (_, text) = parse::split_prompt(line);
             Rc::make_mut(&mut self.timeline).markers.push(Marker {
                 ms,
@@ -1271,9 +1274,7 @@ impl Model {
             .rev()
             .map(|s| &s.line)
             .find(|l| {
-                l.contains("--force-new-cluster")
-                    || l.contains("snapshot restore")
-                    || parse::split_prompt(l).1.starts_with("rm ")
+                command::read(&parse::split_prompt(l).1).is_some_and(|c| c.command.is_destructive())
             })
             .map(|l| as_echoed(l))
     }
@@ -1773,28 +1774,28 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
 }
 
 /// What a command stands for on the timeline, if anything.
-fn marker_kind(line: &str) -> Option<MarkerKind> {
-    let (_, text) = parse::split_prompt(line);
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let etcdctl_at = words.iter().position(|w| *w == "etcdctl");
-    if let Some(i) = etcdctl_at {
-        // Flags may come first, with their values (`--endpoints http://…`).
-        let rest = &words[i + 1..];
-        let member = rest.iter().position(|w| *w == "member");
-        return match member.and_then(|m| rest.get(m + 1)) {
-            Some(&("add" | "remove" | "promote" | "update")) => Some(MarkerKind::Membership),
+fn marker_kind(command: &Command) -> Option<MarkerKind> {
+    use crate::shell::command::{Docker, Machine, Net, Op};
+    match command {
+        Command::Etcdctl(e) => match e.op()?.0 {
+            Op::MemberAdd | Op::MemberRemove | Op::MemberPromote | Op::MemberUpdate => {
+                Some(MarkerKind::Membership)
+            }
             _ => None,
-        };
-    }
-    match words.as_slice() {
-        ["net", "cut" | "heal" | "isolate" | "partition" | "delay", ..]
-        | ["kill", ..]
-        | ["machine", "down" | "up" | "rm", ..]
-        | ["rm", ..]
-        | ["docker", "stop", ..] => Some(MarkerKind::Fault),
-        ["etcd", ..] | ["/usr/local/bin/etcd", ..] | ["docker", "run", ..] => {
-            Some(MarkerKind::Start)
-        }
+        },
+        Command::Net(
+            Net::Cut(..)
+            | Net::CutOne(..)
+            | Net::Heal(_)
+            | Net::Isolate(_)
+            | Net::Partition(_)
+            | Net::Delay { .. },
+        )
+        | Command::Kill(_)
+        | Command::Machine(Machine::Down(_) | Machine::Up(_) | Machine::Rm(_))
+        | Command::Rm(_)
+        | Command::Docker(Docker::Stop) => Some(MarkerKind::Fault),
+        Command::Etcd(_) | Command::Docker(Docker::Run(_)) => Some(MarkerKind::Start),
         _ => None,
     }
 }
