@@ -226,81 +226,103 @@ fn added_id(stdout: &str) -> Option<String> {
 /// added at runtime are read from `member add`), so [`replay`] of the result
 /// takes exactly this run again. Each line is a runner script line.
 pub fn ten_minute_run(seed: u64) -> Vec<String> {
-    let mut lines: Vec<String> = five_member_boot().lines().map(str::to_string).collect();
-    let mut s = session_after(seed, &five_member_boot());
-    let mut run = |s: &mut Session, line: String| -> String {
-        let out = s.run_typed(&line).output.stdout;
-        lines.push(line);
-        out
+    let mut r = Recorder {
+        lines: five_member_boot().lines().map(str::to_string).collect(),
+        s: session_after(seed, &five_member_boot()),
     };
-    let ep = "--endpoints=http://192.168.0.61:2379";
-    let put = |s: &mut Session, run: &mut dyn FnMut(&mut Session, String) -> String| {
-        let n = s.world.now_ms();
-        run(s, format!("node01$ etcdctl {ep} put k{n} v{n}"));
-        run(s, "node01$ sleep 10".to_string());
-    };
-    for _ in 0..6 {
-        put(&mut s, &mut run);
-    }
+    r.puts(6);
     // the leader (or whoever node01 is) cut off for 30 s, then healed
-    run(&mut s, "$ net isolate node01".to_string());
-    run(&mut s, "$ sleep 30".to_string());
-    run(&mut s, "$ net heal".to_string());
-    for _ in 0..6 {
-        put(&mut s, &mut run);
-    }
-    // node05 dies; it is removed and a new machine joins in its place
-    run(&mut s, "node05$ kill -9 etcd".to_string());
-    let list = run(&mut s, format!("node01$ etcdctl {ep} member list"));
-    if let Some(id) = list
-        .lines()
-        .find(|l| l.contains("node05"))
-        .and_then(|l| l.split(',').next())
-    {
-        run(&mut s, format!("node01$ etcdctl {ep} member remove {id}"));
-    }
-    run(&mut s, "$ machine add node06 192.168.0.66".to_string());
-    run(
-        &mut s,
-        format!("node01$ etcdctl {ep} member add node06 --peer-urls=http://192.168.0.66:2380"),
-    );
-    let mut cluster = peers(&FIVE[..4]);
-    cluster.push("node06=http://192.168.0.66:2380".to_string());
-    run(
-        &mut s,
-        etcd_line("node06", "192.168.0.66", &cluster.join(","), "existing"),
-    );
-    for _ in 0..6 {
-        put(&mut s, &mut run);
-    }
-    // a learner joins, catches up, and is promoted
-    run(&mut s, "$ machine add node07 192.168.0.67".to_string());
-    let learner = run(
-        &mut s,
-        format!(
-            "node01$ etcdctl {ep} member add node07 --learner --peer-urls=http://192.168.0.67:2380"
-        ),
-    );
-    cluster.push("node07=http://192.168.0.67:2380".to_string());
-    run(
-        &mut s,
-        etcd_line("node07", "192.168.0.67", &cluster.join(","), "existing"),
-    );
-    run(&mut s, "$ sleep 20".to_string());
-    if let Some(id) = added_id(&learner) {
-        run(&mut s, format!("node01$ etcdctl {ep} member promote {id}"));
-    }
+    r.run("$ net isolate node01");
+    r.run("$ sleep 30");
+    r.run("$ net heal");
+    r.puts(6);
+    let mut cluster = r.replace_node05();
+    r.puts(6);
+    r.add_learner(&mut cluster);
     // a machine loses power for a minute
-    run(&mut s, "$ machine down node03".to_string());
-    run(&mut s, "$ sleep 60".to_string());
-    run(&mut s, "$ machine up node03".to_string());
+    r.run("$ machine down node03");
+    r.run("$ sleep 60");
+    r.run("$ machine up node03");
     // restarted as it was first started: etcd reads its data dir, not the flags
     let first = peers(&FIVE).join(",");
-    run(&mut s, etcd_line("node03", "192.168.0.63", &first, "new"));
-    while s.world.now_ms() < 600_000 {
-        put(&mut s, &mut run);
+    r.run(&etcd_line("node03", "192.168.0.63", &first, "new"));
+    while r.s.world.now_ms() < 600_000 {
+        r.puts(1);
     }
-    lines
+    r.lines
+}
+
+/// The ten-minute run's session and the lines it ran so far.
+struct Recorder {
+    s: Session,
+    lines: Vec<String>,
+}
+
+/// node01's client endpoint, which every etcdctl of the ten-minute run names.
+const EP: &str = "--endpoints=http://192.168.0.61:2379";
+
+impl Recorder {
+    /// Runs a line and keeps it; returns what it printed.
+    fn run(&mut self, line: &str) -> String {
+        let out = self.s.run_typed(line).output.stdout;
+        self.lines.push(line.to_string());
+        out
+    }
+
+    /// `n` times: a put of the simulated time, then 10 s.
+    fn puts(&mut self, n: usize) {
+        for _ in 0..n {
+            let t = self.s.world.now_ms();
+            self.run(&format!("node01$ etcdctl {EP} put k{t} v{t}"));
+            self.run("node01$ sleep 10");
+        }
+    }
+
+    /// node05 dies; it is removed and a new machine, node06, joins in its
+    /// place. Returns the cluster's peers after.
+    fn replace_node05(&mut self) -> Vec<String> {
+        self.run("node05$ kill -9 etcd");
+        let list = self.run(&format!("node01$ etcdctl {EP} member list"));
+        if let Some(id) = list
+            .lines()
+            .find(|l| l.contains("node05"))
+            .and_then(|l| l.split(',').next())
+        {
+            self.run(&format!("node01$ etcdctl {EP} member remove {id}"));
+        }
+        self.run("$ machine add node06 192.168.0.66");
+        self.run(&format!(
+            "node01$ etcdctl {EP} member add node06 --peer-urls=http://192.168.0.66:2380"
+        ));
+        let mut cluster = peers(&FIVE[..4]);
+        cluster.push("node06=http://192.168.0.66:2380".to_string());
+        self.run(&etcd_line(
+            "node06",
+            "192.168.0.66",
+            &cluster.join(","),
+            "existing",
+        ));
+        cluster
+    }
+
+    /// A learner, node07, joins, catches up for 20 s and is promoted.
+    fn add_learner(&mut self, cluster: &mut Vec<String>) {
+        self.run("$ machine add node07 192.168.0.67");
+        let learner = self.run(&format!(
+            "node01$ etcdctl {EP} member add node07 --learner --peer-urls=http://192.168.0.67:2380"
+        ));
+        cluster.push("node07=http://192.168.0.67:2380".to_string());
+        self.run(&etcd_line(
+            "node07",
+            "192.168.0.67",
+            &cluster.join(","),
+            "existing",
+        ));
+        self.run("$ sleep 20");
+        if let Some(id) = added_id(&learner) {
+            self.run(&format!("node01$ etcdctl {EP} member promote {id}"));
+        }
+    }
 }
 
 /// A fresh session that ran `lines` (the page's replay of a run's commands).

@@ -55,49 +55,75 @@ fn check_cli(args: &[String]) -> i32 {
 
 /// Checks (or updates) one lesson file; returns its exit status.
 fn check_file(file: &str, update: bool) -> i32 {
-    use crate::lessons;
-    let src = match std::fs::read_to_string(file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{file}: {e}");
-            return 2;
-        }
+    let (name, src, lesson) = match read_lesson(file) {
+        Ok(read) => read,
+        Err(status) => return status,
     };
-    let name = std::path::Path::new(file)
-        .file_stem()
-        .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned());
-    let lesson = match lessons::parse(&name, &src) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("{file}:{}: {}", e.line, e.message);
-            return 2;
-        }
-    };
-    let results = lessons::run(&lesson);
+    let results = crate::lessons::run(&lesson);
     let counts = format!(
         "{} steps, {} commands, {} checks",
         lesson.steps.len(),
         lesson.command_count(),
         lesson.check_count()
     );
-    if !update {
-        let differences = lessons::differences(&lesson, &results);
-        for d in &differences {
-            println!("{file}:{}: {}", d.line, d.message);
-        }
-        return match differences.len() {
-            0 => {
-                println!("{file}: ok ({counts})");
-                0
-            }
-            n => {
-                let s = if n == 1 { "" } else { "s" };
-                println!("{file}: {n} difference{s} ({counts})");
-                1
-            }
-        };
+    if update {
+        update_file(file, &name, &src, &lesson, &results, &counts)
+    } else {
+        report_differences(file, &lesson, &results, &counts)
     }
-    let new = lessons::update_with(&src, &lesson, &results);
+}
+
+/// Reads and parses a lesson file: its name (the file's stem), text and
+/// lesson, or the exit status after saying what went wrong.
+fn read_lesson(file: &str) -> Result<(String, String, crate::lessons::Lesson), i32> {
+    let src = std::fs::read_to_string(file).map_err(|e| {
+        eprintln!("{file}: {e}");
+        2
+    })?;
+    let name = std::path::Path::new(file)
+        .file_stem()
+        .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned());
+    let lesson = crate::lessons::parse(&name, &src).map_err(|e| {
+        eprintln!("{file}:{}: {}", e.line, e.message);
+        2
+    })?;
+    Ok((name, src, lesson))
+}
+
+/// Prints each difference between the lesson and its run at its line.
+fn report_differences(
+    file: &str,
+    lesson: &crate::lessons::Lesson,
+    results: &[crate::lessons::StepResult],
+    counts: &str,
+) -> i32 {
+    let differences = crate::lessons::differences(lesson, results);
+    for d in &differences {
+        println!("{file}:{}: {}", d.line, d.message);
+    }
+    match differences.len() {
+        0 => {
+            println!("{file}: ok ({counts})");
+            0
+        }
+        n => {
+            println!("{file}: {n} difference{} ({counts})", plural(n));
+            1
+        }
+    }
+}
+
+/// Rewrites the file's output blocks from the run, then reports the checks
+/// that fail, at their lines in the rewritten file.
+fn update_file(
+    file: &str,
+    name: &str,
+    src: &str,
+    lesson: &crate::lessons::Lesson,
+    results: &[crate::lessons::StepResult],
+    counts: &str,
+) -> i32 {
+    let new = crate::lessons::update_with(src, lesson, results);
     let changed = results
         .iter()
         .flat_map(|r| &r.commands)
@@ -109,13 +135,12 @@ fn check_file(file: &str, update: bool) -> i32 {
             return 2;
         }
     }
-    // Checks are reported at their lines in the rewritten file.
-    let lines: Vec<usize> = match lessons::parse(&name, &new) {
+    let lines: Vec<usize> = match crate::lessons::parse(name, &new) {
         Ok(l) => l
             .steps
             .iter()
             .flat_map(|s| &s.checks)
-            .map(lessons::Check::line)
+            .map(crate::lessons::Check::line)
             .collect(),
         Err(_) => Vec::new(),
     };
@@ -127,17 +152,27 @@ fn check_file(file: &str, update: bool) -> i32 {
             failing += 1;
         }
     }
-    let s = if changed == 1 { "" } else { "s" };
-    let updated = format!("{changed} block{s} updated");
+    let updated = format!("{changed} block{} updated", plural(changed));
     match failing {
         0 => {
             println!("{file}: ok ({counts}; {updated})");
             0
         }
         n => {
-            let s = if n == 1 { "" } else { "s" };
-            println!("{file}: {n} failing check{s} ({counts}; {updated})");
+            println!(
+                "{file}: {n} failing check{} ({counts}; {updated})",
+                plural(n)
+            );
             1
         }
+    }
+}
+
+/// "s" after a count other than one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
 }
