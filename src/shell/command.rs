@@ -1198,6 +1198,26 @@ mod tests {
     }
 
     #[test]
+    fn kill_reads_every_spelling_of_its_signals() {
+        for (text, signal) in [
+            ("kill etcd", Signal::Term),
+            ("kill -15 etcd", Signal::Term),
+            ("kill -TERM etcd", Signal::Term),
+            ("kill -SIGTERM etcd", Signal::Term),
+            ("kill -s TERM etcd", Signal::Term),
+            ("kill -s SIGTERM etcd", Signal::Term),
+            ("kill -9 etcd", Signal::Kill),
+            ("kill -KILL etcd", Signal::Kill),
+            ("kill -SIGKILL etcd", Signal::Kill),
+            ("kill -s KILL etcd", Signal::Kill),
+            ("kill -s SIGKILL etcd", Signal::Kill),
+        ] {
+            let want = Command::Kill(Some((signal, "etcd".into())));
+            assert_eq!(line(text).command, want, "{text}");
+        }
+    }
+
+    #[test]
     fn etcdctl_lines_are_typed() {
         let l = line("etcdctl put k \"snapshot restore\"");
         let Command::Etcdctl(e) = &l.command else {
