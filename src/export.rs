@@ -56,7 +56,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::shell::command::{
-    self, Call, Command, Docker, Etcd, Etcdctl, Item, Machine, Op, Signal,
+    self, quote, Call, Command, Docker, Etcd, Etcdctl, Item, Machine, Op, Signal,
 };
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::session::{Executed, Session};
@@ -151,16 +151,6 @@ type Word = Vec<Seg>;
 
 fn lit(s: &str) -> Word {
     vec![Seg::Lit(s.to_string())]
-}
-
-/// `s` as one bash word: bare when it has only safe characters, else single-quoted.
-fn quote(s: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
-    if !s.is_empty() && s.chars().all(safe) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }
 
 fn render_lit(s: &str) -> String {
