@@ -152,13 +152,6 @@ struct Pending {
 /// complete it (the page's terminal waits for them).
 pub const OPEN_CONTINUATION: &str = "the script ends after a line continuation (\\)";
 
-impl ParseError {
-    /// Whether the text only ended too early, inside a `\` continuation.
-    pub fn is_open_continuation(&self) -> bool {
-        self.message == OPEN_CONTINUATION
-    }
-}
-
 /// Split a whole script into commands. Comments (`#` first non-blank char) and blank
 /// lines are skipped. A line ending in `\` continues on the next line. Errors: an
 /// unterminated quote (reported at the line where the command started), a script that
@@ -212,11 +205,6 @@ impl Reader {
     /// Whether a command waits for its continuation lines.
     pub fn is_open(&self) -> bool {
         self.pending.is_some()
-    }
-
-    /// The text of the command waiting for its continuation, as joined so far.
-    pub fn open_text(&self) -> Option<&str> {
-        self.pending.as_ref().map(|p| p.text.as_str())
     }
 
     /// The script ended: an open continuation is an error.
