@@ -213,10 +213,6 @@ fn globbed(word: Word) -> Word {
 // Addresses
 // ---------------------------------------------------------------------------------
 
-fn is_host_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')
-}
-
 /// `0.0.0.0` or `[::]`: every address of the machine.
 fn is_any(host: &str) -> bool {
     host == "0.0.0.0" || host == "[::]"
@@ -264,7 +260,7 @@ fn host_runs(text: &str) -> Vec<(bool, &str)> {
     let mut start = 0;
     let mut in_host = false;
     for (i, c) in text.char_indices() {
-        if is_host_char(c) != in_host {
+        if parse::is_host_char(c) != in_host {
             if i > start {
                 runs.push((in_host, &text[start..i]));
             }

@@ -410,7 +410,9 @@ fn paren_prompt(label: &str) -> Option<Prompt> {
     }
 }
 
-fn is_host_char(c: char) -> bool {
+/// A character of a host name (or an IPv4 address): ASCII letters and digits,
+/// `-`, `_` and `.`.
+pub fn is_host_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
 }
 
