@@ -1009,24 +1009,13 @@ fn go_json(v: &Value) -> String {
     v.to_string()
 }
 
+/// Go's standard base64 (etcdctl's JSON keys and values): the link's base64url
+/// with the standard alphabet's last two characters, padded with `=`.
 fn b64(s: &str) -> String {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let bytes = s.as_bytes();
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(T[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
+    let url = crate::link::base64url_encode(s.as_bytes());
+    let mut out = url.replace('-', "+").replace('_', "/");
+    while !out.len().is_multiple_of(4) {
+        out.push('=');
     }
     out
 }
@@ -1041,5 +1030,6 @@ mod tests {
         assert_eq!(b64("bar"), "YmFy");
         assert_eq!(b64("ab"), "YWI=");
         assert_eq!(b64("a"), "YQ==");
+        assert_eq!(b64("~~~?"), "fn5+Pw==");
     }
 }
