@@ -56,7 +56,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::shell::command::{
-    self, Call, Command, Docker, Etcd, Etcdctl, Item, Machine, Op, Signal,
+    self, quote, Call, Command, Docker, Etcd, Etcdctl, Item, Machine, Op, Signal,
 };
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::session::{Executed, Session};
@@ -153,16 +153,6 @@ fn lit(s: &str) -> Word {
     vec![Seg::Lit(s.to_string())]
 }
 
-/// `s` as one bash word: bare when it has only safe characters, else single-quoted.
-fn quote(s: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
-    if !s.is_empty() && s.chars().all(safe) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
-
 fn render_lit(s: &str) -> String {
     let mark = STATUS_MARK.to_string();
     s.split(mark.as_str())
@@ -223,10 +213,6 @@ fn globbed(word: Word) -> Word {
 // Addresses
 // ---------------------------------------------------------------------------------
 
-fn is_host_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')
-}
-
 /// `0.0.0.0` or `[::]`: every address of the machine.
 fn is_any(host: &str) -> bool {
     host == "0.0.0.0" || host == "[::]"
@@ -274,7 +260,7 @@ fn host_runs(text: &str) -> Vec<(bool, &str)> {
     let mut start = 0;
     let mut in_host = false;
     for (i, c) in text.char_indices() {
-        if is_host_char(c) != in_host {
+        if parse::is_host_char(c) != in_host {
             if i > start {
                 runs.push((in_host, &text[start..i]));
             }

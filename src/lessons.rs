@@ -166,7 +166,7 @@ use crate::shell::session::Session;
 use crate::sim::etcd::membership::Member;
 use crate::sim::quorum::{self, LeaderInfo};
 use crate::sim::url::split_url;
-use crate::sim::view::{MachineView, ProcessView, WorldView};
+use crate::sim::view::{MachineView, WorldView};
 
 /// The page's three-machine, three-member boot script (`start: cluster`).
 pub const CLUSTER_SCRIPT: &str = include_str!("ui/boot.sh");
@@ -1196,7 +1196,7 @@ pub fn evaluate(view: &WorldView, check: &Check) -> Result<String, String> {
         }
         Check::Member { name, state, .. } => {
             let want = state.name();
-            let Some(members) = reference_members(view) else {
+            let Some(members) = quorum::reference(view).map(|p| p.members.as_slice()) else {
                 return match state {
                     MemberState::Absent => Ok(format!("member {name} is absent (no etcd runs)")),
                     _ => Err(format!(
@@ -1262,26 +1262,6 @@ fn find_member<'a>(view: &WorldView, members: &'a [Member], name: &str) -> Optio
                 .any(|u| split_url(u).is_some_and(|(host, _)| host_names_machine(view, host, name)))
         })
     })
-}
-
-/// The member list of the leader, or with no leader of the process that applied
-/// the most (the first machine on a tie), as `sim::quorum` reads it.
-fn reference_members(view: &WorldView) -> Option<&[Member]> {
-    let processes = || {
-        view.machines
-            .iter()
-            .filter_map(|m| m.process.as_ref().map(|p| (m, p)))
-    };
-    let reference: Option<&ProcessView> = match quorum::analyze(view).leader {
-        Some(l) => processes()
-            .find(|(m, _)| m.name == l.machine)
-            .map(|(_, p)| p),
-        None => processes().fold(None, |best: Option<&ProcessView>, (_, p)| match best {
-            Some(b) if b.applied >= p.applied => best,
-            _ => Some(p),
-        }),
-    };
-    reference.map(|p| p.members.as_slice())
 }
 
 /// Whether a peer URL's host is machine `name`: its name or one of its addresses

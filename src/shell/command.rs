@@ -895,7 +895,11 @@ impl fmt::Display for Line {
             .assigns
             .iter()
             .map(|(k, v)| format!("{k}={}", quote(v)));
-        let words = self.words.iter().map(|w| quote(w));
+        // `net partition`'s `|` is a word, not a pipe (see `net`).
+        let words = self
+            .words
+            .iter()
+            .map(|w| if w == "|" { w.clone() } else { quote(w) });
         let all: Vec<String> = assigns.chain(words).collect();
         f.write_str(&all.join(" "))
     }
@@ -924,10 +928,11 @@ pub fn read(text: &str) -> Option<Line> {
     super::parse::words(text, &keep, 0).ok().map(|w| parse(&w))
 }
 
-/// A word as sh reads it back: bare when safe, else in single quotes.
+/// A word as sh (and the exported bash) reads it back: bare when safe, else in
+/// single quotes.
 pub fn quote(s: &str) -> String {
     let safe = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
-    if s == "|" || (!s.is_empty() && s.chars().all(safe)) {
+    if !s.is_empty() && s.chars().all(safe) {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', r"'\''"))
@@ -1195,6 +1200,26 @@ mod tests {
         assert!(destructive("etcdctl -w json snapshot restore s.db"));
         assert!(destructive("etcd --name n1 --force-new-cluster"));
         assert!(destructive("X=1 rm -rf n1.etcd"));
+    }
+
+    #[test]
+    fn kill_reads_every_spelling_of_its_signals() {
+        for (text, signal) in [
+            ("kill etcd", Signal::Term),
+            ("kill -15 etcd", Signal::Term),
+            ("kill -TERM etcd", Signal::Term),
+            ("kill -SIGTERM etcd", Signal::Term),
+            ("kill -s TERM etcd", Signal::Term),
+            ("kill -s SIGTERM etcd", Signal::Term),
+            ("kill -9 etcd", Signal::Kill),
+            ("kill -KILL etcd", Signal::Kill),
+            ("kill -SIGKILL etcd", Signal::Kill),
+            ("kill -s KILL etcd", Signal::Kill),
+            ("kill -s SIGKILL etcd", Signal::Kill),
+        ] {
+            let want = Command::Kill(Some((signal, "etcd".into())));
+            assert_eq!(line(text).command, want, "{text}");
+        }
     }
 
     #[test]

@@ -530,8 +530,6 @@ fn etcdctl(p: &mut Picked, args: &[&str], ctx: &Context) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shell::session::Session;
-    use crate::shell::Output;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -661,8 +659,7 @@ mod tests {
     }
 
     #[test]
-    fn machine_subcommands_and_names() {
-        assert_eq!(cands("machine "), ["add", "down", "rm", "up"]);
+    fn machine_names_as_arguments() {
         assert_eq!(accept("machine d"), "machine down ");
         assert_eq!(cands("machine rm "), ["node01", "node02", "node03"]);
         assert_eq!(accept("machine up node03"), "machine up node03 ");
@@ -670,25 +667,15 @@ mod tests {
         assert!(cands("machine add n").is_empty());
         assert!(cands("machine rm node01 ").is_empty());
         assert_eq!(accept("ssh node02"), "ssh node02 ");
-        assert_eq!(cands("logs "), ["node01", "node02", "node03"]);
         assert!(cands("ssh node01 ").is_empty());
-        assert_eq!(accept("hosts "), "hosts set ");
         assert_eq!(cands("hosts set "), ["node01", "node02", "node03"]);
         assert_eq!(accept("cat "), "cat /etc/hosts ");
-        assert_eq!(cands("date -"), ["--set", "-s"]);
         assert!(cands("date ").is_empty());
-        assert_eq!(cands("rm -"), ["-drf", "-rf"]);
-        assert_eq!(accept("scp -"), "scp -r ");
-        assert!(cands("sleep ").is_empty());
         assert!(cands("echo ").is_empty());
     }
 
     #[test]
     fn net_arguments() {
-        assert_eq!(
-            cands("net "),
-            ["cut", "delay", "heal", "isolate", "partition"]
-        );
         assert_eq!(accept("net is"), "net isolate ");
         assert_eq!(cands("net cut "), ["node01", "node02", "node03"]);
         assert_eq!(cands("net cut node01 "), ["node02", "node03"]);
@@ -699,13 +686,9 @@ mod tests {
         assert_eq!(accept("net cut node01->node03"), "net cut node01->node03 ");
         assert_eq!(accept("net cut node01->N"), "net cut node01->node0");
         assert!(cands("net cut node01 node02 ").is_empty());
-        assert_eq!(cands("net heal node02 "), ["node01", "node03"]);
-        assert_eq!(cands("net isolate "), ["node01", "node02", "node03"]);
         assert!(cands("net isolate node01 ").is_empty());
-        assert_eq!(cands("net delay "), ["node01", "node02", "node03"]);
         assert_eq!(cands("net delay node03 "), ["node01", "node02"]);
         assert!(cands("net delay node03 node01 ").is_empty());
-        assert_eq!(cands("net partition "), ["node01", "node02", "node03"]);
         assert_eq!(
             accept("net partition node01 node02 | n"),
             "net partition node01 node02 | node03 "
@@ -714,14 +697,9 @@ mod tests {
 
     #[test]
     fn docker_and_kill() {
-        assert_eq!(cands("docker "), ["exec", "kill", "logs", "run", "stop"]);
-        assert_eq!(accept("docker st"), "docker stop ");
         assert_eq!(accept("docker stop "), "docker stop etcd ");
-        assert_eq!(accept("docker kill e"), "docker kill etcd ");
-        assert_eq!(accept("docker logs -"), "docker logs -f ");
         assert_eq!(accept("docker logs -f "), "docker logs -f etcd ");
         assert_eq!(accept("docker exec -it "), "docker exec -it etcd ");
-        assert_eq!(cands("docker run --n"), ["--name", "--net", "--network"]);
         assert_eq!(
             accept("docker run -d --name "),
             "docker run -d --name etcd "
@@ -740,49 +718,19 @@ mod tests {
             "docker run -d img etcd --initial-cluster-state existing "
         );
         assert!(cands("docker run -d img sh -").is_empty());
-        assert_eq!(
-            cands("kill -"),
-            sorted(&["-15", "-9", "-KILL", "-SIGKILL", "-SIGTERM", "-TERM", "-s"])
-        );
         assert_eq!(accept("kill -9 "), "kill -9 etcd ");
-        assert_eq!(accept("kill "), "kill etcd ");
         assert_eq!(cands("kill -s "), ["KILL", "SIGKILL", "SIGTERM", "TERM"]);
-        assert_eq!(accept("kill -s SIGK"), "kill -s SIGKILL ");
         assert_eq!(accept("kill -s KILL e"), "kill -s KILL etcd ");
         assert!(cands("kill etcd ").is_empty());
     }
 
     #[test]
     fn etcdctl_commands_and_subcommands() {
-        assert_eq!(
-            cands("etcdctl "),
-            sorted(&[
-                "del",
-                "endpoint",
-                "get",
-                "member",
-                "move-leader",
-                "put",
-                "snapshot",
-                "version"
-            ])
-        );
         assert_eq!(accept("etcdctl mem"), "etcdctl member ");
-        assert_eq!(accept("etcdctl mo"), "etcdctl move-leader ");
-        assert_eq!(accept("etcdctl v"), "etcdctl version ");
-        assert_eq!(
-            cands("etcdctl member "),
-            sorted(&["add", "list", "promote", "remove", "update"])
-        );
-        assert_eq!(accept("etcdctl member re"), "etcdctl member remove ");
-        assert_eq!(cands("etcdctl endpoint "), ["health", "status"]);
         assert_eq!(cands("etcdctl snapshot s"), ["save", "status"]);
         assert_eq!(common("etcdctl snapshot s"), "s");
-        assert_eq!(accept("etcdctl snapshot sa"), "etcdctl snapshot save ");
-        assert_eq!(accept("etcdctl snapshot r"), "etcdctl snapshot restore ");
         assert!(cands("etcdctl put ").is_empty());
         assert!(cands("etcdctl member list ").is_empty());
-        assert!(cands("etcdctl version ").is_empty());
         // Global flags before the command do not count as positionals.
         assert_eq!(accept("etcdctl -w table mem"), "etcdctl -w table member ");
         assert_eq!(
@@ -808,9 +756,6 @@ mod tests {
     fn member_ids() {
         let all = sorted(&["8e9e05c52164694d", "4eee438bb97e1153", "abc000000000001"]);
         assert_eq!(cands("etcdctl member remove "), all);
-        assert_eq!(cands("etcdctl member promote "), all);
-        assert_eq!(cands("etcdctl member update "), all);
-        assert_eq!(cands("etcdctl move-leader "), all);
         assert_eq!(
             accept("etcdctl member remove 8"),
             "etcdctl member remove 8e9e05c52164694d "
@@ -823,13 +768,8 @@ mod tests {
             accept("etcdctl -w json move-leader 4"),
             "etcdctl -w json move-leader 4eee438bb97e1153 "
         );
-        assert_eq!(
-            accept("etcdctl --endpoints=x member update a"),
-            "etcdctl --endpoints=x member update abc000000000001 "
-        );
         assert!(cands("etcdctl member remove 9").is_empty());
         assert!(cands("etcdctl member remove 8e9e05c52164694d ").is_empty());
-        assert!(cands("etcdctl member list ").is_empty());
         let none = Context {
             machines: &[],
             member_ids: &[],
@@ -852,86 +792,30 @@ mod tests {
         assert!(dash.contains(&"-w".to_string()));
         assert!(dash.contains(&"--hex".to_string()));
         assert!(dash.contains(&"--endpoints=".to_string()));
-        assert!(dash.contains(&"--command-timeout=".to_string()));
-        assert!(dash.contains(&"--write-out=".to_string()));
         assert!(!dash.contains(&"--prefix".to_string()));
-        assert_eq!(dash.len(), 1 + command::ETCDCTL_GLOBALS.len());
-        assert_eq!(common("etcdctl -"), "-");
         assert_eq!(common("etcdctl --"), "--");
         assert_eq!(accept("etcdctl --end"), "etcdctl --endpoints=");
         assert_eq!(accept("etcdctl -w"), "etcdctl -w ");
         assert_eq!(accept("etcdctl --he"), "etcdctl --hex ");
-        assert_eq!(accept("etcdctl --command"), "etcdctl --command-timeout=");
+        // A command's own flags come after the command only.
         assert!(cands("etcdctl --cl").is_empty());
         assert_eq!(
             accept("etcdctl endpoint status --cl"),
             "etcdctl endpoint status --cluster "
         );
         assert_eq!(
-            accept("etcdctl endpoint health --cl"),
-            "etcdctl endpoint health --cluster "
-        );
-        assert_eq!(
             accept("etcdctl member add node04 --pe"),
             "etcdctl member add node04 --peer-urls="
         );
-        assert_eq!(
-            accept("etcdctl member add node04 --le"),
-            "etcdctl member add node04 --learner "
-        );
-        assert_eq!(
-            accept("etcdctl member update 8e9e05c52164694d --pe"),
-            "etcdctl member update 8e9e05c52164694d --peer-urls="
-        );
-        assert!(cands("etcdctl member update x --le").is_empty());
         assert!(cands("etcdctl member list --le").is_empty());
         assert_eq!(
             cands("etcdctl get foo --pr"),
             ["--prefix", "--print-value-only"]
         );
         assert_eq!(common("etcdctl get foo --pr"), "--pr");
-        assert_eq!(
-            accept("etcdctl get foo --prin"),
-            "etcdctl get foo --print-value-only "
-        );
-        assert_eq!(accept("etcdctl get foo --k"), "etcdctl get foo --ke");
         assert_eq!(cands("etcdctl get foo --key"), ["--key=", "--keys-only"]);
         assert_eq!(common("etcdctl get foo --key"), "--key");
-        assert_eq!(
-            cands("etcdctl get foo --k"),
-            [
-                "--keepalive-time=",
-                "--keepalive-timeout=",
-                "--key=",
-                "--keys-only"
-            ]
-        );
-        assert_eq!(
-            cands("etcdctl get foo --c"),
-            [
-                "--cacert=",
-                "--cert=",
-                "--command-timeout=",
-                "--consistency=",
-                "--count-only"
-            ]
-        );
-        assert_eq!(accept("etcdctl del foo --pre"), "etcdctl del foo --pre");
-        assert_eq!(cands("etcdctl del foo --pre"), ["--prefix", "--prev-kv"]);
-        assert_eq!(accept("etcdctl put k v --le"), "etcdctl put k v --lease=");
-        assert_eq!(
-            cands("etcdctl snapshot restore s.db --init"),
-            [
-                "--initial-advertise-peer-urls=",
-                "--initial-cluster-token=",
-                "--initial-cluster="
-            ]
-        );
         assert_eq!(common("etcdctl snapshot restore s.db --init"), "--initial-");
-        assert_eq!(
-            accept("etcdctl snapshot restore s.db --sk"),
-            "etcdctl snapshot restore s.db --skip-hash-check "
-        );
         // After `--` everything is a positional.
         assert!(cands("etcdctl -- -").is_empty());
         assert_eq!(accept("etcdctl -- mem"), "etcdctl -- member ");
@@ -959,11 +843,6 @@ mod tests {
         );
         assert_eq!(accept("etcdctl -w=j"), "etcdctl -w=json ");
         assert!(cands("etcdctl -w=x").is_empty());
-        assert_eq!(
-            cands("etcdctl get k --consistency="),
-            ["--consistency=l", "--consistency=s"]
-        );
-        assert_eq!(cands("etcdctl get k --consistency "), ["l", "s"]);
         assert!(cands("etcdctl --endpoints ").is_empty());
         assert!(cands("etcdctl --endpoints=").is_empty());
         assert_eq!(
@@ -971,25 +850,12 @@ mod tests {
             ["node01", "node02", "node03"]
         );
         // A value flag's value is not a positional.
-        assert_eq!(
-            cands("etcdctl --command-timeout 3s "),
-            sorted(&[
-                "del",
-                "endpoint",
-                "get",
-                "member",
-                "move-leader",
-                "put",
-                "snapshot",
-                "version"
-            ])
-        );
+        assert_eq!(cands("etcdctl --command-timeout 3s "), cands("etcdctl "));
     }
 
     #[test]
     fn etcd_flags_complete() {
         let all = cands("etcd --");
-        assert_eq!(all.len(), command::ETCD_FLAGS.len());
         assert!(all.contains(&"--name=".to_string()));
         assert!(all.contains(&"--force-new-cluster".to_string()));
         assert_eq!(cands("etcd -"), all);
@@ -1000,20 +866,7 @@ mod tests {
             accept("/usr/local/bin/etcd --pre"),
             "/usr/local/bin/etcd --pre-vote "
         );
-        assert_eq!(
-            cands("etcd --initial-c"),
-            [
-                "--initial-cluster-state=",
-                "--initial-cluster-token=",
-                "--initial-cluster="
-            ]
-        );
         assert_eq!(common("etcd --initial-c"), "--initial-cluster");
-        assert_eq!(
-            accept("etcd --initial-ad"),
-            "etcd --initial-advertise-peer-urls="
-        );
-        assert_eq!(accept("etcd --listen-c"), "etcd --listen-client-urls=");
         assert_eq!(cands("etcd --initial-cluster-state "), ["existing", "new"]);
         assert_eq!(
             accept("etcd --initial-cluster-state=e"),
@@ -1023,11 +876,6 @@ mod tests {
             accept("etcd -initial-cluster-state n"),
             "etcd -initial-cluster-state new "
         );
-        assert_eq!(
-            cands("etcd --logger="),
-            ["--logger=capnslog", "--logger=zap"]
-        );
-        assert_eq!(accept("etcd --logger z"), "etcd --logger zap ");
         assert_eq!(cands("etcd --name "), ["node01", "node02", "node03"]);
         assert_eq!(
             accept("etcd --name node01 --data-dir "),
@@ -1101,93 +949,6 @@ mod tests {
         assert_eq!(command_start("node01$"), (0, false));
         assert_eq!(command_start("echo $?"), (0, false));
         assert_eq!(command_start("node01$  "), (9, true));
-    }
-
-    // ----- the lists match the code they mirror ------------------------------------
-
-    fn session() -> Session {
-        let mut s = Session::new(1);
-        for m in ["n1", "n2"] {
-            assert_eq!(s.run_typed(&format!("machine add {m}")).output.status, 0);
-        }
-        s.run_typed("ssh n1");
-        s
-    }
-
-    fn run(line: &str) -> Output {
-        session().run_typed(line).output
-    }
-
-    #[test]
-    fn every_command_is_one_the_session_runs() {
-        assert_eq!(run("bogus").status, 127);
-        for command in command::commands() {
-            let line = match command {
-                "ssh" => "ssh n2".to_string(),
-                "cat" => "cat /etc/hosts".to_string(),
-                other => other.to_string(),
-            };
-            let out = run(&line);
-            assert_ne!(out.status, 127, "{line}: {out:?}");
-        }
-    }
-
-    #[test]
-    fn every_subcommand_is_one_the_session_runs() {
-        for line in [
-            "machine add n3",
-            "machine rm n2",
-            "machine down n2",
-            "machine up n2",
-            "net cut n1 n2",
-            "net cut n1->n2",
-            "net heal n1 n2",
-            "net heal",
-            "net isolate n1",
-            "net partition n1 | n2",
-            "net delay n1 n2 5ms",
-            "hosts set n1 10.0.0.1",
-            "kill -9 etcd",
-            "kill -15 etcd",
-            "kill -KILL etcd",
-            "kill -SIGKILL etcd",
-            "kill -TERM etcd",
-            "kill -SIGTERM etcd",
-            "kill -s KILL etcd",
-            "kill -s SIGKILL etcd",
-            "kill -s TERM etcd",
-            "kill -s SIGTERM etcd",
-            "kill etcd",
-        ] {
-            let out = run(line);
-            assert!(!out.stderr.contains("usage"), "{line}: {out:?}");
-        }
-        for sub in next_words(command::SHELL, &["docker"]) {
-            let line = format!("docker {sub} etcd");
-            let out = run(&line);
-            assert!(!out.stderr.contains("only run"), "{line}: {out:?}");
-        }
-        assert!(run("docker bogus").stderr.contains("only run"));
-        assert!(run("machine bogus n1").stderr.contains("usage"));
-        assert!(run("net bogus").stderr.contains("usage"));
-        assert_eq!(run("date -s \"2021-03-03 16:27:23\"").status, 0);
-        assert_eq!(run("date --set \"2021-03-03 16:27:23\"").status, 0);
-        assert_eq!(run("rm -rf n1.etcd").status, 0);
-    }
-
-    #[test]
-    fn every_etcdctl_command_is_dispatched() {
-        assert!(run("etcdctl bogus").stderr.contains("unknown command"));
-        assert!(run("etcdctl member bogus")
-            .stderr
-            .contains("unknown command"));
-        let lines = command::ETCDCTL
-            .iter()
-            .map(|s| format!("etcdctl --command-timeout=50ms {}", s.words.join(" ")));
-        for line in lines {
-            let out = run(&line);
-            assert!(!out.stderr.contains("unknown command"), "{line}: {out:?}");
-        }
     }
 
     // ----- no panics on any input --------------------------------------------------

@@ -175,7 +175,7 @@ impl Client<'_> {
             Op::MemberAdd => self.member_add(l, rest),
             Op::MemberRemove => self.member_id_cmd(l, rest, "removed"),
             Op::MemberPromote => self.member_id_cmd(l, rest, "promoted"),
-            Op::MemberUpdate => self.member_update(l, rest),
+            Op::MemberUpdate => self.member_id_cmd(l, rest, "updated"),
             Op::MemberList => self.member_list(l),
             Op::EndpointStatus => self.endpoint_status(l),
             Op::EndpointHealth => self.endpoint_health(l),
@@ -367,12 +367,17 @@ impl Client<'_> {
         self.out.line("ETCD_INITIAL_CLUSTER_STATE=\"existing\"");
     }
 
+    /// `member remove`, `promote` and `update`: the member named by its ID,
+    /// and a line saying what happened to it.
     fn member_id_cmd(&mut self, l: &Line, rest: &[&str], verb: &str) -> Result<(), Fail> {
         let id = self.parse_id(rest.first())?;
-        let request = if verb == "removed" {
-            Request::MemberRemove { id }
-        } else {
-            Request::MemberPromote { id }
+        let request = match verb {
+            "removed" => Request::MemberRemove { id },
+            "updated" => Request::MemberUpdate {
+                id,
+                peer_urls: self.peer_urls(l)?,
+            },
+            _ => Request::MemberPromote { id },
         };
         let resp = self.call(l, request).map_err(|e| fail(1, e))?;
         let Reply::Members { members, .. } = &resp.reply else {
@@ -387,31 +392,6 @@ impl Client<'_> {
                     "Member {id:>16x} {verb} {prep} cluster {:>16x}",
                     resp.header.cluster_id
                 ));
-            }
-        }
-        Ok(())
-    }
-
-    fn member_update(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
-        let id = self.parse_id(rest.first())?;
-        let urls = self.peer_urls(l)?;
-        let resp = self
-            .call(
-                l,
-                Request::MemberUpdate {
-                    id,
-                    peer_urls: urls,
-                },
-            )
-            .map_err(|e| fail(1, e))?;
-        if let Reply::Members { members, .. } = &resp.reply {
-            match l.globals.format {
-                Format::Json => self.members_json(&resp, members, None),
-                Format::Table => self.members_table(members),
-                Format::Simple => self.out.line(&format!(
-                    "Member {id:>16x} updated in cluster {:>16x}",
-                    resp.header.cluster_id
-                )),
             }
         }
         Ok(())
@@ -1029,24 +1009,13 @@ fn go_json(v: &Value) -> String {
     v.to_string()
 }
 
+/// Go's standard base64 (etcdctl's JSON keys and values): the link's base64url
+/// with the standard alphabet's last two characters, padded with `=`.
 fn b64(s: &str) -> String {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let bytes = s.as_bytes();
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(T[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
+    let url = crate::link::base64url_encode(s.as_bytes());
+    let mut out = url.replace('-', "+").replace('_', "/");
+    while !out.len().is_multiple_of(4) {
+        out.push('=');
     }
     out
 }
@@ -1061,5 +1030,6 @@ mod tests {
         assert_eq!(b64("bar"), "YmFy");
         assert_eq!(b64("ab"), "YWI=");
         assert_eq!(b64("a"), "YQ==");
+        assert_eq!(b64("~~~?"), "fn5+Pw==");
     }
 }

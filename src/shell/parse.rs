@@ -152,13 +152,6 @@ struct Pending {
 /// complete it (the page's terminal waits for them).
 pub const OPEN_CONTINUATION: &str = "the script ends after a line continuation (\\)";
 
-impl ParseError {
-    /// Whether the text only ended too early, inside a `\` continuation.
-    pub fn is_open_continuation(&self) -> bool {
-        self.message == OPEN_CONTINUATION
-    }
-}
-
 /// Split a whole script into commands. Comments (`#` first non-blank char) and blank
 /// lines are skipped. A line ending in `\` continues on the next line. Errors: an
 /// unterminated quote (reported at the line where the command started), a script that
@@ -212,11 +205,6 @@ impl Reader {
     /// Whether a command waits for its continuation lines.
     pub fn is_open(&self) -> bool {
         self.pending.is_some()
-    }
-
-    /// The text of the command waiting for its continuation, as joined so far.
-    pub fn open_text(&self) -> Option<&str> {
-        self.pending.as_ref().map(|p| p.text.as_str())
     }
 
     /// The script ended: an open continuation is an error.
@@ -422,7 +410,9 @@ fn paren_prompt(label: &str) -> Option<Prompt> {
     }
 }
 
-fn is_host_char(c: char) -> bool {
+/// A character of a host name (or an IPv4 address): ASCII letters and digits,
+/// `-`, `_` and `.`.
+pub fn is_host_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
 }
 
@@ -1874,22 +1864,8 @@ $ echo $?\n";
 
     // ----- no panics -------------------------------------------------------------
 
-    struct XorShift(u64);
-
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            let mut x = self.0;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            self.0 = x;
-            x
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            usize::try_from(self.next() % n as u64).unwrap_or(0)
-        }
-    }
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     const INTERESTING: &[&str] = &[
         "$", "{", "}", "(", ")", "'", "\"", "\\", "|", "&", ";", "<", ">", "#", " ", "\t", "\n",
@@ -1897,14 +1873,14 @@ $ echo $?\n";
         "${", "$(", "2>&1", "\\\n", "é", "€", "\u{feff}", "ms", "s", "m", "h", "+",
     ];
 
-    fn random_text(rng: &mut XorShift) -> String {
-        let len = rng.below(24);
-        if rng.below(3) == 0 {
-            let bytes: Vec<u8> = (0..len * 2).map(|_| (rng.next() & 0xff) as u8).collect();
+    fn random_text(rng: &mut ChaCha8Rng) -> String {
+        let len = rng.gen_range(0..24);
+        if rng.gen_range(0..3) == 0 {
+            let bytes: Vec<u8> = (0..len * 2).map(|_| rng.gen::<u8>()).collect();
             return String::from_utf8_lossy(&bytes).into_owned();
         }
         (0..len)
-            .map(|_| INTERESTING[rng.below(INTERESTING.len())])
+            .map(|_| INTERESTING[rng.gen_range(0..INTERESTING.len())])
             .collect()
     }
 
@@ -1938,7 +1914,7 @@ $ echo $?\n";
 
     #[test]
     fn no_function_panics_on_random_input() {
-        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+        let mut rng = ChaCha8Rng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
         for _ in 0..5000 {
             let text = random_text(&mut rng);
             check_one(&text);

@@ -1205,6 +1205,14 @@ fn leader_process(view: &WorldView) -> Option<Located<'_>> {
         })
 }
 
+/// The process whose member list is the cluster's: the leader at the highest
+/// term, else the one that applied the most (the first machine on a tie).
+pub fn reference(view: &WorldView) -> Option<&ProcessView> {
+    leader_process(view)
+        .or_else(|| most_applied(view))
+        .map(|(_, p)| p)
+}
+
 /// The process that applied the most (the first machine on a tie).
 fn most_applied(view: &WorldView) -> Option<Located<'_>> {
     processes(view).fold(None, |best, cur| match best {

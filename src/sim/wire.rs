@@ -171,10 +171,6 @@ impl WireLog {
         }
     }
 
-    pub fn is_on(&self) -> bool {
-        self.on
-    }
-
     fn name(&mut self, n: &str) -> Rc<str> {
         if let Some(r) = self.names.get(n) {
             return r.clone();

@@ -2013,16 +2013,6 @@ impl Server {
         Ok(())
     }
 
-    /// The leader's progress view of a member: (match, leader's match).
-    pub fn progress_of(&self, id: u64) -> Option<(u64, u64)> {
-        if !self.is_leader() {
-            return None;
-        }
-        let prs = self.node.raft.prs();
-        let m = prs.get(id)?.matched;
-        Some((m, prs.get(self.id).map(|p| p.matched).unwrap_or(0)))
-    }
-
     // ----- read-only observations (for `sim::view`) -----
 
     /// The leader's progress tracker, ascending by ID: (ID, match,
