@@ -644,74 +644,83 @@ fn parse_header(lines: &[&str]) -> Result<Header, Mistake> {
         if trimmed.is_empty() || (trimmed.starts_with('#') && !trimmed.starts_with("##")) {
             continue;
         }
-        if let Some((key, value)) = key_value(line) {
-            let value = value.trim();
-            let repeated = || mistake(n, format!("`{key}` is given twice"));
-            match key {
-                "title" => {
-                    if value.is_empty() {
-                        return mistake(n, "the title is empty");
-                    }
-                    if header.title.replace(value.to_string()).is_some() {
-                        return repeated();
-                    }
-                }
-                "seed" => {
-                    let Ok(seed) = value.parse::<u64>() else {
-                        return mistake(n, format!("seed must be a whole number, not {value:?}"));
-                    };
-                    if header.seed.replace(seed).is_some() {
-                        return repeated();
-                    }
-                }
-                "start" => {
-                    let start = match value {
-                        "empty" => Start::Empty,
-                        "cluster" => Start::Cluster,
-                        _ => {
-                            return mistake(
-                                n,
-                                format!("start must be `empty` or `cluster`, not {value:?}"),
-                            )
-                        }
-                    };
-                    if header.start.replace(start).is_some() {
-                        return repeated();
-                    }
-                }
-                "source" => {
-                    if header.source.replace(value.to_string()).is_some() {
-                        return repeated();
-                    }
-                }
+        match key_value(line) {
+            Some((key, value)) => header_key(&mut header, key, value.trim(), n)?,
+            None => return not_header(line, n),
+        }
+    }
+    Ok(header)
+}
+
+/// One header line, `key: value`, into `header`.
+fn header_key(header: &mut Header, key: &str, value: &str, n: usize) -> Result<(), Mistake> {
+    let repeated = || mistake(n, format!("`{key}` is given twice"));
+    match key {
+        "title" => {
+            if value.is_empty() {
+                return mistake(n, "the title is empty");
+            }
+            if header.title.replace(value.to_string()).is_some() {
+                return repeated();
+            }
+        }
+        "seed" => {
+            let Ok(seed) = value.parse::<u64>() else {
+                return mistake(n, format!("seed must be a whole number, not {value:?}"));
+            };
+            if header.seed.replace(seed).is_some() {
+                return repeated();
+            }
+        }
+        "start" => {
+            let start = match value {
+                "empty" => Start::Empty,
+                "cluster" => Start::Cluster,
                 _ => {
                     return mistake(
                         n,
-                        format!("unknown header key `{key}` (the keys are {HEADER_KEYS})"),
+                        format!("start must be `empty` or `cluster`, not {value:?}"),
                     )
                 }
+            };
+            if header.start.replace(start).is_some() {
+                return repeated();
             }
-            continue;
         }
-        let before = "before the first step (`## TITLE`)";
-        return match kind(line) {
-            Kind::Command => mistake(n, format!("a command {before}")),
-            Kind::Output(_) | Kind::BadOutput => mistake(n, format!("an output line {before}")),
-            Kind::Check(_) => mistake(n, format!("a check {before}")),
-            Kind::Question(_) | Kind::Choice(..) => mistake(n, format!("a question {before}")),
-            Kind::Why(_) => mistake(n, format!("a `> ` (why) line {before}")),
-            Kind::Learner(_) => mistake(n, format!("a learner's command (`! `) {before}")),
-            Kind::Speed(_) => mistake(n, format!("a `speed:` line {before}")),
-            Kind::Narration if trimmed.starts_with("##") => {
-                mistake(n, "a step starts with `## ` and its title")
+        "source" => {
+            if header.source.replace(value.to_string()).is_some() {
+                return repeated();
             }
-            Kind::Narration => mistake(
+        }
+        _ => {
+            return mistake(
                 n,
-                format!("expected `key: value` ({HEADER_KEYS}) or a step (`## TITLE`) {before}"),
-            ),
-        };
+                format!("unknown header key `{key}` (the keys are {HEADER_KEYS})"),
+            )
+        }
     }
-    Ok(header)
+    Ok(())
+}
+
+/// The mistake of a line in the header that is not `key: value`.
+fn not_header<T>(line: &str, n: usize) -> Result<T, Mistake> {
+    let before = "before the first step (`## TITLE`)";
+    match kind(line) {
+        Kind::Command => mistake(n, format!("a command {before}")),
+        Kind::Output(_) | Kind::BadOutput => mistake(n, format!("an output line {before}")),
+        Kind::Check(_) => mistake(n, format!("a check {before}")),
+        Kind::Question(_) | Kind::Choice(..) => mistake(n, format!("a question {before}")),
+        Kind::Why(_) => mistake(n, format!("a `> ` (why) line {before}")),
+        Kind::Learner(_) => mistake(n, format!("a learner's command (`! `) {before}")),
+        Kind::Speed(_) => mistake(n, format!("a `speed:` line {before}")),
+        Kind::Narration if line.trim().starts_with("##") => {
+            mistake(n, "a step starts with `## ` and its title")
+        }
+        Kind::Narration => mistake(
+            n,
+            format!("expected `key: value` ({HEADER_KEYS}) or a step (`## TITLE`) {before}"),
+        ),
+    }
 }
 
 /// `key: value` with a key of ASCII letters, digits, `-` and `_`.
@@ -760,48 +769,41 @@ fn parse_step(lines: &[&str], at: usize, end: usize) -> Result<Step, Mistake> {
     if title.is_empty() {
         return mistake(at + 1, "a step needs a title: `## TITLE`");
     }
-    let mut commands: Vec<LessonCommand> = Vec::new();
-    let mut checks = Vec::new();
-    let mut narration = Narration::default();
-    let mut why = Narration::default();
-    let mut question: Option<Question> = None;
-    let mut speed: Option<f64> = None;
-    // Whether the previous line was a command's last line or its block's.
-    let mut under_command = false;
-    // Whether the previous line was the question or one of its choices.
-    let mut in_question = false;
+    let mut step = StepReader::default();
     let mut i = at + 1;
     while i < end {
-        let n = i + 1;
-        let line = lines[i];
+        i = step.line(lines, i, end)?;
+        i += 1;
+    }
+    step.finish(title, at + 1)
+}
+
+/// A step being read, line by line.
+#[derive(Default)]
+struct StepReader {
+    commands: Vec<LessonCommand>,
+    checks: Vec<Check>,
+    narration: Narration,
+    why: Narration,
+    question: Option<Question>,
+    speed: Option<f64>,
+    /// Whether the previous line was a command's last line or its block's.
+    under_command: bool,
+    /// Whether the previous line was the question or one of its choices.
+    in_question: bool,
+}
+
+impl StepReader {
+    /// Reads `lines[i]` (and, for a command, its continuation lines); returns
+    /// the index of the last line it read.
+    fn line(&mut self, lines: &[&str], i: usize, end: usize) -> Result<usize, Mistake> {
+        let (n, line) = (i + 1, lines[i]);
         let k = kind(line);
-        if in_question && !matches!(k, Kind::Choice(..)) {
-            in_question = false;
+        if self.in_question && !matches!(k, Kind::Choice(..)) {
+            self.in_question = false;
         }
         match k {
-            Kind::Output(text) => {
-                match commands.last_mut() {
-                    Some(c) if under_command => {
-                        let block = c.expected.get_or_insert_with(String::new);
-                        block.push_str(text);
-                        block.push('\n');
-                    }
-                    Some(c) => {
-                        return mistake(
-                            n,
-                            format!(
-                                "an output line must stand right under its command (line {}) \
-                                 or the output lines before it",
-                                c.line
-                            ),
-                        )
-                    }
-                    None => {
-                        return mistake(n, "an output line with no command before it in this step")
-                    }
-                }
-                narration.close();
-            }
+            Kind::Output(text) => self.output(text, n)?,
             Kind::BadOutput => {
                 return mistake(
                     n,
@@ -810,34 +812,13 @@ fn parse_step(lines: &[&str], at: usize, end: usize) -> Result<Step, Mistake> {
                 )
             }
             Kind::Check(text) => {
-                checks.push(parse_check(text, n)?);
-                narration.close();
-                under_command = false;
+                self.checks.push(parse_check(text, n)?);
+                self.narration.close();
+                self.under_command = false;
             }
-            Kind::Question(text) => {
-                if let Some(q) = &question {
-                    return mistake(
-                        n,
-                        format!(
-                            "a step asks one question at most (it asks one on line {})",
-                            q.line
-                        ),
-                    );
-                }
-                if text.is_empty() {
-                    return mistake(n, "a question needs its text: `?? QUESTION`");
-                }
-                question = Some(Question {
-                    text: text.to_string(),
-                    line: n,
-                    choices: Vec::new(),
-                });
-                narration.close();
-                under_command = false;
-                in_question = true;
-            }
+            Kind::Question(text) => self.question(text, n)?,
             Kind::Choice(right, text) => {
-                let Some(q) = question.as_mut().filter(|_| in_question) else {
+                let Some(q) = self.question.as_mut().filter(|_| self.in_question) else {
                     return mistake(
                         n,
                         "a choice (`?+` or `?-`) must stand right under its question (`?? `) \
@@ -845,112 +826,186 @@ fn parse_step(lines: &[&str], at: usize, end: usize) -> Result<Step, Mistake> {
                     );
                 };
                 q.choices.push(parse_choice(right, text, n)?);
-                in_question = true;
+                self.in_question = true;
             }
             Kind::Why(text) => {
-                why.push(text);
-                under_command = false;
+                self.why.push(text);
+                self.under_command = false;
             }
-            Kind::Speed(value) => {
-                let (lo, hi) = STEP_SPEED_RANGE;
-                let Some(v) = value
-                    .strip_suffix(['x', 'X'])
-                    .unwrap_or(value)
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite() && (lo..=hi).contains(v))
-                else {
-                    return mistake(
-                        n,
-                        format!("speed must be a number from {lo} to {hi} (for example 1 or 0.5), not {value:?}"),
-                    );
-                };
-                if speed.replace(v).is_some() {
-                    return mistake(n, "`speed:` is given twice in this step");
-                }
-                narration.close();
-                under_command = false;
-            }
-            Kind::Command | Kind::Learner(_) => {
-                let learner = matches!(k, Kind::Learner(_));
-                let first = match k {
-                    Kind::Learner(rest) => rest,
-                    _ => line,
-                };
-                if learner {
-                    if !has_prompt(first) {
-                        return mistake(
-                            n,
-                            "`! ` must be followed by a command with its prompt: `! $ CMD` or `! NAME$ CMD`",
-                        );
-                    }
-                    if let Some(c) = commands.iter().find(|c| c.learner) {
-                        return mistake(
-                            n,
-                            format!(
-                                "a step has one command for the learner (`! `) at most (line {} is one)",
-                                c.line
-                            ),
-                        );
-                    }
-                }
-                let (command, last) = read_command(lines, first, i, end)?;
-                check_command_name(&command.text).or_else(|m| mistake(n, m))?;
-                commands.push(LessonCommand {
-                    line: command.line,
-                    command,
-                    expected: None,
-                    last_line: last + 1,
-                    learner,
-                });
-                narration.close();
-                under_command = true;
-                i = last;
-            }
+            Kind::Speed(value) => self.speed(value, n)?,
+            Kind::Command => return self.command(lines, line, i, end, false),
+            Kind::Learner(rest) => return self.command(lines, rest, i, end, true),
             Kind::Narration => {
-                narration.push(line);
-                under_command = false;
+                self.narration.push(line);
+                self.under_command = false;
             }
         }
-        i += 1;
+        Ok(i)
     }
-    if let Some(q) = &question {
-        let count = q.choices.len();
-        if !(2..=4).contains(&count) {
-            return mistake(
-                q.line,
-                format!("a question needs 2 to 4 choices (`?+ ` right, `?- ` wrong), this one has {count}"),
-            );
+
+    /// `| TEXT`: a line of the block under the command before it.
+    fn output(&mut self, text: &str, n: usize) -> Result<(), Mistake> {
+        match self.commands.last_mut() {
+            Some(c) if self.under_command => {
+                let block = c.expected.get_or_insert_with(String::new);
+                block.push_str(text);
+                block.push('\n');
+            }
+            Some(c) => {
+                return mistake(
+                    n,
+                    format!(
+                        "an output line must stand right under its command (line {}) \
+                         or the output lines before it",
+                        c.line
+                    ),
+                )
+            }
+            None => return mistake(n, "an output line with no command before it in this step"),
         }
-        let right = q.choices.iter().filter(|c| c.right).count();
-        if right != 1 {
-            return mistake(
-                q.line,
-                format!("a question needs exactly one right choice (`?+ `), this one has {right}"),
-            );
-        }
-        let needs_command = q
-            .choices
-            .iter()
-            .any(|c| !matches!(c.when, Condition::Check(_)));
-        if needs_command && commands.is_empty() {
-            return mistake(
-                q.line,
-                "`exit N` and `output contains TEXT` are about the step's last command, and this step has none",
-            );
-        }
+        self.narration.close();
+        Ok(())
     }
-    Ok(Step {
-        title: title.to_string(),
-        line: at + 1,
-        narration: narration.text(),
-        why: why.text(),
-        commands,
-        checks,
-        question,
-        speed,
-    })
+
+    /// `?? QUESTION`: the step's one question.
+    fn question(&mut self, text: &str, n: usize) -> Result<(), Mistake> {
+        if let Some(q) = &self.question {
+            return mistake(
+                n,
+                format!(
+                    "a step asks one question at most (it asks one on line {})",
+                    q.line
+                ),
+            );
+        }
+        if text.is_empty() {
+            return mistake(n, "a question needs its text: `?? QUESTION`");
+        }
+        self.question = Some(Question {
+            text: text.to_string(),
+            line: n,
+            choices: Vec::new(),
+        });
+        self.narration.close();
+        self.under_command = false;
+        self.in_question = true;
+        Ok(())
+    }
+
+    /// `speed: N`: the clock's speed while the step plays.
+    fn speed(&mut self, value: &str, n: usize) -> Result<(), Mistake> {
+        let (lo, hi) = STEP_SPEED_RANGE;
+        let Some(v) = value
+            .strip_suffix(['x', 'X'])
+            .unwrap_or(value)
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && (lo..=hi).contains(v))
+        else {
+            return mistake(
+                n,
+                format!("speed must be a number from {lo} to {hi} (for example 1 or 0.5), not {value:?}"),
+            );
+        };
+        if self.speed.replace(v).is_some() {
+            return mistake(n, "`speed:` is given twice in this step");
+        }
+        self.narration.close();
+        self.under_command = false;
+        Ok(())
+    }
+
+    /// A command (the learner's when `learner`, after its `! `) starting at
+    /// `lines[i]` with `first` as its text; returns its last line's index.
+    fn command(
+        &mut self,
+        lines: &[&str],
+        first: &str,
+        i: usize,
+        end: usize,
+        learner: bool,
+    ) -> Result<usize, Mistake> {
+        let n = i + 1;
+        if learner {
+            if !has_prompt(first) {
+                return mistake(
+                    n,
+                    "`! ` must be followed by a command with its prompt: `! $ CMD` or `! NAME$ CMD`",
+                );
+            }
+            if let Some(c) = self.commands.iter().find(|c| c.learner) {
+                return mistake(
+                    n,
+                    format!(
+                        "a step has one command for the learner (`! `) at most (line {} is one)",
+                        c.line
+                    ),
+                );
+            }
+        }
+        let (command, last) = read_command(lines, first, i, end)?;
+        check_command_name(&command.text).or_else(|m| mistake(n, m))?;
+        self.commands.push(LessonCommand {
+            line: command.line,
+            command,
+            expected: None,
+            last_line: last + 1,
+            learner,
+        });
+        self.narration.close();
+        self.under_command = true;
+        Ok(last)
+    }
+
+    /// The step, once its question (if any) is checked whole.
+    fn finish(self, title: &str, line: usize) -> Result<Step, Mistake> {
+        if let Some(q) = &self.question {
+            check_question(q, !self.commands.is_empty())?;
+        }
+        Ok(Step {
+            title: title.to_string(),
+            line,
+            narration: self.narration.text(),
+            why: self.why.text(),
+            commands: self.commands,
+            checks: self.checks,
+            question: self.question,
+            speed: self.speed,
+        })
+    }
+}
+
+/// A question has 2 to 4 choices, one of them right, and a choice about the
+/// step's last command needs a command.
+fn check_question(q: &Question, has_command: bool) -> Result<(), Mistake> {
+    let count = q.choices.len();
+    if !(2..=4).contains(&count) {
+        return mistake(
+            q.line,
+            format!(
+                "a question needs 2 to 4 choices (`?+ ` right, `?- ` wrong), this one has {count}"
+            ),
+        );
+    }
+    let right = q.choices.iter().filter(|c| c.right).count();
+    if right != 1 {
+        return mistake(
+            q.line,
+            format!("a question needs exactly one right choice (`?+ `), this one has {right}"),
+        );
+    }
+    let needs_command = q
+        .choices
+        .iter()
+        .any(|c| !matches!(c.when, Condition::Check(_)));
+    if needs_command && !has_command {
+        return mistake(
+            q.line,
+            "`exit N` and `output contains TEXT` are about the step's last command, and this step has none",
+        );
+    }
+    Ok(())
 }
 
 /// A choice's `TEXT :: CONDITION :: REASON`.
@@ -1176,60 +1231,66 @@ pub fn evaluate(view: &WorldView, check: &Check) -> Result<String, String> {
                 l.term
             )),
         },
-        Check::Machine { machine, state, .. } => {
-            let want = state.name();
-            let Some(m) = find_machine(view, machine) else {
-                return Err(format!(
-                    "expected {machine} to be {want}, there is no machine {machine}"
-                ));
-            };
-            let is = m.state();
-            let holds = match state {
-                MachineState::Running => m.process.is_some(),
-                _ => is == want,
-            };
-            match (holds, state) {
-                (true, MachineState::Running) => Ok(format!("{} is running ({is})", m.name)),
-                (true, _) => Ok(format!("{} is {is}", m.name)),
-                (false, _) => Err(format!("expected {} to be {want}, it is {is}", m.name)),
-            }
-        }
-        Check::Member { name, state, .. } => {
-            let want = state.name();
-            let Some(members) = quorum::reference(view).map(|p| p.members.as_slice()) else {
-                return match state {
-                    MemberState::Absent => Ok(format!("member {name} is absent (no etcd runs)")),
-                    _ => Err(format!(
-                        "expected member {name} to be {want}, no etcd runs to list the members"
-                    )),
-                };
-            };
-            let Some(m) = find_member(view, members, name) else {
-                return match state {
-                    MemberState::Absent => Ok(format!("member {name} is absent")),
-                    _ => Err(format!(
-                        "expected member {name} to be {want}, there is no such member"
-                    )),
-                };
-            };
-            let role = if m.is_learner { "learner" } else { "voter" };
-            let is = if m.is_started() {
-                role.to_string()
-            } else {
-                format!("unstarted {role}")
-            };
-            let holds = match state {
-                MemberState::Voter => !m.is_learner,
-                MemberState::Learner => m.is_learner,
-                MemberState::Unstarted => !m.is_started(),
-                MemberState::Absent => false,
-            };
-            if holds {
-                Ok(format!("member {name} is {is}"))
-            } else {
-                Err(format!("expected member {name} to be {want}, it is {is}"))
-            }
-        }
+        Check::Machine { machine, state, .. } => machine_is(view, machine, *state),
+        Check::Member { name, state, .. } => member_is(view, name, *state),
+    }
+}
+
+/// `? MACHINE is STATE`.
+fn machine_is(view: &WorldView, machine: &str, state: MachineState) -> Result<String, String> {
+    let want = state.name();
+    let Some(m) = find_machine(view, machine) else {
+        return Err(format!(
+            "expected {machine} to be {want}, there is no machine {machine}"
+        ));
+    };
+    let is = m.state();
+    let holds = match state {
+        MachineState::Running => m.process.is_some(),
+        _ => is == want,
+    };
+    match (holds, state) {
+        (true, MachineState::Running) => Ok(format!("{} is running ({is})", m.name)),
+        (true, _) => Ok(format!("{} is {is}", m.name)),
+        (false, _) => Err(format!("expected {} to be {want}, it is {is}", m.name)),
+    }
+}
+
+/// `? member NAME is STATE`, by the member list a client would read.
+fn member_is(view: &WorldView, name: &str, state: MemberState) -> Result<String, String> {
+    let want = state.name();
+    let Some(members) = quorum::reference(view).map(|p| p.members.as_slice()) else {
+        return match state {
+            MemberState::Absent => Ok(format!("member {name} is absent (no etcd runs)")),
+            _ => Err(format!(
+                "expected member {name} to be {want}, no etcd runs to list the members"
+            )),
+        };
+    };
+    let Some(m) = find_member(view, members, name) else {
+        return match state {
+            MemberState::Absent => Ok(format!("member {name} is absent")),
+            _ => Err(format!(
+                "expected member {name} to be {want}, there is no such member"
+            )),
+        };
+    };
+    let role = if m.is_learner { "learner" } else { "voter" };
+    let is = if m.is_started() {
+        role.to_string()
+    } else {
+        format!("unstarted {role}")
+    };
+    let holds = match state {
+        MemberState::Voter => !m.is_learner,
+        MemberState::Learner => m.is_learner,
+        MemberState::Unstarted => !m.is_started(),
+        MemberState::Absent => false,
+    };
+    if holds {
+        Ok(format!("member {name} is {is}"))
+    } else {
+        Err(format!("expected member {name} to be {want}, it is {is}"))
     }
 }
 
