@@ -736,7 +736,7 @@ impl Exporter {
         let addrs = self
             .session
             .world
-            .machines
+            .machines()
             .get(name)
             .map(|m| m.addrs.clone())
             .unwrap_or_default();
@@ -848,9 +848,9 @@ impl Exporter {
     fn is_local_alias(&self, host: &str) -> bool {
         let world = &self.session.world;
         matches!(host, "localhost" | "127.0.0.1" | "::1" | "[::1]")
-            && !world.hosts.contains_key(host)
+            && !world.hosts().contains_key(host)
             && !world
-                .machines
+                .machines()
                 .values()
                 .any(|m| m.addrs.iter().any(|a| a == host))
     }
@@ -922,7 +922,7 @@ impl Exporter {
 
     /// The client listen URLs of the etcd running on `machine` in the run.
     fn listeners(&self, machine: &str) -> Option<Vec<String>> {
-        let m = self.session.world.machines.get(machine)?;
+        let m = self.session.world.machines().get(machine)?;
         m.process.as_ref()?;
         let view = self.session.world.view();
         view.machines

@@ -277,7 +277,7 @@ fn run(s: &mut Session, lines: &str) -> String {
 
 fn log_of(s: &Session, machine: &str) -> String {
     s.world
-        .logs
+        .logs()
         .iter()
         .filter(|l| l.machine == machine)
         .map(|l| format!("{}\n", l.text))

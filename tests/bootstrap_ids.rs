@@ -130,7 +130,7 @@ fn boot(c: &Case) -> String {
     let ex = s.run_typed(&cmd);
     assert_eq!(ex.output.status, 0, "{cmd}: {}", ex.output.stderr);
     s.world
-        .logs
+        .logs()
         .iter()
         .map(|l| format!("{}\n", l.text))
         .collect()

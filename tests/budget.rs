@@ -87,7 +87,7 @@ fn variables_hold_at_most_a_mebibyte() {
 fn machines_stop_at_the_limit_with_a_message() {
     let r = replay(&attack("machines-1200"));
     assert_eq!(r.typed, 1200, "each refused at once: no work");
-    assert_eq!(r.session.world.machines.len(), budget::MAX_MACHINES);
+    assert_eq!(r.session.world.machines().len(), budget::MAX_MACHINES);
     let refusal = &r.outputs[budget::MAX_MACHINES];
     assert_eq!(
         refusal,
@@ -118,11 +118,11 @@ fn a_hundred_clusters_and_a_day_are_cut_by_the_work_budget() {
 fn seven_hundred_ninety_servers_and_two_days_are_cut_too() {
     let r = replay(&attack("servers-790-two-days"));
     assert_eq!(r.total, 1582);
-    assert_eq!(r.session.world.machines.len(), budget::MAX_MACHINES);
+    assert_eq!(r.session.world.machines().len(), budget::MAX_MACHINES);
     let running = r
         .session
         .world
-        .machines
+        .machines()
         .values()
         .filter(|m| m.process.is_some())
         .count();
@@ -188,7 +188,7 @@ fn a_cluster_holds_at_most_its_members() {
         .output;
     let logs: String = s
         .world
-        .logs
+        .logs()
         .iter()
         .map(|l| format!("{}\n", l.text))
         .collect();

@@ -138,12 +138,12 @@ fn play(doc: &str, lesson_name: &str) -> Played {
     let mut session = lessons::boot_session(&lesson);
     let mut steps = Vec::new();
     for step in &lesson.steps {
-        let from = session.world.logs.len();
+        let from = session.world.logs().len();
         let result = lessons::run_step(&mut session, step);
         steps.push(StepRun {
             title: step.title.clone(),
             commands: result.commands,
-            logs: from..session.world.logs.len(),
+            logs: from..session.world.logs().len(),
             view: session.world.view(),
         });
     }
@@ -156,7 +156,7 @@ fn play(doc: &str, lesson_name: &str) -> Played {
         doc: doc.to_string(),
         added: added_ids(&all_output),
         steps,
-        logs: session.world.logs.clone(),
+        logs: session.world.logs().to_vec(),
     }
 }
 

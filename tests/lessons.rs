@@ -248,7 +248,7 @@ fn checks_of_a_cluster_start_and_unstarted_members() {
         .collect();
     assert_eq!(texts[4], "member node04 is unstarted learner");
     let session = lessons::boot_session(&l);
-    assert_eq!(session.world.machines.len(), 3);
+    assert_eq!(session.world.machines().len(), 3);
     assert_eq!(session.seed, 1);
 }
 

@@ -248,7 +248,7 @@ fn run_named(name: &str, seed: u64) -> Run {
         run_one(&mut session, c, false, &mut output);
     }
     let mut logs: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for l in &session.world.logs {
+    for l in session.world.logs() {
         for text in l.text.lines() {
             logs.entry(l.machine.clone())
                 .or_default()

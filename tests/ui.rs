@@ -448,7 +448,7 @@ async fn the_app_honours_the_automation_contract() {
 fn log_text(m: &Model) -> String {
     m.session()
         .world
-        .logs
+        .logs()
         .iter()
         .map(|l| format!("{} [{}] {}\n", l.ms, l.machine, l.text))
         .collect()

@@ -113,6 +113,6 @@ fn keeping_the_log_changes_nothing_in_the_world() {
         advance(s, 5000);
     }
     assert_eq!(with.world.view(), without.world.view());
-    assert_eq!(with.world.logs.len(), without.world.logs.len());
+    assert_eq!(with.world.logs().len(), without.world.logs().len());
     assert!(without.world.view().wire.is_empty());
 }

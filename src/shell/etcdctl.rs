@@ -755,7 +755,7 @@ impl Client<'_> {
 
     /// A snapshot file, or the backend file `DIR/member/snap/db` inside a data dir.
     fn snapshot_file(&self, path: &str) -> Result<SnapshotData, Fail> {
-        let disk = self.world.machines.get(&self.machine).map(|m| &m.disk);
+        let disk = self.world.machines().get(&self.machine).map(|m| &m.disk);
         let inner = path
             .strip_suffix("/member/snap/db")
             .and_then(|dir| disk.and_then(|d| d.get(dir)));

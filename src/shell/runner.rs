@@ -32,7 +32,7 @@ pub fn transcript(commands: &[ScriptCommand], opts: RunOptions) -> String {
 
 /// Runs one command of a script, appending its echo, output and (optionally) logs.
 pub fn run_one(session: &mut Session, c: &ScriptCommand, logs: bool, out: &mut String) {
-    let first_log = session.world.logs.len();
+    let first_log = session.world.logs().len();
     let ex = session.run(&c.prompt, &c.text);
     let host = match (&c.prompt, ex.machine.as_deref()) {
         (Prompt::Host(_), Some(m)) | (Prompt::Current, Some(m)) => m.to_string(),
@@ -41,7 +41,7 @@ pub fn run_one(session: &mut Session, c: &ScriptCommand, logs: bool, out: &mut S
     out.push_str(&format!("{host}$ {}\n", c.text));
     out.push_str(&ex.output.merged());
     if logs {
-        let mut lines: Vec<_> = session.world.logs[first_log..].iter().collect();
+        let mut lines: Vec<_> = session.world.logs()[first_log..].iter().collect();
         lines.sort_by(|a, b| (a.ms, &a.machine).cmp(&(b.ms, &b.machine)));
         for l in lines {
             out.push_str(&format!("[{}] {}\n", l.machine, l.text));

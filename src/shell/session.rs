@@ -377,7 +377,7 @@ impl Session {
         };
         let out = self.apply(action(name.clone()));
         if matches!(m, Machine::Rm(_)) && self.current.as_deref() == Some(&name) {
-            self.current = self.world.machines.keys().next().cloned();
+            self.current = self.world.machines().keys().next().cloned();
         }
         out
     }
@@ -401,12 +401,12 @@ impl Session {
         match set {
             None => {
                 let mut s = String::from("127.0.0.1\tlocalhost\n");
-                for m in self.world.machines.values() {
+                for m in self.world.machines().values() {
                     for a in m.addrs.iter().filter(|a| **a != m.name) {
                         s.push_str(&format!("{a}\t{}\n", m.name));
                     }
                 }
-                for (name, addr) in &self.world.hosts {
+                for (name, addr) in self.world.hosts() {
                     s.push_str(&format!("{addr}\t{name}\n"));
                 }
                 Output::text(&s)
@@ -591,7 +591,7 @@ impl Session {
             },
         };
         let mut s = String::new();
-        for l in self.world.logs.iter().filter(|l| l.machine == machine) {
+        for l in self.world.logs().iter().filter(|l| l.machine == machine) {
             s.push_str(&l.text);
             s.push('\n');
         }
@@ -643,12 +643,12 @@ impl Session {
     }
 
     fn net_text(&self) -> String {
-        let names: Vec<&String> = self.world.machines.keys().collect();
+        let names: Vec<&String> = self.world.machines().keys().collect();
         let mut s = String::new();
         for (i, a) in names.iter().enumerate() {
             for b in names.iter().skip(i + 1) {
-                let ab = self.world.cut.contains(&((*a).clone(), (*b).clone()));
-                let ba = self.world.cut.contains(&((*b).clone(), (*a).clone()));
+                let ab = self.world.cut().contains(&((*a).clone(), (*b).clone()));
+                let ba = self.world.cut().contains(&((*b).clone(), (*a).clone()));
                 let state = match (ab, ba) {
                     (false, false) => "up".to_string(),
                     (true, true) => "cut".to_string(),
@@ -683,7 +683,7 @@ impl Session {
         };
         let others: Vec<String> = self
             .world
-            .machines
+            .machines()
             .keys()
             .filter(|m| **m != a)
             .cloned()

@@ -233,7 +233,7 @@ pub fn app() -> Html {
         .map(|c| crate::sim::quorum::forecast(&m.view, c));
     let upto = {
         let session = m.session();
-        session.world.logs.partition_point(|l| l.ms <= m.shown_ms)
+        session.world.logs().partition_point(|l| l.ms <= m.shown_ms)
     };
     html! {
         <div class={classes!("app", o.embed.then_some("embed"), m.lesson.is_some().then_some("lesson-open"))}>

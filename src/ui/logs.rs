@@ -84,7 +84,7 @@ pub fn logs(props: &LogsProps) -> Html {
     let body = use_node_ref();
     let model = props.latest.get();
     let session = model.session();
-    let all = &session.world.logs;
+    let all = &session.world.logs();
     let upto = props.upto.min(all.len());
     let machines = &props.machines;
     // A machine that is gone (a reset, `machine rm`) no longer filters.

@@ -184,22 +184,46 @@ pub enum Outcome {
 pub struct World {
     rng: ChaCha8Rng,
     // ----- machines and processes (`machines.rs`, `processes.rs`) -----
-    /// Public to read (the shell and the view); only the rooms change it.
-    pub machines: BTreeMap<String, Machine>,
+    /// The machines by name (read outside `sim` through [`World::machines`]).
+    pub(in crate::sim) machines: BTreeMap<String, Machine>,
     /// The hosts table: a name to the address it stands for.
-    pub hosts: BTreeMap<String, String>,
+    pub(in crate::sim) hosts: BTreeMap<String, String>,
     next_pid: u64,
     /// Every server's log, in order.
-    pub logs: Vec<LogLine>,
+    pub(in crate::sim) logs: Vec<LogLine>,
     // ----- the network (`network/`) -----
-    /// The cut links (from, to). Public to read; only the network room changes it.
-    pub cut: BTreeSet<(String, String)>,
+    /// The cut links (from, to); only the network room changes it.
+    pub(in crate::sim) cut: BTreeSet<(String, String)>,
     net: network::Network,
     // ----- the clock (`clock.rs`) and the clients (`clients.rs`) -----
     clock: clock::Clock,
     clients: clients::Clients,
     // ----- observations only: nothing in the simulation reads these -----
     observe: observe::Observers,
+}
+
+/// What the shell, the page and tests may read of the world's rooms: the
+/// fields are private to `sim`, so every change goes through the door.
+impl World {
+    /// The machines by name.
+    pub fn machines(&self) -> &BTreeMap<String, Machine> {
+        &self.machines
+    }
+
+    /// The hosts table: a name to the address it stands for.
+    pub fn hosts(&self) -> &BTreeMap<String, String> {
+        &self.hosts
+    }
+
+    /// Every server's log, in order.
+    pub fn logs(&self) -> &[LogLine] {
+        &self.logs
+    }
+
+    /// The cut links, (from, to).
+    pub fn cut(&self) -> &BTreeSet<(String, String)> {
+        &self.cut
+    }
 }
 
 impl World {
