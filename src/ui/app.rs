@@ -148,6 +148,7 @@ pub fn app() -> Html {
     let latest = use_mut_ref(|| (*model).clone());
     *latest.borrow_mut() = (*model).clone();
     let latest = Latest(latest);
+    use_report(&model);
     use_clock(&model);
     use_keys(&model);
     use_bridge(&model, options.origin.clone());
@@ -334,6 +335,17 @@ pub fn app() -> Html {
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = quorumPlaygroundMemoryBytes)]
 pub fn memory_bytes() -> f64 {
     (core::arch::wasm32::memory_size(0) as f64) * 65536.0
+}
+
+/// Hands the model's run to the panic report ([`super::report::keep`])
+/// whenever it changed: after the render, outside the reducer. The run is
+/// shared, not copied, and compared by pointer, so this costs nothing on the
+/// clock's frames.
+#[hook]
+fn use_report(model: &UseReducerHandle<Model>) {
+    use_effect_with(Shared::new(&model.run), |run| {
+        super::report::keep(run.0.clone())
+    });
 }
 
 /// While a run is being opened, one part of it per message, each after the

@@ -27,7 +27,6 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use super::report;
 use crate::lessons::{self, Lesson};
 use crate::link::{LessonAt, Run, Step};
 use crate::shell::command::{self, Command};
@@ -499,7 +498,6 @@ impl Model {
                 }
             }
         }
-        report::reset(seed, start);
         let view = Rc::new(session.world.view());
         let quorum = Rc::new(quorum::analyze(&view));
         let prompt = prompt_of(&session);
@@ -1289,7 +1287,6 @@ impl Model {
             wait_ms: start_ms.saturating_sub(self.last_end_ms()),
             line: line.to_string(),
         };
-        report::command(&step);
         Rc::make_mut(&mut self.run).steps.push(step);
         Rc::make_mut(&mut self.times).push((start_ms, end_ms));
     }
