@@ -34,7 +34,7 @@ use super::quorum::QuorumPanel;
 use super::share::SharePanel;
 use super::state::{Model, Msg, Replaying, Shared, Start};
 use super::tables::{MachinesOf, Tables};
-use super::terminal::Terminal;
+use super::terminal::{Terminal, Words};
 use super::timeline::TimelineChart;
 use crate::link::{LinkError, Run};
 use crate::sim::quorum::Change;
@@ -109,27 +109,6 @@ fn query_model() -> Model {
     Model::new(o.seed, start)
 }
 
-/// The latest model, for handlers that read it when they run (tab completion,
-/// history, Copy) and for panels that read the world's logs: panels that only
-/// re-render when what they show changed must not act on a model captured at
-/// their last render. Compared by pointer, so it never re-renders anything.
-#[derive(Clone)]
-pub struct Latest(Rc<RefCell<Model>>);
-
-impl PartialEq for Latest {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Latest {
-    /// A copy of the model (cheap: its parts are shared), so no borrow is held
-    /// while a handler sends messages.
-    pub fn get(&self) -> Model {
-        self.0.borrow().clone()
-    }
-}
-
 /// The whole page. It renders on every change of the model (every frame while
 /// the clock plays), but hands each panel only what that panel shows, with
 /// callbacks that stay the same from render to render, so a panel whose
@@ -143,11 +122,7 @@ pub fn app() -> Html {
         use_reducer_eq(move || initial_model(&options))
     };
     let selected = use_state(|| None::<String>);
-    let forecast = use_state(|| None::<Change>);
     let animate = use_state(|| !prefers_reduced_motion());
-    let latest = use_mut_ref(|| (*model).clone());
-    *latest.borrow_mut() = (*model).clone();
-    let latest = Latest(latest);
     use_report(&model);
     use_clock(&model);
     use_keys(&model);
@@ -214,9 +189,14 @@ pub fn app() -> Html {
     let on_run = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Button(line)));
     let on_type = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Run(line)));
     let on_seek = use_callback(d.clone(), |ms: u64, d| d.dispatch(Msg::Seek(ms)));
-    let on_msg = use_callback(d, |m: Msg, d| d.dispatch(m));
+    let on_msg = use_callback(d.clone(), |m: Msg, d| d.dispatch(m));
     let on_select = use_callback(selected.setter(), |name: Option<String>, s| s.set(name));
-    let on_forecast = use_callback(forecast.setter(), |c: Option<Change>, s| s.set(c));
+    let on_forecast = use_callback(d.clone(), |c: Option<Change>, d| {
+        d.dispatch(Msg::Forecast(c))
+    });
+    let on_typed = use_callback(d.clone(), |line: Option<String>, d| {
+        d.dispatch(line.map_or(Msg::Forecast(None), Msg::ForecastLine))
+    });
     let on_animate = use_callback(animate.setter(), |on: bool, s| s.set(on));
     let notice = model.notice.clone().map(|n| {
         let d = model.dispatcher();
@@ -229,7 +209,8 @@ pub fn app() -> Html {
     });
     let m = &*model;
     let o = &*options;
-    let quorum_forecast = forecast
+    let quorum_forecast = m
+        .forecast
         .as_ref()
         .map(|c| crate::sim::quorum::forecast(&m.view, c));
     let upto = {
@@ -305,7 +286,8 @@ pub fn app() -> Html {
                             <Terminal lines={Shared::new(&m.lines)} pending={m.pending.as_ref().map(Shared::new)}
                                 running_ms={m.pending.as_ref().map(|p| m.shown_ms.saturating_sub(p.start_ms))}
                                 queue={Shared::new(&m.queue)} partial={m.partial.clone()} prompt={m.prompt.clone()}
-                                latest={latest.clone()} on_run={on_type} on_forecast={on_forecast.clone()} />
+                                history={Shared::new(&m.history)} words={Words::of(&m.view)}
+                                on_run={on_type} {on_typed} />
                         }
                     </div>
                     if o.shows("tables") {
@@ -316,12 +298,12 @@ pub fn app() -> Html {
                     }
                     if o.shows("timeline") && !o.embed {
                         <section class="panel wide" aria-label="Share and export">
-                            <SharePanel latest={latest.clone()} on_msg={on_msg.clone()} />
+                            <SharePanel export={m.export.as_ref().map(Shared::new)} on_msg={on_msg.clone()} />
                         </section>
                     }
                     if o.shows("logs") {
                         <Logs world_id={m.world_id} {upto} machines={m.view.machines.iter().map(|x| x.name.clone()).collect::<Vec<_>>()}
-                            {latest} />
+                            log={m.log()} />
                     }
                 </main>
             }

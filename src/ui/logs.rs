@@ -11,7 +11,7 @@ use std::rc::Rc;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::app::Latest;
+use super::state::WorldLog;
 use crate::sim::etcd::logfmt::{level_of, Level};
 use crate::sim::view::visible_text;
 use crate::sim::world::LogLine;
@@ -47,7 +47,8 @@ struct Cache {
 
 /// What the logs panel depends on: it re-renders when lines reach the page's
 /// clock or the machines change, not on every frame. The lines themselves are
-/// read from the world (through `latest`) when it renders.
+/// read from the world's log (`log`, the one read handle, see [`WorldLog`])
+/// when it renders: only the first `upto`, which never change in a world.
 #[derive(Properties, PartialEq)]
 pub struct LogsProps {
     pub world_id: u64,
@@ -55,7 +56,7 @@ pub struct LogsProps {
     pub upto: usize,
     /// The machines' names, for the machine filter.
     pub machines: Vec<String>,
-    pub latest: Latest,
+    pub log: WorldLog,
 }
 
 fn update(cache: &mut Cache, filter: &Filter, world: u64, logs: &[LogLine], upto: usize) {
@@ -82,9 +83,7 @@ pub fn logs(props: &LogsProps) -> Html {
     let follow = use_state(|| true);
     let height = use_state(|| 320.0_f64);
     let body = use_node_ref();
-    let model = props.latest.get();
-    let session = model.session();
-    let all = &session.world.logs;
+    let all = props.log.lines();
     let upto = props.upto.min(all.len());
     let machines = &props.machines;
     // A machine that is gone (a reset, `machine rm`) no longer filters.
@@ -101,7 +100,7 @@ pub fn logs(props: &LogsProps) -> Html {
         &mut cache.borrow_mut(),
         &effective,
         props.world_id,
-        all,
+        &all,
         upto,
     );
     let total = cache.borrow().matches.len();
