@@ -129,62 +129,9 @@ pub fn app() -> Html {
     use_bridge(&model, options.origin.clone());
     use_hash_links(&model);
     use_replay(&model);
-    {
-        // `?lesson=NAME` (or a path on this site) opens a lesson, at
-        // `step=N` if given; a share link's lesson is shown at the link's
-        // step, over the link's world, and the query's world is ignored. What
-        // the page opened with is said again once a lesson has opened (a
-        // lesson's world starts without a notice), with what was ignored.
-        let d = model.dispatcher();
-        let options = options.clone();
-        let said = model.notice.clone();
-        use_effect_with((), move |_| {
-            let on_msg = Callback::from(move |m: Msg| d.dispatch(m));
-            if let Some(Ok(run)) = linked_run() {
-                if let Some(at) = run.lesson {
-                    lesson::attach(at, on_msg.clone());
-                }
-                if let Some(ignored) = options.link_notice() {
-                    let text = said.map_or(ignored.clone(), |s| format!("{s} {ignored}"));
-                    on_msg.emit(Msg::Notice(text));
-                }
-            } else if let Some(spec) = options.lesson.clone() {
-                let unseen = !options.shows("lesson");
-                lesson::open_from_query(spec, options.step, said, unseen, on_msg);
-            }
-        });
-    }
-
-    {
-        // A machine picked on the map: its actions (right under the map) are
-        // brought into view, on a phone below a map wider than the screen.
-        use_effect_with((*selected).clone(), |selected| {
-            if selected.is_some() {
-                let actions = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-                    d.query_selector("[data-testid=\"selected-machine\"]")
-                        .ok()
-                        .flatten()
-                });
-                if let Some(el) = actions {
-                    scroll_into_view_nearest(&el);
-                }
-            }
-        });
-    }
-    {
-        // On a phone the map is wider than the screen: it opens on its middle.
-        use_effect_with(model.view.machines.len(), |_| {
-            let scroller = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.query_selector(".map-scroll").ok().flatten());
-            if let Some(el) = scroller {
-                let extra = el.scroll_width() - el.client_width();
-                if extra > 0 {
-                    el.set_scroll_left(extra / 2);
-                }
-            }
-        });
-    }
+    use_lesson_from_address(&model, &options);
+    use_reveal_selected(&selected);
+    use_map_centred(model.view.machines.len());
     let d = model.dispatcher();
     let on_run = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Button(line)));
     let on_type = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Run(line)));
@@ -309,6 +256,68 @@ pub fn app() -> Html {
             }
         </div>
     }
+}
+
+/// `?lesson=NAME` (or a path on this site) opens a lesson, at `step=N` if
+/// given; a share link's lesson is shown at the link's step, over the
+/// link's world, and the query's world is ignored. What the page opened with
+/// is said again once a lesson has opened (a lesson's world starts without a
+/// notice), with what was ignored. Once, after the first render.
+#[hook]
+fn use_lesson_from_address(model: &UseReducerHandle<Model>, options: &Rc<Options>) {
+    let d = model.dispatcher();
+    let options = options.clone();
+    let said = model.notice.clone();
+    use_effect_with((), move |_| {
+        let on_msg = Callback::from(move |m: Msg| d.dispatch(m));
+        if let Some(Ok(run)) = linked_run() {
+            if let Some(at) = run.lesson {
+                lesson::attach(at, on_msg.clone());
+            }
+            if let Some(ignored) = options.link_notice() {
+                let text = said.map_or(ignored.clone(), |s| format!("{s} {ignored}"));
+                on_msg.emit(Msg::Notice(text));
+            }
+        } else if let Some(spec) = options.lesson.clone() {
+            let unseen = !options.shows("lesson");
+            lesson::open_from_query(spec, options.step, said, unseen, on_msg);
+        }
+    });
+}
+
+/// A machine picked on the map: its actions (right under the map) are
+/// brought into view, on a phone below a map wider than the screen.
+#[hook]
+fn use_reveal_selected(selected: &UseStateHandle<Option<String>>) {
+    use_effect_with((**selected).clone(), |selected| {
+        if selected.is_some() {
+            let actions = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+                d.query_selector("[data-testid=\"selected-machine\"]")
+                    .ok()
+                    .flatten()
+            });
+            if let Some(el) = actions {
+                scroll_into_view_nearest(&el);
+            }
+        }
+    });
+}
+
+/// On a phone the map is wider than the screen: it opens on its middle
+/// (again when the number of machines changes).
+#[hook]
+fn use_map_centred(machines: usize) {
+    use_effect_with(machines, |_| {
+        let scroller = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(".map-scroll").ok().flatten());
+        if let Some(el) = scroller {
+            let extra = el.scroll_width() - el.client_width();
+            if extra > 0 {
+                el.set_scroll_left(extra / 2);
+            }
+        }
+    });
 }
 
 /// The wasm memory the page holds, in bytes: the end-to-end tests' memory
