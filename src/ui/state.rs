@@ -389,6 +389,20 @@ pub struct Broken {
     pub after: Option<String>,
 }
 
+/// A line run in the world, before the page shows it ([`Model`]'s `execute`).
+struct Ran {
+    plan: LinePlan,
+    /// The prompt and line, as the terminal echoes them.
+    echo: String,
+    output: Vec<TermLine>,
+    start_ms: u64,
+    end_ms: u64,
+    /// Frames of the world while it ran (while the clock plays).
+    frames: Vec<(u64, Rc<WorldView>)>,
+    /// The command read, if the line was one.
+    command: Option<Command>,
+}
+
 /// A command whose simulated time the page's clock has not reached yet.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pending {
@@ -765,82 +779,105 @@ impl Model {
 
     /// Runs a complete line in the world now.
     fn execute(&mut self, line: &str) {
-        let trimmed = line.trim();
         let record = self.playing;
-        let (plan, echo, output, start_ms, end_ms, frames, command) = {
-            let mut session = self.session.borrow_mut();
-            let start_ms = session.world.now_ms();
-            if record {
-                session.world.record_frames(FRAME_MS);
-            }
-            let plan = LinePlan::new(trimmed, &session, self.script_host.is_some());
-            let (prompt, text) = (&plan.prompt, &plan.text);
-            let host_before = prompt_of(&session);
-            let ex = if plan.keep_current {
-                session.run_on(prompt, text)
-            } else {
-                session.run(prompt, text)
-            };
-            let frames = if record {
-                session
-                    .world
-                    .take_frames()
-                    .into_iter()
-                    .map(|(t, v)| (t, Rc::new(v)))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            let host = match (prompt, &ex.machine) {
-                (Prompt::Host(_), Some(m)) => format!("{m}$"),
-                _ => host_before,
-            };
-            let mut output = Vec::new();
-            for chunk in &ex.output.chunks {
-                let kind = if chunk.stderr {
-                    TermKind::Stderr
-                } else {
-                    TermKind::Stdout
-                };
-                push_lines(&mut output, kind, &chunk.text);
-            }
-            let echo = format!("{host} {text}").trim_end().to_string();
-            let command = ex.command.map(|l| l.command);
-            let end_ms = session.world.now_ms();
-            (plan, echo, output, start_ms, end_ms, frames, command)
-        };
+        let ran = self.run_in_world(line.trim(), record);
         let status = self.session.borrow().last_status();
-        self.follow_script(&plan);
-        self.record(&plan.record, start_ms, end_ms);
+        self.follow_script(&ran.plan);
+        self.record(&ran.plan.record, ran.start_ms, ran.end_ms);
         self.check_promises();
-        let said = plan.history.as_str();
-        if !said.is_empty() {
-            if let (0, Some(command)) = (status, &command) {
-                self.mark_command(start_ms, said, command);
-            }
-            let history = Rc::make_mut(&mut self.history);
-            if history.last().map(|s| s.as_str()) != Some(said) {
-                history.push(said.to_string());
-            }
-        }
+        self.remember(&ran, status);
         Rc::make_mut(&mut self.lines).push(TermLine {
             kind: TermKind::Echo,
-            text: echo.clone(),
+            text: ran.echo.clone(),
         });
+        self.show_ran(ran, record);
+    }
+
+    /// The line run in the session (recording frames while the clock
+    /// plays): what it printed, and when it started and ended.
+    fn run_in_world(&mut self, trimmed: &str, record: bool) -> Ran {
+        let mut session = self.session.borrow_mut();
+        let start_ms = session.world.now_ms();
+        if record {
+            session.world.record_frames(FRAME_MS);
+        }
+        let plan = LinePlan::new(trimmed, &session, self.script_host.is_some());
+        let (prompt, text) = (&plan.prompt, &plan.text);
+        let host_before = prompt_of(&session);
+        let ex = if plan.keep_current {
+            session.run_on(prompt, text)
+        } else {
+            session.run(prompt, text)
+        };
+        let frames = if record {
+            session
+                .world
+                .take_frames()
+                .into_iter()
+                .map(|(t, v)| (t, Rc::new(v)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let host = match (prompt, &ex.machine) {
+            (Prompt::Host(_), Some(m)) => format!("{m}$"),
+            _ => host_before,
+        };
+        let mut output = Vec::new();
+        for chunk in &ex.output.chunks {
+            let kind = if chunk.stderr {
+                TermKind::Stderr
+            } else {
+                TermKind::Stdout
+            };
+            push_lines(&mut output, kind, &chunk.text);
+        }
+        let echo = format!("{host} {text}").trim_end().to_string();
+        Ran {
+            echo,
+            output,
+            start_ms,
+            end_ms: session.world.now_ms(),
+            frames,
+            command: ex.command.map(|l| l.command),
+            plan,
+        }
+    }
+
+    /// A line that ran: on the timeline if it succeeded and stands for
+    /// something there, and in the history (once, if repeated).
+    fn remember(&mut self, ran: &Ran, status: i32) {
+        let said = ran.plan.history.as_str();
+        if said.is_empty() {
+            return;
+        }
+        if let (0, Some(command)) = (status, &ran.command) {
+            self.mark_command(ran.start_ms, said, command);
+        }
+        let history = Rc::make_mut(&mut self.history);
+        if history.last().map(|s| s.as_str()) != Some(said) {
+            history.push(said.to_string());
+        }
+    }
+
+    /// A line that took simulated time while the clock plays is pending
+    /// until the clock reaches its end; any other shows its output now.
+    fn show_ran(&mut self, ran: Ran, record: bool) {
         let end_view = Rc::new(self.session.borrow().world.view());
-        if record && end_ms > start_ms {
+        if record && ran.end_ms > ran.start_ms {
+            let start_ms = ran.start_ms;
             self.pending = Some(Rc::new(Pending {
-                echo,
+                echo: ran.echo,
                 start_ms,
-                end_ms,
-                output,
-                frames,
+                end_ms: ran.end_ms,
+                output: ran.output,
+                frames: ran.frames,
                 end_view,
             }));
             self.show_at(start_ms);
         } else {
-            Rc::make_mut(&mut self.lines).extend(output);
-            self.shown_ms = end_ms;
+            Rc::make_mut(&mut self.lines).extend(ran.output);
+            self.shown_ms = ran.end_ms;
             self.view = end_view;
             self.prompt = prompt_of(&self.session.borrow());
             self.observe();
