@@ -115,7 +115,9 @@ fn pausing_finishes_a_pending_command_and_runs_what_waits() {
 fn the_report_replays_the_time_the_clock_ran() {
     let m = play(Model::boot(1), 1000);
     let m = send(m, Msg::TogglePlay);
-    let _ = send(m, Msg::Run("etcdctl member list".into()));
+    let m = send(m, Msg::Run("etcdctl member list".into()));
+    // What the page's effect hands the report after each render.
+    report::keep(m.run.clone());
     let r = report::text("x");
     assert!(r.contains("sleep 10"), "{r}");
 }
@@ -285,7 +287,8 @@ fn the_timeline_marks_faults_and_quorum_and_the_live_region_says_so() {
 #[wasm_bindgen_test]
 fn the_report_names_the_seed_and_the_commands() {
     let m = paused(Model::new(42, Start::Cluster));
-    let _ = send(m, Msg::Run("etcdctl member list".into()));
+    let m = send(m, Msg::Run("etcdctl member list".into()));
+    report::keep(m.run.clone());
     let r = report::text("boom");
     assert!(r.contains("seed: 42"), "{r}");
     assert!(r.ends_with("etcdctl member list\n"), "{r}");
@@ -294,11 +297,12 @@ fn the_report_names_the_seed_and_the_commands() {
 
 #[wasm_bindgen_test]
 fn the_panic_banner_shows_the_report_as_text() {
-    let _ = paused(Model::new(9, Start::Empty));
-    report::command(&quorum_playground::link::Step {
+    let mut run = (*paused(Model::new(9, Start::Empty)).run).clone();
+    run.steps.push(quorum_playground::link::Step {
         wait_ms: 0,
         line: "<b>not html</b>".into(),
     });
+    report::keep(std::rc::Rc::new(run));
     report::show_banner(&report::text("a test panic"));
     let banner = by_testid(
         &document().document_element().expect("root"),

@@ -34,7 +34,7 @@ use super::quorum::QuorumPanel;
 use super::share::SharePanel;
 use super::state::{Model, Msg, Replaying, Shared, Start};
 use super::tables::{MachinesOf, Tables};
-use super::terminal::Terminal;
+use super::terminal::{Terminal, Words};
 use super::timeline::TimelineChart;
 use crate::link::{LinkError, Run};
 use crate::sim::quorum::Change;
@@ -109,27 +109,6 @@ fn query_model() -> Model {
     Model::new(o.seed, start)
 }
 
-/// The latest model, for handlers that read it when they run (tab completion,
-/// history, Copy) and for panels that read the world's logs: panels that only
-/// re-render when what they show changed must not act on a model captured at
-/// their last render. Compared by pointer, so it never re-renders anything.
-#[derive(Clone)]
-pub struct Latest(Rc<RefCell<Model>>);
-
-impl PartialEq for Latest {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Latest {
-    /// A copy of the model (cheap: its parts are shared), so no borrow is held
-    /// while a handler sends messages.
-    pub fn get(&self) -> Model {
-        self.0.borrow().clone()
-    }
-}
-
 /// The whole page. It renders on every change of the model (every frame while
 /// the clock plays), but hands each panel only what that panel shows, with
 /// callbacks that stay the same from render to render, so a panel whose
@@ -143,79 +122,28 @@ pub fn app() -> Html {
         use_reducer_eq(move || initial_model(&options))
     };
     let selected = use_state(|| None::<String>);
-    let forecast = use_state(|| None::<Change>);
     let animate = use_state(|| !prefers_reduced_motion());
-    let latest = use_mut_ref(|| (*model).clone());
-    *latest.borrow_mut() = (*model).clone();
-    let latest = Latest(latest);
+    use_report(&model);
     use_clock(&model);
     use_keys(&model);
     use_bridge(&model, options.origin.clone());
     use_hash_links(&model);
     use_replay(&model);
-    {
-        // `?lesson=NAME` (or a path on this site) opens a lesson, at
-        // `step=N` if given; a share link's lesson is shown at the link's
-        // step, over the link's world, and the query's world is ignored. What
-        // the page opened with is said again once a lesson has opened (a
-        // lesson's world starts without a notice), with what was ignored.
-        let d = model.dispatcher();
-        let options = options.clone();
-        let said = model.notice.clone();
-        use_effect_with((), move |_| {
-            let on_msg = Callback::from(move |m: Msg| d.dispatch(m));
-            if let Some(Ok(run)) = linked_run() {
-                if let Some(at) = run.lesson {
-                    lesson::attach(at, on_msg.clone());
-                }
-                if let Some(ignored) = options.link_notice() {
-                    let text = said.map_or(ignored.clone(), |s| format!("{s} {ignored}"));
-                    on_msg.emit(Msg::Notice(text));
-                }
-            } else if let Some(spec) = options.lesson.clone() {
-                let unseen = !options.shows("lesson");
-                lesson::open_from_query(spec, options.step, said, unseen, on_msg);
-            }
-        });
-    }
-
-    {
-        // A machine picked on the map: its actions (right under the map) are
-        // brought into view, on a phone below a map wider than the screen.
-        use_effect_with((*selected).clone(), |selected| {
-            if selected.is_some() {
-                let actions = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-                    d.query_selector("[data-testid=\"selected-machine\"]")
-                        .ok()
-                        .flatten()
-                });
-                if let Some(el) = actions {
-                    scroll_into_view_nearest(&el);
-                }
-            }
-        });
-    }
-    {
-        // On a phone the map is wider than the screen: it opens on its middle.
-        use_effect_with(model.view.machines.len(), |_| {
-            let scroller = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.query_selector(".map-scroll").ok().flatten());
-            if let Some(el) = scroller {
-                let extra = el.scroll_width() - el.client_width();
-                if extra > 0 {
-                    el.set_scroll_left(extra / 2);
-                }
-            }
-        });
-    }
+    use_lesson_from_address(&model, &options);
+    use_reveal_selected(&selected);
+    use_map_centred(model.view.machines.len());
     let d = model.dispatcher();
     let on_run = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Button(line)));
     let on_type = use_callback(d.clone(), |line: String, d| d.dispatch(Msg::Run(line)));
     let on_seek = use_callback(d.clone(), |ms: u64, d| d.dispatch(Msg::Seek(ms)));
-    let on_msg = use_callback(d, |m: Msg, d| d.dispatch(m));
+    let on_msg = use_callback(d.clone(), |m: Msg, d| d.dispatch(m));
     let on_select = use_callback(selected.setter(), |name: Option<String>, s| s.set(name));
-    let on_forecast = use_callback(forecast.setter(), |c: Option<Change>, s| s.set(c));
+    let on_forecast = use_callback(d.clone(), |c: Option<Change>, d| {
+        d.dispatch(Msg::Forecast(c))
+    });
+    let on_typed = use_callback(d.clone(), |line: Option<String>, d| {
+        d.dispatch(line.map_or(Msg::Forecast(None), Msg::ForecastLine))
+    });
     let on_animate = use_callback(animate.setter(), |on: bool, s| s.set(on));
     let notice = model.notice.clone().map(|n| {
         let d = model.dispatcher();
@@ -228,7 +156,8 @@ pub fn app() -> Html {
     });
     let m = &*model;
     let o = &*options;
-    let quorum_forecast = forecast
+    let quorum_forecast = m
+        .forecast
         .as_ref()
         .map(|c| crate::sim::quorum::forecast(&m.view, c));
     let upto = {
@@ -304,7 +233,8 @@ pub fn app() -> Html {
                             <Terminal lines={Shared::new(&m.lines)} pending={m.pending.as_ref().map(Shared::new)}
                                 running_ms={m.pending.as_ref().map(|p| m.shown_ms.saturating_sub(p.start_ms))}
                                 queue={Shared::new(&m.queue)} partial={m.partial.clone()} prompt={m.prompt.clone()}
-                                latest={latest.clone()} on_run={on_type} on_forecast={on_forecast.clone()} />
+                                history={Shared::new(&m.history)} words={Words::of(&m.view)}
+                                on_run={on_type} {on_typed} />
                         }
                     </div>
                     if o.shows("tables") {
@@ -315,17 +245,79 @@ pub fn app() -> Html {
                     }
                     if o.shows("timeline") && !o.embed {
                         <section class="panel wide" aria-label="Share and export">
-                            <SharePanel latest={latest.clone()} on_msg={on_msg.clone()} />
+                            <SharePanel export={m.export.as_ref().map(Shared::new)} on_msg={on_msg.clone()} />
                         </section>
                     }
                     if o.shows("logs") {
                         <Logs world_id={m.world_id} {upto} machines={m.view.machines.iter().map(|x| x.name.clone()).collect::<Vec<_>>()}
-                            {latest} />
+                            log={m.log()} />
                     }
                 </main>
             }
         </div>
     }
+}
+
+/// `?lesson=NAME` (or a path on this site) opens a lesson, at `step=N` if
+/// given; a share link's lesson is shown at the link's step, over the
+/// link's world, and the query's world is ignored. What the page opened with
+/// is said again once a lesson has opened (a lesson's world starts without a
+/// notice), with what was ignored. Once, after the first render.
+#[hook]
+fn use_lesson_from_address(model: &UseReducerHandle<Model>, options: &Rc<Options>) {
+    let d = model.dispatcher();
+    let options = options.clone();
+    let said = model.notice.clone();
+    use_effect_with((), move |_| {
+        let on_msg = Callback::from(move |m: Msg| d.dispatch(m));
+        if let Some(Ok(run)) = linked_run() {
+            if let Some(at) = run.lesson {
+                lesson::attach(at, on_msg.clone());
+            }
+            if let Some(ignored) = options.link_notice() {
+                let text = said.map_or(ignored.clone(), |s| format!("{s} {ignored}"));
+                on_msg.emit(Msg::Notice(text));
+            }
+        } else if let Some(spec) = options.lesson.clone() {
+            let unseen = !options.shows("lesson");
+            lesson::open_from_query(spec, options.step, said, unseen, on_msg);
+        }
+    });
+}
+
+/// A machine picked on the map: its actions (right under the map) are
+/// brought into view, on a phone below a map wider than the screen.
+#[hook]
+fn use_reveal_selected(selected: &UseStateHandle<Option<String>>) {
+    use_effect_with((**selected).clone(), |selected| {
+        if selected.is_some() {
+            let actions = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+                d.query_selector("[data-testid=\"selected-machine\"]")
+                    .ok()
+                    .flatten()
+            });
+            if let Some(el) = actions {
+                scroll_into_view_nearest(&el);
+            }
+        }
+    });
+}
+
+/// On a phone the map is wider than the screen: it opens on its middle
+/// (again when the number of machines changes).
+#[hook]
+fn use_map_centred(machines: usize) {
+    use_effect_with(machines, |_| {
+        let scroller = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(".map-scroll").ok().flatten());
+        if let Some(el) = scroller {
+            let extra = el.scroll_width() - el.client_width();
+            if extra > 0 {
+                el.set_scroll_left(extra / 2);
+            }
+        }
+    });
 }
 
 /// The wasm memory the page holds, in bytes: the end-to-end tests' memory
@@ -334,6 +326,17 @@ pub fn app() -> Html {
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = quorumPlaygroundMemoryBytes)]
 pub fn memory_bytes() -> f64 {
     (core::arch::wasm32::memory_size(0) as f64) * 65536.0
+}
+
+/// Hands the model's run to the panic report ([`super::report::keep`])
+/// whenever it changed: after the render, outside the reducer. The run is
+/// shared, not copied, and compared by pointer, so this costs nothing on the
+/// clock's frames.
+#[hook]
+fn use_report(model: &UseReducerHandle<Model>) {
+    use_effect_with(Shared::new(&model.run), |run| {
+        super::report::keep(run.0.clone())
+    });
 }
 
 /// While a run is being opened, one part of it per message, each after the

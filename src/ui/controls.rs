@@ -36,12 +36,11 @@ pub struct ControlsProps {
     pub world: Vec<&'static str>,
 }
 
-#[function_component(Controls)]
-pub fn controls(props: &ControlsProps) -> Html {
-    let m = props;
-    // Each field keeps the text being typed in its own state (the clock renders
-    // 60 times a second); the model's value replaces it only when the speed or
-    // the seed itself changes.
+/// The speed and seed fields' texts. Each field keeps the text being typed
+/// in its own state (the clock renders 60 times a second); the model's value
+/// replaces it only when the speed or the seed itself changes.
+#[hook]
+fn use_field_texts(m: &ControlsProps) -> (UseStateHandle<String>, UseStateHandle<String>) {
     let speed_text = use_state(|| format!("{}x", m.speed));
     let seed_text = use_state(|| m.seed.to_string());
     {
@@ -55,6 +54,35 @@ pub fn controls(props: &ControlsProps) -> Html {
             t.set(seed.to_string());
         });
     }
+    (speed_text, seed_text)
+}
+
+/// The speed field applies its text on Enter and when it changes.
+fn speed_handlers(
+    on_msg: &Callback<Msg>,
+    speed_text: &UseStateHandle<String>,
+) -> (Callback<KeyboardEvent>, Callback<Event>) {
+    let apply_speed = {
+        let on = on_msg.clone();
+        let t = speed_text.clone();
+        move || on.emit(Msg::SetSpeed((*t).clone()))
+    };
+    let on_speed_key = {
+        let f = apply_speed.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" {
+                f();
+            }
+        })
+    };
+    let on_speed_change = Callback::from(move |_: Event| apply_speed());
+    (on_speed_key, on_speed_change)
+}
+
+#[function_component(Controls)]
+pub fn controls(props: &ControlsProps) -> Html {
+    let m = props;
+    let (speed_text, seed_text) = use_field_texts(m);
     let send = |msg: Msg| {
         let on = props.on_msg.clone();
         Callback::from(move |_: MouseEvent| on.emit(msg.clone()))
@@ -69,20 +97,7 @@ pub fn controls(props: &ControlsProps) -> Html {
     };
     let on_speed_input = typed(&speed_text);
     let on_seed_input = typed(&seed_text);
-    let apply_speed = {
-        let on = props.on_msg.clone();
-        let t = speed_text.clone();
-        move || on.emit(Msg::SetSpeed((*t).clone()))
-    };
-    let on_speed_key = {
-        let f = apply_speed.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" {
-                f();
-            }
-        })
-    };
-    let on_speed_change = Callback::from(move |_: Event| apply_speed());
+    let (on_speed_key, on_speed_change) = speed_handlers(&props.on_msg, &speed_text);
     let reset = |start: Start| {
         let on = props.on_msg.clone();
         let t = seed_text.clone();

@@ -339,6 +339,46 @@ pub fn checks(m: &Model) -> Option<Vec<Result<String, String>>> {
     )
 }
 
+/// Run, then the step finished: focus moves from Run to Next.
+#[hook]
+fn use_focus_next(finished: Option<(usize, bool)>, run_ref: &NodeRef, next_ref: &NodeRef) {
+    let (run_ref, next_ref) = (run_ref.clone(), next_ref.clone());
+    use_effect_with(finished, move |f| {
+        if let Some((_, true)) = f {
+            let active = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element());
+            let on_run = match (active, run_ref.get()) {
+                (Some(a), Some(r)) => web_sys::Node::from(a) == r,
+                _ => false,
+            };
+            if on_run {
+                if let Some(n) = next_ref.cast::<web_sys::HtmlElement>() {
+                    let _ = n.focus();
+                }
+            }
+        }
+    });
+}
+
+/// The catalogue, when no lesson is open (with why one could not be).
+fn lesson_list(error: Option<Html>, on_msg: &Callback<Msg>) -> Html {
+    html! {
+        <div class="lesson-list" data-testid="lesson-list">
+            <h2>{ "Lessons" }</h2>
+            { for error }
+            <ul>
+                { for CATALOGUE.iter().map(|(name, title)| {
+                    let on = on_msg.clone();
+                    let spec = name.to_string();
+                    let onclick = Callback::from(move |_: MouseEvent| open(spec.clone(), on.clone()));
+                    html! { <li><button class="link-like" data-testid={format!("lesson-open-{name}")} {onclick}>{ *title }</button></li> }
+                }) }
+            </ul>
+        </div>
+    }
+}
+
 #[function_component(LessonPanel)]
 pub fn lesson_panel(props: &LessonProps) -> Html {
     let run_ref = use_node_ref();
@@ -347,44 +387,12 @@ pub fn lesson_panel(props: &LessonProps) -> Html {
         .lesson
         .as_ref()
         .map(|s| (s.step, s.done && props.idle));
-    {
-        // Run, then the step finished: focus moves from Run to Next.
-        let (run_ref, next_ref) = (run_ref.clone(), next_ref.clone());
-        use_effect_with(finished, move |f| {
-            if let Some((_, true)) = f {
-                let active = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.active_element());
-                let on_run = match (active, run_ref.get()) {
-                    (Some(a), Some(r)) => web_sys::Node::from(a) == r,
-                    _ => false,
-                };
-                if on_run {
-                    if let Some(n) = next_ref.cast::<web_sys::HtmlElement>() {
-                        let _ = n.focus();
-                    }
-                }
-            }
-        });
-    }
+    use_focus_next(finished, &run_ref, &next_ref);
     let error = props.error.as_ref().map(|e| {
         html! { <p class="lesson-error" role="alert" data-testid="lesson-error">{ e }</p> }
     });
     let Some(state) = &props.lesson else {
-        return html! {
-            <div class="lesson-list" data-testid="lesson-list">
-                <h2>{ "Lessons" }</h2>
-                { for error }
-                <ul>
-                    { for CATALOGUE.iter().map(|(name, title)| {
-                        let on = props.on_msg.clone();
-                        let spec = name.to_string();
-                        let onclick = Callback::from(move |_: MouseEvent| open(spec.clone(), on.clone()));
-                        html! { <li><button class="link-like" data-testid={format!("lesson-open-{name}")} {onclick}>{ *title }</button></li> }
-                    }) }
-                </ul>
-            </div>
-        };
+        return lesson_list(error, &props.on_msg);
     };
     let lesson = &state.lesson;
     let n = lesson.steps.len();

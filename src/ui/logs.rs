@@ -11,7 +11,7 @@ use std::rc::Rc;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use super::app::Latest;
+use super::state::WorldLog;
 use crate::sim::etcd::logfmt::{level_of, Level};
 use crate::sim::view::visible_text;
 use crate::sim::world::LogLine;
@@ -47,7 +47,8 @@ struct Cache {
 
 /// What the logs panel depends on: it re-renders when lines reach the page's
 /// clock or the machines change, not on every frame. The lines themselves are
-/// read from the world (through `latest`) when it renders.
+/// read from the world's log (`log`, the one read handle, see [`WorldLog`])
+/// when it renders: only the first `upto`, which never change in a world.
 #[derive(Properties, PartialEq)]
 pub struct LogsProps {
     pub world_id: u64,
@@ -55,7 +56,7 @@ pub struct LogsProps {
     pub upto: usize,
     /// The machines' names, for the machine filter.
     pub machines: Vec<String>,
-    pub latest: Latest,
+    pub log: WorldLog,
 }
 
 fn update(cache: &mut Cache, filter: &Filter, world: u64, logs: &[LogLine], upto: usize) {
@@ -74,117 +75,150 @@ fn update(cache: &mut Cache, filter: &Filter, world: u64, logs: &[LogLine], upto
     cache.scanned = upto;
 }
 
-#[function_component(Logs)]
-pub fn logs(props: &LogsProps) -> Html {
-    let filter = use_state(Filter::default);
-    let cache: Rc<RefCell<Cache>> = use_mut_ref(Cache::default);
-    let scroll = use_state(|| 0.0_f64);
-    let follow = use_state(|| true);
-    let height = use_state(|| 320.0_f64);
-    let body = use_node_ref();
-    let model = props.latest.get();
-    let session = model.session();
-    let all = &session.world.logs();
-    let upto = props.upto.min(all.len());
-    let machines = &props.machines;
-    // A machine that is gone (a reset, `machine rm`) no longer filters.
-    let gone = !filter.machine.is_empty() && !machines.iter().any(|x| *x == filter.machine);
-    let effective = if gone {
-        Filter {
-            machine: String::new(),
-            ..(*filter).clone()
-        }
-    } else {
-        (*filter).clone()
-    };
-    update(
-        &mut cache.borrow_mut(),
-        &effective,
-        props.world_id,
-        all,
-        upto,
-    );
-    let total = cache.borrow().matches.len();
-    {
-        let body = body.clone();
-        let follow = *follow;
-        use_effect_with((total, follow), move |_| {
-            if follow {
-                if let Some(el) = body.cast::<HtmlElement>() {
-                    el.set_scroll_top(el.scroll_height());
-                }
+impl Filter {
+    /// The filter as it applies: a machine that is gone (a reset, `machine
+    /// rm`) no longer filters.
+    fn effective(&self, machines: &[String]) -> Filter {
+        let gone = !self.machine.is_empty() && !machines.contains(&self.machine);
+        if gone {
+            Filter {
+                machine: String::new(),
+                ..self.clone()
             }
-        });
+        } else {
+            self.clone()
+        }
     }
-    let onscroll = {
-        let scroll = scroll.clone();
-        let follow = follow.clone();
-        let height = height.clone();
+}
+
+/// The part of the log body in view: its scroll offset and height, and
+/// whether it follows the tail.
+#[derive(Clone)]
+struct Viewport {
+    scroll: UseStateHandle<f64>,
+    height: UseStateHandle<f64>,
+    follow: UseStateHandle<bool>,
+}
+
+impl Viewport {
+    /// The matches to draw: those in view, and [`OVERSCAN`] on each side.
+    fn rows(&self) -> (usize, usize) {
+        let first = ((*self.scroll / ROW_H) as usize).saturating_sub(OVERSCAN);
+        let count = (*self.height / ROW_H) as usize + 2 * OVERSCAN;
+        (first, count)
+    }
+
+    /// Scrolling: what is in view, and whether the reader left the tail.
+    fn on_scroll(&self) -> Callback<Event> {
+        let v = self.clone();
         Callback::from(move |e: Event| {
             let Some(el) = e.target_dyn_into::<HtmlElement>() else {
                 return;
             };
             let top = f64::from(el.scroll_top());
             let h = f64::from(el.client_height());
-            scroll.set(top);
-            height.set(h.max(ROW_H));
-            follow.set(top + h >= f64::from(el.scroll_height()) - ROW_H);
+            v.scroll.set(top);
+            v.height.set(h.max(ROW_H));
+            v.follow
+                .set(top + h >= f64::from(el.scroll_height()) - ROW_H);
         })
-    };
-    let set = |f: fn(&mut Filter, String)| {
-        let filter = filter.clone();
-        Callback::from(move |e: Event| {
-            let value = e
-                .target_dyn_into::<HtmlSelectElement>()
-                .map(|s| s.value())
-                .or_else(|| e.target_dyn_into::<HtmlInputElement>().map(|i| i.value()))
-                .unwrap_or_default();
-            let mut next = (*filter).clone();
-            f(&mut next, value);
-            filter.set(next);
-        })
-    };
-    let on_machine = set(|f, v| f.machine = v);
-    let on_level = set(|f, v| {
-        f.min = match v.as_str() {
-            "warn" => Some(Level::Warn),
-            "error" => Some(Level::Error),
-            _ => None,
+    }
+}
+
+/// The filter's controls: a select or a field's value changes one part.
+fn on_filter<E: AsRef<Event> + 'static>(
+    filter: &UseStateHandle<Filter>,
+    f: fn(&mut Filter, String),
+) -> Callback<E> {
+    let filter = filter.clone();
+    Callback::from(move |e: E| {
+        let e = e.as_ref();
+        let value = e
+            .target_dyn_into::<HtmlSelectElement>()
+            .map(|s| s.value())
+            .or_else(|| e.target_dyn_into::<HtmlInputElement>().map(|i| i.value()))
+            .unwrap_or_default();
+        let mut next = (*filter).clone();
+        f(&mut next, value);
+        filter.set(next);
+    })
+}
+
+/// The level select's value as a least level.
+fn min_level(value: &str) -> Option<Level> {
+    match value {
+        "warn" => Some(Level::Warn),
+        "error" => Some(Level::Error),
+        _ => None,
+    }
+}
+
+/// Keeps the body at the tail while it follows, as matches arrive.
+#[hook]
+fn use_follow_tail(body: &NodeRef, total: usize, follow: bool) {
+    let body = body.clone();
+    use_effect_with((total, follow), move |_| {
+        if follow {
+            if let Some(el) = body.cast::<HtmlElement>() {
+                el.set_scroll_top(el.scroll_height());
+            }
         }
     });
-    let on_search = {
-        let filter = filter.clone();
-        Callback::from(move |e: InputEvent| {
-            if let Some(i) = e.target_dyn_into::<HtmlInputElement>() {
-                let mut next = (*filter).clone();
-                next.search = i.value().to_lowercase();
-                filter.set(next);
-            }
-        })
+}
+
+/// Row `row` of the matches: log line `i`, placed at its height.
+fn row(row: usize, i: usize, l: &LogLine) -> Html {
+    let level = match level_of(&l.text) {
+        Level::Debug => "debug",
+        Level::Info => "info",
+        Level::Warn => "warn",
+        Level::Error => "error",
     };
+    let text = visible_text(&l.text).into_owned();
+    html! {
+        <div key={i} class={classes!("log-row", level)} data-testid="log-row" style={format!("top:{}px", row as f64 * ROW_H)}
+            title={text.clone()}>
+            <span class="log-machine">{ format!("[{}] ", visible_text(&l.machine)) }</span>{ text }
+        </div>
+    }
+}
+
+#[function_component(Logs)]
+pub fn logs(props: &LogsProps) -> Html {
+    let filter = use_state(Filter::default);
+    let cache: Rc<RefCell<Cache>> = use_mut_ref(Cache::default);
+    let view = Viewport {
+        scroll: use_state(|| 0.0_f64),
+        height: use_state(|| 320.0_f64),
+        follow: use_state(|| true),
+    };
+    let body = use_node_ref();
+    let all = props.log.lines();
+    let upto = props.upto.min(all.len());
+    let machines = &props.machines;
+    let effective = filter.effective(machines);
+    update(
+        &mut cache.borrow_mut(),
+        &effective,
+        props.world_id,
+        &all,
+        upto,
+    );
+    let total = cache.borrow().matches.len();
+    let follow = view.follow.clone();
+    use_follow_tail(&body, total, *follow);
+    let onscroll = view.on_scroll();
+    let on_machine = on_filter::<Event>(&filter, |f, v| f.machine = v);
+    let on_level = on_filter::<Event>(&filter, |f, v| f.min = min_level(&v));
+    let on_search = on_filter::<InputEvent>(&filter, |f, v| f.search = v.to_lowercase());
     let on_follow = {
         let follow = follow.clone();
         Callback::from(move |_: MouseEvent| follow.set(!*follow))
     };
-    let first = ((*scroll / ROW_H) as usize).saturating_sub(OVERSCAN);
-    let count = (*height / ROW_H) as usize + 2 * OVERSCAN;
+    let (first, count) = view.rows();
     let c = cache.borrow();
-    let rows = c.matches.iter().enumerate().skip(first).take(count).filter_map(|(row, &i)| {
-        let l = all.get(i)?;
-        let level = match level_of(&l.text) {
-            Level::Debug => "debug",
-            Level::Info => "info",
-            Level::Warn => "warn",
-            Level::Error => "error",
-        };
-        let text = visible_text(&l.text).into_owned();
-        Some(html! {
-            <div key={i} class={classes!("log-row", level)} data-testid="log-row" style={format!("top:{}px", row as f64 * ROW_H)}
-                title={text.clone()}>
-                <span class="log-machine">{ format!("[{}] ", visible_text(&l.machine)) }</span>{ text }
-            </div>
-        })
-    });
+    let rows = c.matches.iter().enumerate().skip(first).take(count);
+    let rows = rows.filter_map(|(n, &i)| all.get(i).map(|l| row(n, i, l)));
     html! {
         <section class="panel wide logs" aria-label="Server logs" data-testid="logs-panel">
             <h2>{ "Logs" }</h2>

@@ -95,9 +95,11 @@ fn action(view: &WorldView, id: &'static str, label: &'static str, command: Stri
     }
 }
 
-fn machine_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
-    let name = m.name.clone();
-    let member = actions::member_of(view, &name);
+/// A machine's membership actions: add it (as a member or a learner), or
+/// promote it, make it the leader, remove it.
+fn membership_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
+    let name = &m.name;
+    let member = actions::member_of(view, name);
     let info = member.and_then(|id| {
         actions::members(view)?
             .members
@@ -105,6 +107,36 @@ fn machine_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
             .find(|x| x.id == id)
             .cloned()
     });
+    let mut out = Vec::new();
+    match &info {
+        None => {
+            if let Some(command) = actions::member_add(view, name, false) {
+                out.push(action(view, "add-member", "Add as member", command));
+            }
+            if let Some(command) = actions::member_add(view, name, true) {
+                out.push(action(view, "add-learner", "Add as learner", command));
+            }
+        }
+        Some(mem) => {
+            if mem.is_learner {
+                if let Some(command) = actions::promote(view, mem.id) {
+                    out.push(action(view, "promote", "Promote", command));
+                }
+            } else if m.process.as_ref().is_some_and(|p| p.role != Role::Leader) {
+                if let Some(command) = actions::move_leader(view, mem.id) {
+                    out.push(action(view, "move-leader", "Make leader", command));
+                }
+            }
+            if let Some(command) = actions::member_remove(view, mem.id) {
+                out.push(action(view, "remove", "Remove member", command));
+            }
+        }
+    }
+    out
+}
+
+fn machine_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
+    let name = m.name.clone();
     let running = m.process.is_some();
     let mut out = Vec::new();
     if let Some(command) = actions::start_etcd(view, &name) {
@@ -139,30 +171,7 @@ fn machine_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
             actions::power(&name, true),
         ));
     }
-    match &info {
-        None => {
-            if let Some(command) = actions::member_add(view, &name, false) {
-                out.push(action(view, "add-member", "Add as member", command));
-            }
-            if let Some(command) = actions::member_add(view, &name, true) {
-                out.push(action(view, "add-learner", "Add as learner", command));
-            }
-        }
-        Some(mem) => {
-            if mem.is_learner {
-                if let Some(command) = actions::promote(view, mem.id) {
-                    out.push(action(view, "promote", "Promote", command));
-                }
-            } else if m.process.as_ref().is_some_and(|p| p.role != Role::Leader) {
-                if let Some(command) = actions::move_leader(view, mem.id) {
-                    out.push(action(view, "move-leader", "Make leader", command));
-                }
-            }
-            if let Some(command) = actions::member_remove(view, mem.id) {
-                out.push(action(view, "remove", "Remove member", command));
-            }
-        }
-    }
+    out.extend(membership_actions(view, m));
     if !running && m.disk.iter().any(|d| *d == format!("{name}.etcd/")) {
         out.push(action(view, "wipe", "Wipe data dir", actions::wipe(&name)));
     }

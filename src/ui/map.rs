@@ -710,44 +710,54 @@ fn pause_controls(p: PauseOn, on: &Callback<PauseOn>) -> Html {
     }
 }
 
-fn link(
-    l: &LinkView,
-    pos: &BTreeMap<String, (f64, f64)>,
-    ((mx, my), touch_r): ((f64, f64), f64),
-    props: &LinksProps,
-    pointed: &Pointed,
-) -> (Html, Html) {
-    let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&l.a), pos.get(&l.b)) else {
-        return (Html::default(), Html::default());
-    };
-    let state = link_state(l);
+/// A link's words, as shown: its label for screen readers, its title,
+/// and the label drawn by it when it is cut.
+fn link_words(l: &LinkView, state: &str) -> (String, String, String) {
     let label = match (l.a_to_b, l.b_to_a) {
         (true, true) => String::new(),
         (false, false) => "✕ cut".to_string(),
         (false, true) => format!("✕ {} → {} cut", l.a, l.b),
         (true, false) => format!("✕ {} → {} cut", l.b, l.a),
     };
-    let run = {
-        let on_run = props.on_run.clone();
-        let (a, b) = (l.a.clone(), l.b.clone());
-        let up = state == "up";
-        move |one_way: bool| on_run.emit(actions::link(&a, &b, up, one_way))
+    let aria = if state == "up" {
+        format!(
+            "link {} – {}: up. Press to cut it (shift: {} → {} only)",
+            l.a, l.b, l.a, l.b
+        )
+    } else {
+        format!(
+            "link {} – {}: {}. Press to heal it",
+            l.a,
+            l.b,
+            label.trim_start_matches("✕ ")
+        )
     };
-    let onclick = {
-        let run = run.clone();
-        Callback::from(move |e: MouseEvent| run(e.shift_key()))
+    let title = if state == "up" {
+        format!("net cut {} {} (shift: one way)", l.a, l.b)
+    } else {
+        format!("net heal {} {}", l.a, l.b)
     };
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" || e.key() == " " {
-            e.prevent_default();
-            run(e.shift_key());
-        }
-    });
+    (shown(aria), shown(title), shown(label))
+}
+
+/// A link under the pointer or the keyboard's focus: the forecast of
+/// pressing it, and which link that is (`Pointed`). Returns the handlers
+/// for the pointer entering and leaving, focus and blur.
+fn link_pointer(
+    l: &LinkView,
+    up: bool,
+    props: &LinksProps,
+    pointed: &Pointed,
+) -> (
+    Callback<MouseEvent>,
+    Callback<MouseEvent>,
+    Callback<FocusEvent>,
+    Callback<FocusEvent>,
+) {
     let point = {
         let f = props.on_forecast.clone();
         let pointed = pointed.clone();
         let (a, b) = (l.a.clone(), l.b.clone());
-        let up = state == "up";
         move || {
             *pointed.borrow_mut() = Some((a.clone(), b.clone(), up));
             f.emit(Some(link_change(&a, &b, up)))
@@ -771,25 +781,38 @@ fn link(
         Callback::from(move |_: MouseEvent| unpoint())
     };
     let blur = Callback::from(move |_: FocusEvent| unpoint());
-    let aria = if state == "up" {
-        format!(
-            "link {} – {}: up. Press to cut it (shift: {} → {} only)",
-            l.a, l.b, l.a, l.b
-        )
-    } else {
-        format!(
-            "link {} – {}: {}. Press to heal it",
-            l.a,
-            l.b,
-            label.trim_start_matches("✕ ")
-        )
+    (hover, leave, focus, blur)
+}
+
+fn link(
+    l: &LinkView,
+    pos: &BTreeMap<String, (f64, f64)>,
+    ((mx, my), touch_r): ((f64, f64), f64),
+    props: &LinksProps,
+    pointed: &Pointed,
+) -> (Html, Html) {
+    let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&l.a), pos.get(&l.b)) else {
+        return (Html::default(), Html::default());
     };
-    let title = if state == "up" {
-        format!("net cut {} {} (shift: one way)", l.a, l.b)
-    } else {
-        format!("net heal {} {}", l.a, l.b)
+    let state = link_state(l);
+    let run = {
+        let on_run = props.on_run.clone();
+        let (a, b) = (l.a.clone(), l.b.clone());
+        let up = state == "up";
+        move |one_way: bool| on_run.emit(actions::link(&a, &b, up, one_way))
     };
-    let (aria, title, label) = (shown(aria), shown(title), shown(label));
+    let onclick = {
+        let run = run.clone();
+        Callback::from(move |e: MouseEvent| run(e.shift_key()))
+    };
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            run(e.shift_key());
+        }
+    });
+    let (hover, leave, focus, blur) = link_pointer(l, state == "up", props, pointed);
+    let (aria, title, label) = link_words(l, state);
     let key = format!("{}-{}", l.a, l.b);
     let (x1, y1, x2, y2) = (
         format!("{x1:.1}"),

@@ -28,8 +28,9 @@ pub use lesson::{
 pub use map::{link_state, machine_state};
 pub use share::{embed_code, share_url};
 pub use state::{
-    command_line, parse_seed, parse_speed, EventKind, LessonState, MapEvent, Marker, MarkerKind,
-    Model, Msg, PauseOn, Promises, Recorded, Start, TermKind, TermLine, FRAME_MS, TICK_MS,
+    command_line, parse_seed, parse_speed, EventKind, Export, ExportKind, LessonState, MapEvent,
+    Marker, MarkerKind, Model, Msg, PauseOn, Promises, Recorded, Start, TermKind, TermLine,
+    FRAME_MS, TICK_MS,
 };
 
 /// Installs the panic banner, then mounts the app on the page's body.

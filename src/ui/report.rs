@@ -1,5 +1,6 @@
-//! Never a dead page: the seed and every command run so far, kept outside Yew,
-//! and a panic hook, installed through Yew's own setter so rendering keeps it,
+//! Never a dead page: the seed and every command run so far, kept outside Yew
+//! (the page hands its run over in an effect after each render, [`keep`]: the
+//! reducer itself has no side effects), and a panic hook, installed through Yew's own setter so rendering keeps it,
 //! that shows them in a banner (plain DOM, since a panicked Yew app cannot
 //! render any more) with a report to copy and a reload button. After a panic
 //! the page stops cleanly: everything but the banner is made `inert`, no event
@@ -10,15 +11,16 @@
 //! bug would.
 
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use yew::prelude::*;
 
-use crate::lessons::Start;
-use crate::link::{Run, Step};
+use crate::link::Run;
 
 thread_local! {
-    static RUN: RefCell<Option<Run>> = const { RefCell::new(None) };
+    /// The page's run as of its last render (shared with the model, not copied).
+    static RUN: RefCell<Option<Rc<Run>>> = const { RefCell::new(None) };
     /// Whether the page has stopped (a panic was reported).
     static STOPPED: Cell<bool> = const { Cell::new(false) };
     /// Whether the test-only trigger was pulled: the next render panics.
@@ -27,17 +29,14 @@ thread_local! {
     static RERENDER: RefCell<Option<UseForceUpdateHandle>> = const { RefCell::new(None) };
 }
 
-/// A new world began.
-pub fn reset(seed: u64, start: Start) {
-    RUN.with(|r| *r.borrow_mut() = Some(Run::new(seed, start)));
-}
-
-/// A command the page recorded, with the time its clock ran before it (the
-/// page's own `Run` step, kept here too because a panicked app cannot be read).
-pub fn command(step: &Step) {
+/// The page's run (its seed, start and every command with the time its
+/// clock ran before it), kept here because a panicked app cannot be read.
+/// Called by the page in an effect whenever the model's run changed
+/// (`app::use_report`), never by the reducer.
+pub fn keep(run: Rc<Run>) {
     RUN.with(|r| {
-        if let Some(run) = r.borrow_mut().as_mut() {
-            run.steps.push(step.clone());
+        if let Ok(mut r) = r.try_borrow_mut() {
+            *r = Some(run);
         }
     });
 }

@@ -2,15 +2,16 @@
 //! moment), as an `<iframe>` snippet, as the runner's transcript, as a bash
 //! script for real etcd on loopback addresses (`crate::export`), and a box to paste a script or
 //! transcript into, which replays it in a new world and says what it did
-//! (`link::ImportReport`, as the page's notice). Everything is computed
-//! when its button is pressed, from the latest model, and shown as text only.
+//! (`link::ImportReport`, as the page's notice). A button sends
+//! `Msg::Export`: the reducer keeps the run as it was at that moment
+//! (`Model::export`), and the panel, in an effect, makes the text from it,
+//! copies a link or embed code to the clipboard, and shows it as text only.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::app::Latest;
-use super::state::Msg;
+use super::state::{Export, ExportKind, Msg, Shared};
 use crate::link::{self, Run};
 use crate::sim::view::visible_text;
 
@@ -30,7 +31,8 @@ enum Shown {
 
 #[derive(Properties, PartialEq)]
 pub struct ShareProps {
-    pub latest: Latest,
+    /// The last share or export asked for in this world (a new one per press).
+    pub export: Option<Shared<Export>>,
     pub on_msg: Callback<Msg>,
 }
 
@@ -105,12 +107,17 @@ pub fn share_panel(props: &ShareProps) -> Html {
             }
         })
     };
-    let button = |label: &'static str,
-                  testid: &'static str,
-                  title: &'static str,
-                  make: fn(&Run) -> Result<Shown, String>| {
-        let (latest, show) = (props.latest.clone(), show.clone());
-        let onclick = Callback::from(move |_| show.emit(make(&latest.get().to_run())));
+    {
+        // A press: its text made (and copied) once, after the render.
+        let show = show.clone();
+        use_effect_with(props.export.clone(), move |export| {
+            if let Some(e) = export {
+                show.emit(make(e.kind)(&e.run));
+            }
+        });
+    }
+    let button = |label: &'static str, testid: &'static str, title: &'static str, kind| {
+        let onclick = props.on_msg.reform(move |_| Msg::Export(kind));
         html! { <button data-testid={testid} {title} {onclick}>{ label }</button> }
     };
     let import = {
@@ -120,11 +127,11 @@ pub fn share_panel(props: &ShareProps) -> Html {
     html! {
         <div class="share" data-testid="share">
             <div class="share-buttons">
-                { button("Copy link", "copy-link", "a link that opens this run at this moment", make_link) }
-                { button("Copy embed code", "copy-embed", "an <iframe> for course material", make_embed) }
-                { button("Transcript", "export-transcript", "the run as the headless runner prints it", make_transcript) }
-                { button("Script", "export-script", "the run's commands for the headless runner or Import", make_script) }
-                { button("Bash for real etcd", "export-bash", "the same steps against real etcd 3.4 on 127.0.0.x loopback addresses", make_bash) }
+                { button("Copy link", "copy-link", "a link that opens this run at this moment", ExportKind::Link) }
+                { button("Copy embed code", "copy-embed", "an <iframe> for course material", ExportKind::Embed) }
+                { button("Transcript", "export-transcript", "the run as the headless runner prints it", ExportKind::Transcript) }
+                { button("Script", "export-script", "the run's commands for the headless runner or Import", ExportKind::Script) }
+                { button("Bash for real etcd", "export-bash", "the same steps against real etcd 3.4 on 127.0.0.x loopback addresses", ExportKind::Bash) }
                 <button data-testid="import" title="paste a script or transcript and replay it" onclick={import}>{ "Import…" }</button>
             </div>
             if let Some(e) = &*error {
@@ -132,6 +139,17 @@ pub fn share_panel(props: &ShareProps) -> Html {
             }
             { shown_view(&shown, &props.on_msg, &error) }
         </div>
+    }
+}
+
+/// What a button makes of the run.
+fn make(kind: ExportKind) -> fn(&Run) -> Result<Shown, String> {
+    match kind {
+        ExportKind::Link => make_link,
+        ExportKind::Embed => make_embed,
+        ExportKind::Transcript => make_transcript,
+        ExportKind::Script => make_script,
+        ExportKind::Bash => make_bash,
     }
 }
 

@@ -2,6 +2,11 @@
 //! (play/pause, speed, one tick), the terminal (lines, history, a pending command
 //! and the lines typed while it runs), the timeline of terms and leaders, and the
 //! text the screen-reader live region announces. Every change is a `Msg`.
+//! The reducer has no side effects: it calls no browser API and writes
+//! nothing outside the model; the page does that in effects after the render
+//! (the panic report's copy of the run, a share's clipboard). What a panel's
+//! handler needs at the moment it fires is in its props, or is asked of the
+//! reducer with a message (`Msg::ForecastLine`, `Msg::Export`).
 //!
 //! Every command is also recorded in a [`Run`] with the simulated time the clock
 //! ran before it, so any moment can be rebuilt by replay: a share link opens a
@@ -27,9 +32,9 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use super::report;
 use crate::lessons::{self, Lesson};
 use crate::link::{LessonAt, Run, Step};
+use crate::shell::actions;
 use crate::shell::command::{self, Command};
 use crate::shell::parse::{self, Prompt, Reader};
 use crate::shell::runner;
@@ -38,9 +43,9 @@ use crate::sim::budget::{self, Spent};
 use crate::sim::etcd::logfmt::Stamp;
 use crate::sim::invariants::Promise;
 use crate::sim::lost::{self, LostWrite};
-use crate::sim::quorum::{self, QuorumInfo};
+use crate::sim::quorum::{self, Change, QuorumInfo};
 use crate::sim::view::{elapsed_text, WorldView};
-use crate::sim::world::Action;
+use crate::sim::world::{Action, LogLine};
 
 /// The script the page opens on.
 pub const BOOT_SCRIPT: &str = lessons::CLUSTER_SCRIPT;
@@ -171,7 +176,7 @@ pub enum Msg {
     /// Show the run as it was at this simulated moment (the timeline dragged
     /// back or forward); the run's future is kept until the person acts.
     Seek(u64),
-    /// Replay the next part of the run being opened ([`Replaying`]); the page
+    /// Replay the next part of the run being opened (`Replaying`); the page
     /// sends it again after each render until the run is whole.
     ReplayMore,
     /// Stop replaying the run being opened: the page shows it as far as it got.
@@ -180,6 +185,33 @@ pub enum Msg {
     Load(Rc<Run>),
     /// Which changes pause the clock when they happen.
     PauseOn(PauseOn),
+    /// The change a button under the pointer would make, for the quorum
+    /// panel's forecast (none: the pointer left it).
+    Forecast(Option<Change>),
+    /// The line being typed in the terminal: the forecast is the change it
+    /// would make in the world shown now (`actions::change_of`).
+    ForecastLine(String),
+    /// A share or export button: the run up to the moment shown is kept in
+    /// [`Model::export`] for the share panel to show (and copy).
+    Export(ExportKind),
+}
+
+/// What a share panel button makes of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportKind {
+    Link,
+    Embed,
+    Transcript,
+    Script,
+    Bash,
+}
+
+/// A share panel button pressed: what to make, of the run as it was then.
+/// A new `Rc` per press, so the panel shows (and copies) each press once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Export {
+    pub kind: ExportKind,
+    pub run: Run,
 }
 
 /// The changes that pause the playing clock when they happen (the map's
@@ -357,6 +389,20 @@ pub struct Broken {
     pub after: Option<String>,
 }
 
+/// A line run in the world, before the page shows it ([`Model`]'s `execute`).
+struct Ran {
+    plan: LinePlan,
+    /// The prompt and line, as the terminal echoes them.
+    echo: String,
+    output: Vec<TermLine>,
+    start_ms: u64,
+    end_ms: u64,
+    /// Frames of the world while it ran (while the clock plays).
+    frames: Vec<(u64, Rc<WorldView>)>,
+    /// The command read, if the line was one.
+    command: Option<Command>,
+}
+
 /// A command whose simulated time the page's clock has not reached yet.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pending {
@@ -400,6 +446,30 @@ impl<T> std::ops::Deref for Shared<T> {
     }
 }
 
+/// The one read handle a panel keeps on the world: its etcd log, for the
+/// logs panel. The log is the session's (thousands of lines, appended as the
+/// world runs): copying it into the model, or into props, on every frame
+/// would cost more than the panel. It is append-only within a world, so the
+/// panel's props (the world and how many lines reach the page's clock)
+/// decide what it shows, and this handle only reads the lines they name.
+/// Compared by pointer: it is the same for the whole world, so it never
+/// re-renders anything.
+#[derive(Clone)]
+pub struct WorldLog(Rc<RefCell<Session>>);
+
+impl PartialEq for WorldLog {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl WorldLog {
+    /// The log's lines, read while the borrow lasts.
+    pub fn lines(&self) -> std::cell::Ref<'_, [LogLine]> {
+        std::cell::Ref::map(self.0.borrow(), |s| s.world.logs())
+    }
+}
+
 /// The page's state.
 #[derive(Clone)]
 pub struct Model {
@@ -436,6 +506,11 @@ pub struct Model {
     pub event: Option<Rc<MapEvent>>,
     /// Which changes pause the clock.
     pub pause_on: PauseOn,
+    /// The change the quorum panel forecasts (a button under the pointer, the
+    /// line being typed); a page option like `pause_on`, kept by a new world.
+    pub forecast: Option<Change>,
+    /// The last share or export asked for in this world, if any.
+    pub export: Option<Rc<Export>>,
     /// A message about bad input in a field, shown until dismissed or replaced.
     pub notice: Option<String>,
     /// Bumped on every change of state, so components can skip work.
@@ -499,7 +574,6 @@ impl Model {
                 }
             }
         }
-        report::reset(seed, start);
         let view = Rc::new(session.world.view());
         let quorum = Rc::new(quorum::analyze(&view));
         let prompt = prompt_of(&session);
@@ -529,6 +603,8 @@ impl Model {
             announce: String::new(),
             event: None,
             pause_on: PauseOn::default(),
+            forecast: None,
+            export: None,
             notice: None,
             version: 0,
             world_id: WORLDS.with(|w| {
@@ -554,6 +630,11 @@ impl Model {
     /// The session, for components that read the world's logs.
     pub fn session(&self) -> std::cell::Ref<'_, Session> {
         self.session.borrow()
+    }
+
+    /// The world's log, for the logs panel (`WorldLog`).
+    pub fn log(&self) -> WorldLog {
+        WorldLog(self.session.clone())
     }
 
     /// The simulated wall clock at the page's time, as `date` prints it.
@@ -698,82 +779,105 @@ impl Model {
 
     /// Runs a complete line in the world now.
     fn execute(&mut self, line: &str) {
-        let trimmed = line.trim();
         let record = self.playing;
-        let (plan, echo, output, start_ms, end_ms, frames, command) = {
-            let mut session = self.session.borrow_mut();
-            let start_ms = session.world.now_ms();
-            if record {
-                session.world.record_frames(FRAME_MS);
-            }
-            let plan = LinePlan::new(trimmed, &session, self.script_host.is_some());
-            let (prompt, text) = (&plan.prompt, &plan.text);
-            let host_before = prompt_of(&session);
-            let ex = if plan.keep_current {
-                session.run_on(prompt, text)
-            } else {
-                session.run(prompt, text)
-            };
-            let frames = if record {
-                session
-                    .world
-                    .take_frames()
-                    .into_iter()
-                    .map(|(t, v)| (t, Rc::new(v)))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            let host = match (prompt, &ex.machine) {
-                (Prompt::Host(_), Some(m)) => format!("{m}$"),
-                _ => host_before,
-            };
-            let mut output = Vec::new();
-            for chunk in &ex.output.chunks {
-                let kind = if chunk.stderr {
-                    TermKind::Stderr
-                } else {
-                    TermKind::Stdout
-                };
-                push_lines(&mut output, kind, &chunk.text);
-            }
-            let echo = format!("{host} {text}").trim_end().to_string();
-            let command = ex.command.map(|l| l.command);
-            let end_ms = session.world.now_ms();
-            (plan, echo, output, start_ms, end_ms, frames, command)
-        };
+        let ran = self.run_in_world(line.trim(), record);
         let status = self.session.borrow().last_status();
-        self.follow_script(&plan);
-        self.record(&plan.record, start_ms, end_ms);
+        self.follow_script(&ran.plan);
+        self.record(&ran.plan.record, ran.start_ms, ran.end_ms);
         self.check_promises();
-        let said = plan.history.as_str();
-        if !said.is_empty() {
-            if let (0, Some(command)) = (status, &command) {
-                self.mark_command(start_ms, said, command);
-            }
-            let history = Rc::make_mut(&mut self.history);
-            if history.last().map(|s| s.as_str()) != Some(said) {
-                history.push(said.to_string());
-            }
-        }
+        self.remember(&ran, status);
         Rc::make_mut(&mut self.lines).push(TermLine {
             kind: TermKind::Echo,
-            text: echo.clone(),
+            text: ran.echo.clone(),
         });
+        self.show_ran(ran, record);
+    }
+
+    /// The line run in the session (recording frames while the clock
+    /// plays): what it printed, and when it started and ended.
+    fn run_in_world(&mut self, trimmed: &str, record: bool) -> Ran {
+        let mut session = self.session.borrow_mut();
+        let start_ms = session.world.now_ms();
+        if record {
+            session.world.record_frames(FRAME_MS);
+        }
+        let plan = LinePlan::new(trimmed, &session, self.script_host.is_some());
+        let (prompt, text) = (&plan.prompt, &plan.text);
+        let host_before = prompt_of(&session);
+        let ex = if plan.keep_current {
+            session.run_on(prompt, text)
+        } else {
+            session.run(prompt, text)
+        };
+        let frames = if record {
+            session
+                .world
+                .take_frames()
+                .into_iter()
+                .map(|(t, v)| (t, Rc::new(v)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let host = match (prompt, &ex.machine) {
+            (Prompt::Host(_), Some(m)) => format!("{m}$"),
+            _ => host_before,
+        };
+        let mut output = Vec::new();
+        for chunk in &ex.output.chunks {
+            let kind = if chunk.stderr {
+                TermKind::Stderr
+            } else {
+                TermKind::Stdout
+            };
+            push_lines(&mut output, kind, &chunk.text);
+        }
+        let echo = format!("{host} {text}").trim_end().to_string();
+        Ran {
+            echo,
+            output,
+            start_ms,
+            end_ms: session.world.now_ms(),
+            frames,
+            command: ex.command.map(|l| l.command),
+            plan,
+        }
+    }
+
+    /// A line that ran: on the timeline if it succeeded and stands for
+    /// something there, and in the history (once, if repeated).
+    fn remember(&mut self, ran: &Ran, status: i32) {
+        let said = ran.plan.history.as_str();
+        if said.is_empty() {
+            return;
+        }
+        if let (0, Some(command)) = (status, &ran.command) {
+            self.mark_command(ran.start_ms, said, command);
+        }
+        let history = Rc::make_mut(&mut self.history);
+        if history.last().map(|s| s.as_str()) != Some(said) {
+            history.push(said.to_string());
+        }
+    }
+
+    /// A line that took simulated time while the clock plays is pending
+    /// until the clock reaches its end; any other shows its output now.
+    fn show_ran(&mut self, ran: Ran, record: bool) {
         let end_view = Rc::new(self.session.borrow().world.view());
-        if record && end_ms > start_ms {
+        if record && ran.end_ms > ran.start_ms {
+            let start_ms = ran.start_ms;
             self.pending = Some(Rc::new(Pending {
-                echo,
+                echo: ran.echo,
                 start_ms,
-                end_ms,
-                output,
-                frames,
+                end_ms: ran.end_ms,
+                output: ran.output,
+                frames: ran.frames,
                 end_view,
             }));
             self.show_at(start_ms);
         } else {
-            Rc::make_mut(&mut self.lines).extend(output);
-            self.shown_ms = end_ms;
+            Rc::make_mut(&mut self.lines).extend(ran.output);
+            self.shown_ms = ran.end_ms;
             self.view = end_view;
             self.prompt = prompt_of(&self.session.borrow());
             self.observe();
@@ -1289,7 +1393,6 @@ impl Model {
             wait_ms: start_ms.saturating_sub(self.last_end_ms()),
             line: line.to_string(),
         };
-        report::command(&step);
         Rc::make_mut(&mut self.run).steps.push(step);
         Rc::make_mut(&mut self.times).push((start_ms, end_ms));
     }
@@ -1574,108 +1677,167 @@ impl Reducible for Model {
     type Action = Msg;
 
     fn reduce(self: Rc<Self>, action: Msg) -> Rc<Self> {
-        if self.replaying_run.is_some() {
+        let action = if self.replaying_run.is_some() {
             match action {
                 // The world must not move under a replay: lines wait, and the
                 // clock's own moves are not made.
                 Msg::Run(line) => return self.wait_for_replay(true, line),
                 Msg::Button(line) => return self.wait_for_replay(false, line),
                 Msg::Frame(_) | Msg::Step | Msg::TogglePlay | Msg::Seek(_) => return self,
-                _ => {}
+                other => other,
             }
-        }
+        } else {
+            action
+        };
         let mut next = (*self).clone();
-        let pause_on = self.pause_on;
-        let sets_pause = matches!(action, Msg::PauseOn(_));
-        if forks(&action, next.playing) {
-            next.fork();
-        }
         match action {
-            Msg::Run(line) => next.type_line(&line),
-            Msg::Button(line) => next.press(&line),
-            Msg::Frame(real_ms) => {
-                if !(next.playing && real_ms.is_finite() && real_ms > 0.0) {
-                    return self;
-                }
-                // A frame this late means the page was not drawn meanwhile (a
-                // background tab or window, a frozen page): that time is not played.
-                if real_ms > MAX_FRAME_MS {
-                    return self;
-                }
-                let sim = real_ms * next.speed + next.carry;
-                let whole = sim.floor();
-                next.carry = sim - whole;
-                if whole < 1.0 {
-                    // Not one simulated millisecond yet (a slow speed on a fast
-                    // display): the world is not asked for a new view and the
-                    // version stays, so the page does not render this frame
-                    // (`App` re-renders on a new version); the time is carried.
-                    return Rc::new(next);
-                }
-                next.advance(whole as u64);
+            Msg::Frame(real_ms) => match next.frame(real_ms) {
+                Framed::Nothing => return self,
+                Framed::Carried => return Rc::new(next),
+                Framed::Moved => {}
+            },
+            // Only the forecast changes: the lesson has nothing to watch.
+            Msg::Forecast(change) => return next.with_forecast(change),
+            Msg::ForecastLine(line) => {
+                let change = next.change_of(&line);
+                return next.with_forecast(change);
             }
-            Msg::Step => next.advance(TICK_MS),
+            action => {
+                if forks(&action, next.playing) {
+                    next.fork();
+                }
+                let sets_pause = matches!(action, Msg::PauseOn(_));
+                next.act(action);
+                // Page options: a new world (a reset, a lesson, a replay) keeps them.
+                if !sets_pause {
+                    next.pause_on = self.pause_on;
+                }
+                next.forecast = self.forecast.clone();
+            }
+        }
+        next.lesson_watch();
+        next.version += 1;
+        Rc::new(next)
+    }
+}
+
+/// What one animation frame of the clock did.
+enum Framed {
+    /// Nothing: paused, or a frame too late to play; the page does not render.
+    Nothing,
+    /// Less than a simulated millisecond, carried to the next frame; the
+    /// version stays, so the page does not render this frame.
+    Carried,
+    /// The clock moved.
+    Moved,
+}
+
+/// The reducer's steps: a frame of the clock, the forecast, and every
+/// other message.
+impl Model {
+    /// `real_ms` of real time passed (scaled by the speed while playing).
+    fn frame(&mut self, real_ms: f64) -> Framed {
+        if !(self.playing && real_ms.is_finite() && real_ms > 0.0) {
+            return Framed::Nothing;
+        }
+        // A frame this late means the page was not drawn meanwhile (a
+        // background tab or window, a frozen page): that time is not played.
+        if real_ms > MAX_FRAME_MS {
+            return Framed::Nothing;
+        }
+        let sim = real_ms * self.speed + self.carry;
+        let whole = sim.floor();
+        self.carry = sim - whole;
+        if whole < 1.0 {
+            // Not one simulated millisecond yet (a slow speed on a fast
+            // display): the world is not asked for a new view (`App`
+            // re-renders on a new version); the time is carried.
+            return Framed::Carried;
+        }
+        self.advance(whole as u64);
+        Framed::Moved
+    }
+
+    /// The change the line being typed would make in the world shown, with
+    /// the terminal's machine as the host of a line without a prompt.
+    fn change_of(&self, line: &str) -> Option<Change> {
+        let current = self.prompt.trim_end_matches('$');
+        let current = (!current.is_empty()).then_some(current);
+        actions::change_of(&self.view, current, line)
+    }
+
+    /// The model with this forecast, as a new version.
+    fn with_forecast(mut self, change: Option<Change>) -> Rc<Self> {
+        self.forecast = change;
+        self.version += 1;
+        Rc::new(self)
+    }
+
+    /// Every message but a frame and the forecast.
+    fn act(&mut self, action: Msg) {
+        match action {
+            Msg::Run(line) => self.type_line(&line),
+            Msg::Button(line) => self.press(&line),
+            Msg::Step => self.advance(TICK_MS),
             Msg::TogglePlay => {
-                next.playing = !next.playing;
-                if !next.playing {
-                    next.settle();
+                self.playing = !self.playing;
+                if !self.playing {
+                    self.settle();
                 }
             }
-            Msg::SetSpeed(text) => next.set_speed(&text),
-            Msg::Reset { seed, start } => next.reset(&seed, start),
-            Msg::Dismiss => next.notice = None,
+            Msg::SetSpeed(text) => self.set_speed(&text),
+            Msg::Reset { seed, start } => self.reset(&seed, start),
+            Msg::Dismiss => self.notice = None,
             // After what is said already (a replay's cut, say), not instead.
             Msg::Notice(text) => {
-                next.notice = Some(match next.notice.take() {
+                self.notice = Some(match self.notice.take() {
                     Some(said) if !text.contains(&said) => format!("{said} {text}"),
                     _ => text,
                 })
             }
             Msg::DismissLost => {
-                let p = Rc::make_mut(&mut next.promises);
+                let p = Rc::make_mut(&mut self.promises);
                 p.lost.clear();
                 p.cause = None;
             }
-            Msg::OpenLesson(Ok(lesson)) => next.open_lesson(lesson),
-            Msg::OpenLesson(Err(e)) => next.lesson_error = Some(e),
-            Msg::LessonRun => next.lesson_run(),
-            Msg::LessonNext => next.lesson_move(1),
-            Msg::LessonBack => next.lesson_move(-1),
-            Msg::LessonRestore => next.lesson_restore(),
+            Msg::OpenLesson(Ok(lesson)) => self.open_lesson(lesson),
+            Msg::OpenLesson(Err(e)) => self.lesson_error = Some(e),
+            Msg::LessonRun => self.lesson_run(),
+            Msg::LessonNext => self.lesson_move(1),
+            Msg::LessonBack => self.lesson_move(-1),
+            Msg::LessonRestore => self.lesson_restore(),
             Msg::LessonClose => {
-                next.lesson = None;
-                next.lesson_error = None;
+                self.lesson = None;
+                self.lesson_error = None;
             }
-            Msg::LessonAnswer(choice) => next.lesson_answer(choice),
-            Msg::LessonDoIt => next.lesson_do_it(),
+            Msg::LessonAnswer(choice) => self.lesson_answer(choice),
+            Msg::LessonDoIt => self.lesson_do_it(),
             Msg::AttachLesson {
                 lesson: Ok(lesson),
                 step,
                 done,
-            } => next.attach_lesson(lesson, step, done),
-            Msg::AttachLesson { lesson: Err(e), .. } => next.lesson_error = Some(e),
+            } => self.attach_lesson(lesson, step, done),
+            Msg::AttachLesson { lesson: Err(e), .. } => self.lesson_error = Some(e),
             Msg::OpenLessonAt {
                 lesson: Ok(lesson),
                 step,
             } => {
                 let step = step.min(lesson.steps.len().saturating_sub(1));
-                next.lesson_error = None;
-                next.replay(&lesson, step, false);
+                self.lesson_error = None;
+                self.replay(&lesson, step, false);
             }
-            Msg::OpenLessonAt { lesson: Err(e), .. } => next.lesson_error = Some(e),
-            Msg::Seek(ms) => next.seek(ms),
-            Msg::Load(run) => next.load(&run),
-            Msg::ReplayMore => next.replay_part(REPLAY_CHUNK_EVENTS),
-            Msg::ReplayCancel => next.cancel_replay(),
-            Msg::PauseOn(p) => next.pause_on = p,
+            Msg::OpenLessonAt { lesson: Err(e), .. } => self.lesson_error = Some(e),
+            Msg::Seek(ms) => self.seek(ms),
+            Msg::Load(run) => self.load(&run),
+            Msg::ReplayMore => self.replay_part(REPLAY_CHUNK_EVENTS),
+            Msg::ReplayCancel => self.cancel_replay(),
+            Msg::PauseOn(p) => self.pause_on = p,
+            Msg::Export(kind) => {
+                let run = self.to_run();
+                self.export = Some(Rc::new(Export { kind, run }));
+            }
+            Msg::Frame(_) | Msg::Forecast(_) | Msg::ForecastLine(_) => {}
         }
-        // A page option: a new world (a reset, a lesson, a replay) keeps it.
-        if !sets_pause {
-            next.pause_on = pause_on;
-        }
-        next.lesson_watch();
-        next.version += 1;
-        Rc::new(next)
     }
 }
 
@@ -1710,7 +1872,10 @@ fn forks(action: &Msg, playing: bool) -> bool {
         | Msg::Seek(_)
         | Msg::ReplayMore
         | Msg::ReplayCancel
-        | Msg::PauseOn(_) => false,
+        | Msg::PauseOn(_)
+        | Msg::Forecast(_)
+        | Msg::ForecastLine(_)
+        | Msg::Export(_) => false,
     }
 }
 

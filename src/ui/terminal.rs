@@ -10,21 +10,24 @@
 //! bidi control in what was typed or printed shows as `<U+202E>` and cannot
 //! flip the terminal; the command runs, and Copy copies, exactly what was typed.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::app::Latest;
-use super::state::{Model, Pending, Shared, TermKind, TermLine};
+use super::state::{Pending, Shared, TermKind, TermLine};
 use crate::shell::{actions, complete};
-use crate::sim::quorum::Change;
-use crate::sim::view::{visible_string, visible_text};
+use crate::sim::view::{visible_string, visible_text, WorldView};
 
-/// What the terminal shows of the model; its handlers read the latest model
-/// when they run (history, completion, forecast, Copy).
+/// What the terminal shows of the model, and what its keys need: the
+/// history for up/down and the words Tab completes. Each changes only when
+/// a command ran or the world's machines or members changed, so the
+/// terminal does not re-render on the clock's frames; its handlers read
+/// these props, never a model captured elsewhere.
 #[derive(Properties, PartialEq)]
 pub struct TerminalProps {
     pub lines: Shared<Vec<TermLine>>,
@@ -35,33 +38,55 @@ pub struct TerminalProps {
     /// A `\` continuation waiting for the rest.
     pub partial: String,
     pub prompt: String,
-    pub latest: Latest,
+    /// The lines run so far, oldest first (up/down).
+    pub history: Shared<Vec<String>>,
+    /// What Tab completes with.
+    pub words: Words,
     pub on_run: Callback<String>,
-    /// The change the line being typed would make, for the quorum panel's forecast.
-    pub on_forecast: Callback<Option<Change>>,
+    /// The line being typed (none: it was run), for the quorum panel's
+    /// forecast: the reducer works out the change it would make.
+    pub on_typed: Callback<Option<String>>,
+}
+
+/// The world's words Tab completes: machine names, member IDs and names.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Words {
+    machines: Vec<String>,
+    member_ids: Vec<u64>,
+    member_names: Vec<String>,
+}
+
+impl Words {
+    /// The words of the world shown (cheap: a few names per machine).
+    pub fn of(view: &WorldView) -> Words {
+        let members = actions::members(view)
+            .map(|p| p.members.as_slice())
+            .unwrap_or_default();
+        Words {
+            machines: view.machines.iter().map(|m| m.name.clone()).collect(),
+            member_ids: members.iter().map(|m| m.id).collect(),
+            member_names: members
+                .iter()
+                .map(|m| m.name.clone())
+                .filter(|n| !n.is_empty())
+                .collect(),
+        }
+    }
+
+    fn context(&self) -> complete::Context<'_> {
+        complete::Context {
+            machines: &self.machines,
+            member_ids: &self.member_ids,
+            member_names: &self.member_names,
+        }
+    }
 }
 
 /// Completes the input's text in place; returns the candidates to show when
 /// there are several.
-fn tab(el: &HtmlInputElement, model: &Model) -> Vec<String> {
+fn tab(el: &HtmlInputElement, words: &Words) -> Vec<String> {
     let line = el.value();
-    let view = &model.view;
-    let machines: Vec<String> = view.machines.iter().map(|m| m.name.clone()).collect();
-    let members = actions::members(view)
-        .map(|p| p.members.clone())
-        .unwrap_or_default();
-    let member_ids: Vec<u64> = members.iter().map(|m| m.id).collect();
-    let member_names: Vec<String> = members
-        .iter()
-        .map(|m| m.name.clone())
-        .filter(|n| !n.is_empty())
-        .collect();
-    let ctx = complete::Context {
-        machines: &machines,
-        member_ids: &member_ids,
-        member_names: &member_names,
-    };
-    let c = complete::complete(&line, &ctx);
+    let c = complete::complete(&line, &words.context());
     if let Some(head) = line.get(..c.start) {
         el.set_value(&format!("{head}{}", c.common));
     }
@@ -72,168 +97,223 @@ fn tab(el: &HtmlInputElement, model: &Model) -> Vec<String> {
     }
 }
 
-#[function_component(Terminal)]
-pub fn terminal(props: &TerminalProps) -> Html {
-    let input = use_node_ref();
-    let cursor = use_state(|| None::<usize>);
-    let choices = use_state(Vec::<String>::new);
-    let copied = use_state(String::new);
-    // After Escape, Tab moves focus on instead of completing, until a key is
-    // typed: read by the key handler at once (a cell), shown in the hint (a state).
-    let released = use_mut_ref(|| false);
-    let hint_released = use_state(|| false);
-    let output = use_node_ref();
-    {
-        let output = output.clone();
-        let len = props.lines.len();
-        let pending = props.pending.is_some();
-        use_effect_with((len, pending), move |_| {
-            if let Some(el) = output.cast::<web_sys::HtmlElement>() {
-                el.set_scroll_top(el.scroll_height());
+/// After Escape, Tab moves focus on instead of completing, until a key is
+/// typed: read by the key handler at once (a cell), shown in the hint (a state).
+#[derive(Clone)]
+struct Release {
+    now: Rc<RefCell<bool>>,
+    shown: UseStateHandle<bool>,
+}
+
+impl Release {
+    fn set(&self, free: bool) {
+        *self.now.borrow_mut() = free;
+        self.shown.set(free);
+    }
+
+    /// Notes a key pressed; returns whether Tab was released before it.
+    fn key(&self, key: &str) -> bool {
+        let was = *self.now.borrow();
+        if let Some(free) = releases_tab(key, was) {
+            self.set(free);
+        }
+        was
+    }
+}
+
+/// The input's state between keys: the history entry shown, if any, and
+/// the completions offered.
+#[derive(Clone)]
+struct Field {
+    input: NodeRef,
+    cursor: UseStateHandle<Option<usize>>,
+    choices: UseStateHandle<Vec<String>>,
+}
+
+impl Field {
+    /// Enter: the line runs, the field empties.
+    fn enter(
+        &self,
+        el: &HtmlInputElement,
+        on_run: &Callback<String>,
+        on_typed: &Callback<Option<String>>,
+    ) {
+        on_run.emit(el.value());
+        on_typed.emit(None);
+        el.set_value("");
+        self.cursor.set(None);
+        self.choices.set(Vec::new());
+    }
+
+    /// Up or down through the history.
+    fn recall(&self, el: &HtmlInputElement, key: &str, history: &[String]) {
+        let last = history.len() - 1;
+        let next = match (key, *self.cursor) {
+            ("ArrowUp", None) => Some(last),
+            ("ArrowUp", Some(i)) => Some(i.saturating_sub(1)),
+            ("ArrowDown", Some(i)) if i < last => Some(i + 1),
+            _ => None,
+        };
+        el.set_value(
+            next.and_then(|i| history.get(i))
+                .map(|s| s.as_str())
+                .unwrap_or(""),
+        );
+        self.cursor.set(next);
+    }
+}
+
+/// The input's keys: Enter, Tab, Escape and the history.
+fn on_keydown(field: &Field, release: &Release, props: &TerminalProps) -> Callback<KeyboardEvent> {
+    let (field, release) = (field.clone(), release.clone());
+    let (history, words) = (props.history.clone(), props.words.clone());
+    let (on_run, on_typed) = (props.on_run.clone(), props.on_typed.clone());
+    Callback::from(move |e: KeyboardEvent| {
+        let Some(el) = field.input.cast::<HtmlInputElement>() else {
+            return;
+        };
+        let key = e.key();
+        let was = release.key(&key);
+        // Shift+Tab, and Tab after Escape, move focus as everywhere else.
+        if key == "Tab" && (e.shift_key() || was) {
+            return;
+        }
+        match key.as_str() {
+            "Escape" => field.choices.set(Vec::new()),
+            "Enter" => field.enter(&el, &on_run, &on_typed),
+            "Tab" => {
+                e.prevent_default();
+                field.choices.set(tab(&el, &words));
+            }
+            "ArrowUp" | "ArrowDown" if !history.is_empty() => {
+                e.prevent_default();
+                field.recall(&el, &key, &history);
+            }
+            _ => {}
+        }
+    })
+}
+
+/// Typing: Tab completes again, and the forecast follows the line.
+fn on_input(release: &Release, on_typed: &Callback<Option<String>>) -> Callback<InputEvent> {
+    let (release, on_typed) = (release.clone(), on_typed.clone());
+    Callback::from(move |e: InputEvent| {
+        // Typing (or pasting) takes Tab back for completion.
+        if *release.now.borrow() {
+            release.set(false);
+        }
+        if let Some(el) = e.target_dyn_into::<HtmlInputElement>() {
+            on_typed.emit(Some(el.value()));
+        }
+    })
+}
+
+/// Pasting several lines runs them one by one, as a terminal does.
+fn on_paste(input: &NodeRef, on_run: &Callback<String>) -> Callback<Event> {
+    let (input, on_run) = (input.clone(), on_run.clone());
+    Callback::from(move |e: Event| {
+        let Some(text) = e
+            .dyn_ref::<web_sys::ClipboardEvent>()
+            .and_then(|c| c.clipboard_data())
+            .and_then(|d| d.get_data("text").ok())
+        else {
+            return;
+        };
+        if !text.contains('\n') {
+            return;
+        }
+        e.prevent_default();
+        let Some(el) = input.cast::<HtmlInputElement>() else {
+            return;
+        };
+        let mut lines: Vec<String> = text
+            .replace("\r\n", "\n")
+            .split('\n')
+            .map(str::to_string)
+            .collect();
+        // The last line stays in the field, unless the paste ended with a newline.
+        let rest = lines.pop().unwrap_or_default();
+        if let Some(first) = lines.first_mut() {
+            *first = format!("{}{first}", el.value());
+        }
+        // One message for the whole paste: the terminal reads its lines
+        // one after the other, in time linear in the paste.
+        if !lines.is_empty() {
+            on_run.emit(lines.join("\n"));
+        }
+        el.set_value(&rest);
+    })
+}
+
+/// Copy: the terminal's lines (the props of this render, which are the
+/// page's: the terminal re-renders whenever its lines change) to the
+/// clipboard, in the click's own handler as the browser asks.
+fn on_copy(lines: &Shared<Vec<TermLine>>, copied: &UseStateHandle<String>) -> Callback<MouseEvent> {
+    let (lines, copied) = (lines.clone(), copied.clone());
+    Callback::from(move |_: MouseEvent| {
+        let Some(w) = web_sys::window() else {
+            return;
+        };
+        let text = terminal_text(&lines);
+        // Plain http on a non-local address has no clipboard at all.
+        let has = js_sys::Reflect::has(&w.navigator(), &"clipboard".into()).unwrap_or(false);
+        if !has {
+            copied.set("this page has no clipboard here (it needs https or localhost): select the text instead".to_string());
+            return;
+        }
+        let promise = w.navigator().clipboard().write_text(&text);
+        let copied = copied.clone();
+        let lines = text.lines().count();
+        spawn_local(async move {
+            match JsFuture::from(promise).await {
+                Ok(_) => copied.set(format!("copied {lines} lines")),
+                Err(_) => copied
+                    .set("the browser refused the clipboard: select the text instead".to_string()),
             }
         });
-    }
-    let onkeydown = {
-        let input = input.clone();
-        let cursor = cursor.clone();
-        let choices = choices.clone();
-        let latest = props.latest.clone();
-        let on_run = props.on_run.clone();
-        let on_forecast = props.on_forecast.clone();
-        let released = released.clone();
-        let hint_released = hint_released.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            let Some(el) = input.cast::<HtmlInputElement>() else {
-                return;
-            };
-            let key = e.key();
-            let was = *released.borrow();
-            if let Some(free) = releases_tab(&key, was) {
-                *released.borrow_mut() = free;
-                hint_released.set(free);
-            }
-            // Shift+Tab, and Tab after Escape, move focus as everywhere else.
-            if key == "Tab" && (e.shift_key() || was) {
-                return;
-            }
-            let model = latest.get();
-            let history = &model.history;
-            match key.as_str() {
-                "Escape" => choices.set(Vec::new()),
-                "Enter" => {
-                    on_run.emit(el.value());
-                    on_forecast.emit(None);
-                    el.set_value("");
-                    cursor.set(None);
-                    choices.set(Vec::new());
-                }
-                "Tab" => {
-                    e.prevent_default();
-                    choices.set(tab(&el, &model));
-                }
-                "ArrowUp" | "ArrowDown" if !history.is_empty() => {
-                    e.prevent_default();
-                    let last = history.len() - 1;
-                    let next = match (e.key().as_str(), *cursor) {
-                        ("ArrowUp", None) => Some(last),
-                        ("ArrowUp", Some(i)) => Some(i.saturating_sub(1)),
-                        ("ArrowDown", Some(i)) if i < last => Some(i + 1),
-                        _ => None,
-                    };
-                    el.set_value(
-                        next.and_then(|i| history.get(i))
-                            .map(|s| s.as_str())
-                            .unwrap_or(""),
-                    );
-                    cursor.set(next);
-                }
-                _ => {}
-            }
-        })
+    })
+}
+
+/// The terminal's lines as plain text, one per line.
+pub fn terminal_text(lines: &[TermLine]) -> String {
+    lines.iter().map(|l| format!("{}\n", l.text)).collect()
+}
+
+/// Keeps the output scrolled to its end when a line or the pending command
+/// arrives.
+#[hook]
+fn use_follow_output(output: &NodeRef, len: usize, pending: bool) {
+    let output = output.clone();
+    use_effect_with((len, pending), move |_| {
+        if let Some(el) = output.cast::<web_sys::HtmlElement>() {
+            el.set_scroll_top(el.scroll_height());
+        }
+    });
+}
+
+#[function_component(Terminal)]
+pub fn terminal(props: &TerminalProps) -> Html {
+    let field = Field {
+        input: use_node_ref(),
+        cursor: use_state(|| None::<usize>),
+        choices: use_state(Vec::<String>::new),
     };
-    let oninput = {
-        let latest = props.latest.clone();
-        let f = props.on_forecast.clone();
-        let released = released.clone();
-        let hint_released = hint_released.clone();
-        Callback::from(move |e: InputEvent| {
-            // Typing (or pasting) takes Tab back for completion.
-            if *released.borrow() {
-                *released.borrow_mut() = false;
-                hint_released.set(false);
-            }
-            if let Some(el) = e.target_dyn_into::<HtmlInputElement>() {
-                let model = latest.get();
-                let current = model.prompt.trim_end_matches('$');
-                let current = (!current.is_empty()).then_some(current);
-                f.emit(actions::change_of(&model.view, current, &el.value()));
-            }
-        })
+    let copied = use_state(String::new);
+    let release = Release {
+        now: use_mut_ref(|| false),
+        shown: use_state(|| false),
     };
-    // Pasting several lines runs them one by one, as a terminal does.
-    let onpaste = {
-        let input = input.clone();
-        let on_run = props.on_run.clone();
-        Callback::from(move |e: Event| {
-            let Some(text) = e
-                .dyn_ref::<web_sys::ClipboardEvent>()
-                .and_then(|c| c.clipboard_data())
-                .and_then(|d| d.get_data("text").ok())
-            else {
-                return;
-            };
-            if !text.contains('\n') {
-                return;
-            }
-            e.prevent_default();
-            let Some(el) = input.cast::<HtmlInputElement>() else {
-                return;
-            };
-            let mut lines: Vec<String> = text
-                .replace("\r\n", "\n")
-                .split('\n')
-                .map(str::to_string)
-                .collect();
-            // The last line stays in the field, unless the paste ended with a newline.
-            let rest = lines.pop().unwrap_or_default();
-            if let Some(first) = lines.first_mut() {
-                *first = format!("{}{first}", el.value());
-            }
-            // One message for the whole paste: the terminal reads its lines
-            // one after the other, in time linear in the paste.
-            if !lines.is_empty() {
-                on_run.emit(lines.join("\n"));
-            }
-            el.set_value(&rest);
-        })
-    };
-    let on_copy = {
-        let latest = props.latest.clone();
-        let copied = copied.clone();
-        Callback::from(move |_: MouseEvent| {
-            let Some(w) = web_sys::window() else {
-                return;
-            };
-            let text = latest.get().terminal_text();
-            // Plain http on a non-local address has no clipboard at all.
-            let has = js_sys::Reflect::has(&w.navigator(), &"clipboard".into()).unwrap_or(false);
-            if !has {
-                copied.set("this page has no clipboard here (it needs https or localhost): select the text instead".to_string());
-                return;
-            }
-            let promise = w.navigator().clipboard().write_text(&text);
-            let copied = copied.clone();
-            let lines = text.lines().count();
-            spawn_local(async move {
-                match JsFuture::from(promise).await {
-                    Ok(_) => copied.set(format!("copied {lines} lines")),
-                    Err(_) => copied.set(
-                        "the browser refused the clipboard: select the text instead".to_string(),
-                    ),
-                }
-            });
-        })
-    };
+    let output = use_node_ref();
+    use_follow_output(&output, props.lines.len(), props.pending.is_some());
+    let onkeydown = on_keydown(&field, &release, props);
+    let oninput = on_input(&release, &props.on_typed);
+    let onpaste = on_paste(&field.input, &props.on_run);
+    let on_copy = on_copy(&props.lines, &copied);
+    let (input, choices, hint_released) = (
+        field.input.clone(),
+        field.choices.clone(),
+        release.shown.clone(),
+    );
     let m = props;
     let prompt = if m.partial.is_empty() {
         m.prompt.clone()
