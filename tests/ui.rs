@@ -9,8 +9,9 @@ use std::rc::Rc;
 use quorum_playground::link::Run;
 use quorum_playground::shell::parse;
 use quorum_playground::shell::runner::{run_source, RunOptions};
+use quorum_playground::sim::quorum::Change;
 use quorum_playground::ui::{
-    embed, report, EventKind, MarkerKind, Model, Msg, PauseOn, Start, TermKind,
+    embed, report, EventKind, ExportKind, MarkerKind, Model, Msg, PauseOn, Start, TermKind,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -899,4 +900,52 @@ fn leader_and_quorum_changes_are_announced_and_can_pause_the_clock() {
             quorum: true
         }
     );
+}
+
+#[wasm_bindgen_test]
+fn a_typed_line_forecasts_its_change_from_the_typed_command_and_changes_nothing() {
+    let m = paused(Model::boot(1));
+    let (shown, lines) = (m.shown_ms, m.lines.len());
+    let m = send(m, Msg::ForecastLine("node01$ kill -9 etcd".into()));
+    assert_eq!(
+        m.forecast,
+        Some(Change::Stop {
+            machine: "node01".into()
+        })
+    );
+    assert_eq!((m.shown_ms, m.lines.len()), (shown, lines), "nothing ran");
+    // Words that only look like a change are read as the command they are.
+    let m = send(
+        m,
+        Msg::ForecastLine("etcdctl put k \"kill -9 etcd\"".into()),
+    );
+    assert_eq!(m.forecast, None);
+    let m = send(m, Msg::ForecastLine("net cut node01 node02".into()));
+    assert_eq!(
+        m.forecast,
+        Some(Change::Cut {
+            a: "node01".into(),
+            b: "node02".into()
+        })
+    );
+    let m = send(m, Msg::Forecast(None));
+    assert_eq!(m.forecast, None);
+}
+
+#[wasm_bindgen_test]
+fn a_share_button_keeps_the_run_as_it_is_then_and_changes_nothing() {
+    let m = paused(Model::boot(1));
+    let m = send(m, Msg::Run("etcdctl put a 1".into()));
+    let (shown, lines) = (m.shown_ms, m.lines.len());
+    let m = send(m, Msg::Export(ExportKind::Link));
+    let export = m.export.clone().expect("the run is kept");
+    assert_eq!(export.kind, ExportKind::Link);
+    assert_eq!(export.run, m.to_run());
+    assert_eq!((m.shown_ms, m.lines.len()), (shown, lines), "nothing ran");
+    // A later command is not in the run kept before it; a new press keeps a new one.
+    let m = send(m, Msg::Run("etcdctl put b 2".into()));
+    assert_ne!(export.run, m.to_run());
+    let m = send(m, Msg::Export(ExportKind::Bash));
+    let again = m.export.clone().expect("kept again");
+    assert_eq!((again.kind, &again.run), (ExportKind::Bash, &m.to_run()));
 }
