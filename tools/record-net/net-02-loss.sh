@@ -4,6 +4,8 @@
 # Records: puts and gets from each member's host with their wall time, terms (elections?), endpoint status, the
 # proxy's counters (how many chunks were hit), and the members' log lines.
 TRANSCRIPT=${TRANSCRIPT:-$(cd "$(dirname "$0")/../.." && pwd)/tests/reference-run-b/net-02-loss.txt}
+PHASE_SECS=${PHASE_SECS:-28}          # length of each loss phase (s)
+PHASES=${PHASES:-"A:follower B:leader"} # label:role of each phase, in order
 source "$(dirname "$0")/net-lib.sh"
 : >"$TRANSCRIPT"
 D=$WORK/n02; rm -rf "$D"; mkdir -p "$D"
@@ -16,6 +18,7 @@ log "#   LOSS MODEL (TCP never loses bytes): a chunk read from the sender that s
 log "#   RTO = max(200 ms, 2 x link RTT) = 200 ms here, and the retransmission is lost again with p = 10 % (RTO doubling: 200, 400, 800 ms ...). Later bytes of the same TCP"
 log "#   connection wait behind it (head-of-line blocking). Connections are never reset. The sim's 'net loss X Y 10%' should be compared with this."
 log "# Log excerpt lines carry a 'HH:MM:SS.mmm| ' prefix = time our logger received the line (same clock as t=…); netproxy.log lines likewise."
+log "# phases: $PHASES, ${PHASE_SECS} s each (+ one round in progress)"
 log "# date: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
 start_proxy "$D" 1 2 3
 for n in 1 2 3; do nstart $n "$D" $IC3 new; done
@@ -37,7 +40,7 @@ phase() {
   note "PHASE $label: node0$X (the $role; leader now node0$LL) behind 10 % loss (all its links, both ways)"
   local T0=$(ts); log "[T_LOSS_$label=$T0]"
   for Y in 1 2 3; do [ "$Y" != "$X" ] && net loss node0$X node0$Y 10%; done
-  END=$(( $(date +%s) + 28 )); r=0
+  END=$(( $(date +%s) + PHASE_SECS )); r=0
   while [ $(date +%s) -lt $END ]; do
     r=$((r+1))
     for n in 1 2 3; do timed_put $n $label-k$r-from-$n r$r; done
@@ -66,10 +69,9 @@ phase() {
   note "PHASE $label LOG EXCERPTS (T_LOSS_$label=$T0 .. T_CLEAR_$label=$T1 + 3 s after the clear)"
   for n in $X $(for m in 1 2 3; do [ $m != $X ] && echo $m; done); do excerpt $D/node0$n.log ${P0[$n]} "$EXRE" 70 ${P2[$n]}; done
 }
-phase A follower
-phase B leader
+for ph in $PHASES; do phase ${ph%%:*} ${ph#*:}; done
 note "after both phases"
 run_cmd 10 etcdctl --endpoints=$(EP 1) endpoint status --cluster -w table
-run_cmd 10 etcdctl --endpoints=$(EP 1) get --prefix A-k1 --keys-only
+run_cmd 10 etcdctl --endpoints=$(EP 1) get --prefix ${PHASES%%:*}-k1 --keys-only
 stop_all
 log "# unfiltered logs: $D/node0N.log, $D/netproxy.log"
