@@ -290,34 +290,28 @@ impl Recorder {
         {
             self.run(&format!("node01$ etcdctl {EP} member remove {id}"));
         }
-        self.run("$ machine add node06 192.168.0.66");
-        self.run(&format!(
-            "node01$ etcdctl {EP} member add node06 --peer-urls=http://192.168.0.66:2380"
-        ));
         let mut cluster = peers(&FIVE[..4]);
-        cluster.push("node06=http://192.168.0.66:2380".to_string());
-        self.run(&etcd_line(
-            "node06",
-            "192.168.0.66",
-            &cluster.join(","),
-            "existing",
-        ));
+        self.join("node06", "192.168.0.66", false, &mut cluster);
         cluster
+    }
+
+    /// A new machine `name` at `addr` joins: added as a member (a learner
+    /// when `learner`) and its etcd started with `cluster` plus itself.
+    /// Returns what `member add` printed.
+    fn join(&mut self, name: &str, addr: &str, learner: bool, cluster: &mut Vec<String>) -> String {
+        self.run(&format!("$ machine add {name} {addr}"));
+        let flag = if learner { " --learner" } else { "" };
+        let added = self.run(&format!(
+            "node01$ etcdctl {EP} member add {name}{flag} --peer-urls=http://{addr}:2380"
+        ));
+        cluster.push(format!("{name}=http://{addr}:2380"));
+        self.run(&etcd_line(name, addr, &cluster.join(","), "existing"));
+        added
     }
 
     /// A learner, node07, joins, catches up for 20 s and is promoted.
     fn add_learner(&mut self, cluster: &mut Vec<String>) {
-        self.run("$ machine add node07 192.168.0.67");
-        let learner = self.run(&format!(
-            "node01$ etcdctl {EP} member add node07 --learner --peer-urls=http://192.168.0.67:2380"
-        ));
-        cluster.push("node07=http://192.168.0.67:2380".to_string());
-        self.run(&etcd_line(
-            "node07",
-            "192.168.0.67",
-            &cluster.join(","),
-            "existing",
-        ));
+        let learner = self.join("node07", "192.168.0.67", true, cluster);
         self.run("$ sleep 20");
         if let Some(id) = added_id(&learner) {
             self.run(&format!("node01$ etcdctl {EP} member promote {id}"));
