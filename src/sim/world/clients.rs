@@ -84,16 +84,7 @@ impl World {
                 // a call that could not connect did nothing: it is not history
                 self.note_invoke(req, &request);
                 if self.link_up(from, &target) {
-                    let lat = self.latency(from, &target);
-                    self.schedule(
-                        lat,
-                        Event::ClientArrive {
-                            machine: target,
-                            req,
-                            request: Box::new(request),
-                            forwarded: false,
-                        },
-                    );
+                    self.send_request(from, target, req, request, false);
                 }
             }
             Err(e) => call.dial_error = Some(e),
@@ -224,16 +215,29 @@ impl World {
             return;
         };
         if self.links_up(from, &target) {
-            let lat = self.latency(from, &target);
-            self.schedule(
-                lat,
-                Event::ClientArrive {
-                    machine: target,
-                    req,
-                    request: Box::new(request),
-                    forwarded: true,
-                },
-            );
+            self.send_request(from, target, req, request, true);
         }
+    }
+
+    /// Call `req`'s request leaves `from` and arrives at `target`'s server
+    /// after the link's latency (the caller checked the link is up).
+    fn send_request(
+        &mut self,
+        from: &str,
+        target: String,
+        req: u64,
+        request: Request,
+        forwarded: bool,
+    ) {
+        let lat = self.latency(from, &target);
+        self.schedule(
+            lat,
+            Event::ClientArrive {
+                machine: target,
+                req,
+                request: Box::new(request),
+                forwarded,
+            },
+        );
     }
 }
