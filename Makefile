@@ -32,7 +32,10 @@ WASM := wasm32-unknown-unknown
 DIST := dist
 
 # Browser tests (wasm-bindgen-test-runner -> chromedriver -> headless Chromium).
+# RUST_LIB_BACKTRACE=0: when the runner itself fails (a WebDriver error), its
+# message is the last thing printed, not buried above a 30-line anyhow backtrace.
 WASM_TEST_ENV := \
+	RUST_LIB_BACKTRACE=0 \
 	CHROMEDRIVER=/usr/bin/chromedriver \
 	WASM_BINDGEN_TEST_WEBDRIVER_JSON=$(CURDIR)/tools/webdriver.json \
 	WASM_BINDGEN_USE_BROWSER=1 \
