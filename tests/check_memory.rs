@@ -12,10 +12,12 @@ use quorum_playground::sim::etcd::kv::{Generated, Kv};
 struct Counting;
 
 static HELD: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        HELD.fetch_add(layout.size(), Ordering::Relaxed);
+        let now = HELD.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        PEAK.fetch_max(now, Ordering::Relaxed);
         System.alloc(layout)
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -47,7 +49,13 @@ fn store(n: u64) -> Kv {
     kv
 }
 
+/// One test, so that the counts of the two parts do not mix.
 #[test]
+fn generated_data_stays_small() {
+    a_gigabyte_data_set_stays_small();
+    a_datascale_m_run_in_three_members_peaks_small();
+}
+
 fn a_gigabyte_data_set_stays_small() {
     for (load, n, max_mb) in [("l", 1_000_000u64, 64.0), ("xl", 3_000_000, 192.0)] {
         let before = HELD.load(Ordering::Relaxed);
@@ -66,4 +74,38 @@ fn a_gigabyte_data_set_stays_small() {
         assert!(mb < max_mb, "{mb} MB");
         drop(kv);
     }
+}
+
+/// A whole `--load=m` run (100,000 keys, 100 MB) in a 3-member cluster (each
+/// member holds the data set, and its raft log the entries since the last
+/// compaction): the peak of memory the process held. (An `l` run meets the
+/// per-command event budget of `sim::budget` before its millionth put.)
+fn a_datascale_m_run_in_three_members_peaks_small() {
+    use quorum_playground::shell::session::Session;
+    let mut s = Session::new(7);
+    for m in 1..=3 {
+        s.run_typed(&format!("machine add node0{m} 192.168.0.6{m}"));
+    }
+    let cluster = "node01=http://192.168.0.61:2380,node02=http://192.168.0.62:2380,node03=http://192.168.0.63:2380";
+    for m in 1..=3 {
+        s.run_typed(&format!(
+            "node0{m}$ etcd --name node0{m} --initial-advertise-peer-urls http://192.168.0.6{m}:2380 --listen-peer-urls http://192.168.0.6{m}:2380 --advertise-client-urls http://192.168.0.6{m}:2379 --listen-client-urls http://192.168.0.6{m}:2379,http://127.0.0.1:2379 --initial-cluster {cluster}"
+        ));
+    }
+    s.run_typed("sleep 3");
+    let base = HELD.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let t = std::time::Instant::now();
+    let ex = s.run_typed("node01$ etcdctl check datascale --load=m");
+    let peak = (PEAK.load(Ordering::Relaxed) - base) as f64 / 1e6;
+    let status = s.run_typed("node01$ etcdctl endpoint status --cluster -w table");
+    println!(
+        "{}{}peak {peak:.1} MB over the idle cluster, {:?}",
+        ex.output.stdout,
+        status.output.stdout,
+        t.elapsed()
+    );
+    assert_eq!(ex.output.status, 0, "{}", ex.output.stderr);
+    assert!(ex.output.stdout.contains("PASS: Approximate"));
+    assert!(peak < 128.0, "{peak} MB");
 }
