@@ -177,6 +177,8 @@ pub enum Op {
     SnapshotStatus,
     SnapshotRestore,
     Version,
+    CheckPerf,
+    CheckDatascale,
 }
 
 /// `-w` values.
@@ -200,6 +202,20 @@ const PREFIX: Flag = boolean("prefix");
 const PREV_KV: Flag = boolean("prev-kv");
 const FROM_KEY: Flag = boolean("from-key");
 const NO_ARGS: &[Val] = &[];
+/// `check`'s workloads (etcdctl also reads `small`, `medium`, `large`, `xLarge`).
+pub const LOADS: &[&str] = &["s", "m", "l", "xl"];
+const LOAD: Flag = with_default(flag("load", Kind::Value(Val::Choice(LOADS))), "s");
+/// `check perf`'s flags (its `--prefix` takes a value, unlike `get`'s).
+#[rustfmt::skip]
+const CHECK_PERF: &[Flag] = &[
+    LOAD, with_default(value("prefix"), "/etcdctl-check-perf/"),
+    ignored(boolean("auto-compact")), ignored(boolean("auto-defrag")),
+];
+#[rustfmt::skip]
+const CHECK_DATASCALE: &[Flag] = &[
+    LOAD, with_default(value("prefix"), "/etcdctl-check-datascale/"),
+    ignored(boolean("auto-compact")), ignored(boolean("auto-defrag")),
+];
 const ID: &[Val] = &[Val::MemberId];
 
 const fn etcdctl(
@@ -286,7 +302,22 @@ pub const ETCDCTL: &[Spec<Op>] = &[
           with_default(flag("name", Kind::Value(Val::Name)), "default"), value("wal-dir")],
         NO_ARGS, exactly(1, "snapshot restore requires exactly one argument")),
     etcdctl(Op::Version, &["version"], "version", "etcdctl version", &[], NO_ARGS, ANY),
+    etcdctl(Op::CheckPerf, &["check", "perf"],
+        "check perf [--load=s|m|l|xl] [--prefix=PREFIX] [--auto-compact] [--auto-defrag]",
+        "etcdctl check perf --load=s", CHECK_PERF, NO_ARGS, ANY),
+    etcdctl(Op::CheckDatascale, &["check", "datascale"],
+        "check datascale [--load=s|m|l|xl] [--prefix=PREFIX] [--auto-compact] [--auto-defrag]",
+        "etcdctl check datascale --load=s", CHECK_DATASCALE, NO_ARGS, ANY),
 ];
+
+/// etcdctl's flags as a `check` command reads them: its own first (cobra
+/// reads each command's flags; `check`'s `--prefix` takes a value).
+fn check_flag(name: &str) -> Option<&'static Flag> {
+    CHECK_PERF
+        .iter()
+        .find(|f| f.name == name)
+        .or_else(|| etcdctl_flag(name))
+}
 
 /// A flag that exists only in tests: the table is the one place a flag is
 /// added (see the test `a_made_up_flag_needs_only_the_table`).
@@ -721,7 +752,10 @@ pub enum Call {
 
 impl Etcdctl {
     fn parse(args: &[String]) -> Etcdctl {
-        let flags = Flags::read(args, Dialect::Pflag, etcdctl_flag);
+        let mut flags = Flags::read(args, Dialect::Pflag, etcdctl_flag);
+        if flags.args().contains(&"check") {
+            flags = Flags::read(args, Dialect::Pflag, check_flag);
+        }
         let positional = flags.args();
         let spec = ETCDCTL.iter().find(|s| positional.starts_with(s.words));
         let call = match (spec, positional.as_slice()) {
@@ -735,7 +769,7 @@ impl Etcdctl {
                     None => Call::Run { spec, args: rest },
                 }
             }
-            (None, [] | ["member" | "endpoint" | "snapshot"]) => Call::Help,
+            (None, [] | ["member" | "endpoint" | "snapshot" | "check"]) => Call::Help,
             _ => Call::Unknown(positional.first().map_or(String::new(), |s| s.to_string())),
         };
         Etcdctl { flags, call }

@@ -19,6 +19,8 @@ use crate::sim::etcd::request::{
 };
 use crate::sim::world::{CallResult, DiskItem, World};
 
+mod check;
+
 /// `-w`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Format {
@@ -186,6 +188,8 @@ impl Client<'_> {
             Op::SnapshotSave => self.snapshot_save(l, rest),
             Op::SnapshotStatus => self.snapshot_status(l, rest),
             Op::SnapshotRestore => self.snapshot_restore(l, rest),
+            Op::CheckPerf => self.check_perf(l),
+            Op::CheckDatascale => self.check_datascale(l),
             Op::Version => {
                 self.out.line("etcdctl version: 3.4.23");
                 self.out.line("API version: 3.4");

@@ -1,7 +1,7 @@
 //! What clients ask an etcd server and what it answers: the gRPC requests etcdctl
 //! sends, their replies, and the errors with their gRPC codes and texts.
 
-use super::kv::KeyValue;
+use super::kv::{Generated, KeyValue};
 use super::membership::{Member, MemberError};
 
 /// A client request (one etcdctl RPC).
@@ -20,6 +20,10 @@ pub enum Request {
         key: String,
         prefix: bool,
     },
+    /// A put of etcdctl's load generators (`check perf`, `check datascale`).
+    PutGenerated(Generated),
+    /// The metrics endpoint's `process_resident_memory_bytes` (`check datascale`).
+    Metrics,
     MemberList,
     MemberAdd {
         peer_urls: Vec<String>,
@@ -48,6 +52,7 @@ impl Request {
         matches!(
             self,
             Request::Status
+                | Request::Metrics
                 | Request::Range {
                     serializable: true,
                     ..
@@ -139,6 +144,8 @@ pub enum Reply {
         to: u64,
     },
     Snapshot(SnapshotData),
+    /// `process_resident_memory_bytes`.
+    Metrics(u64),
 }
 
 /// A reply with its header.

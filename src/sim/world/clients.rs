@@ -29,6 +29,8 @@ struct Call {
     deadline_ms: u64,
     dial_error: Option<String>,
     result: Option<CallResult>,
+    /// When the result came.
+    done_ms: u64,
 }
 
 /// The calls in flight: only this room changes them.
@@ -69,6 +71,32 @@ impl World {
         self.finish_call(req)
     }
 
+    /// Calls started together; the clock runs until every one has ended.
+    pub(super) fn run_calls(
+        &mut self,
+        from: &str,
+        endpoint: &str,
+        requests: Vec<Request>,
+        timeout_ms: u64,
+    ) -> Vec<(CallResult, u64)> {
+        let reqs: Vec<u64> = requests
+            .into_iter()
+            .map(|r| self.start_call(from, endpoint, r, timeout_ms))
+            .collect();
+        let deadline = self.now_ms() + timeout_ms;
+        self.run_until(deadline, |w| {
+            reqs.iter()
+                .all(|r| w.clients.calls.get(r).is_none_or(|c| c.result.is_some()))
+        });
+        reqs.into_iter()
+            .map(|req| {
+                let done = self.clients.calls.get(&req).map(|c| c.done_ms);
+                let result = self.finish_call(req);
+                (result, done.filter(|d| *d > 0).unwrap_or(self.now_ms()))
+            })
+            .collect()
+    }
+
     /// Starts a client call from `from` to a client endpoint (`host:port` or a URL).
     fn start_call(&mut self, from: &str, endpoint: &str, request: Request, timeout_ms: u64) -> u64 {
         let req = self.clients.next_req;
@@ -78,6 +106,7 @@ impl World {
             deadline_ms: self.now_ms() + timeout_ms,
             dial_error: None,
             result: None,
+            done_ms: 0,
         };
         match self.client_target(from, endpoint) {
             Ok(target) => {
@@ -179,8 +208,10 @@ impl World {
 
     /// A reply reaches its client: the first answer is the call's.
     pub(super) fn on_client_reply(&mut self, req: u64, result: Result<Response, ServerError>) {
+        let now = self.now_ms();
         if let Some(c) = self.clients.calls.get_mut(&req) {
             if c.result.is_none() {
+                c.done_ms = now;
                 c.result = Some(match result {
                     Ok(r) => CallResult::Reply(r),
                     Err(e) => CallResult::Error(e),

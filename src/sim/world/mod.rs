@@ -171,6 +171,15 @@ pub enum Input {
         request: Request,
         timeout_ms: u64,
     },
+    /// Requests sent at once from one client machine, each on its own
+    /// connection (etcdctl's load generators' concurrent clients): the clock
+    /// runs until all are answered or `timeout_ms` have passed.
+    Calls {
+        from: String,
+        endpoint: String,
+        requests: Vec<Request>,
+        timeout_ms: u64,
+    },
 }
 
 /// What comes out of the door: an action's end, or a request's outcome.
@@ -178,6 +187,8 @@ pub enum Input {
 pub enum Outcome {
     Done,
     Called(CallResult),
+    /// Each request's outcome and the simulated time it came.
+    CalledAll(Vec<(CallResult, u64)>),
 }
 
 /// The world.
@@ -263,6 +274,14 @@ impl World {
             } => Ok(Outcome::Called(
                 self.run_call(&from, &endpoint, request, timeout_ms),
             )),
+            Input::Calls {
+                from,
+                endpoint,
+                requests,
+                timeout_ms,
+            } => Ok(Outcome::CalledAll(
+                self.run_calls(&from, &endpoint, requests, timeout_ms),
+            )),
         };
         debug_assert!(self.now_ms() >= now, "the clock went back");
         debug_assert!(self.events() >= events);
@@ -294,6 +313,26 @@ impl World {
         match self.enter(input) {
             Ok(Outcome::Called(result)) => result,
             other => unreachable!("a call ends in its outcome, not {other:?}"),
+        }
+    }
+
+    /// Concurrent client calls through [`Self::enter`] (see [`Input::Calls`]).
+    pub fn call_all(
+        &mut self,
+        from: &str,
+        endpoint: &str,
+        requests: Vec<Request>,
+        timeout_ms: u64,
+    ) -> Vec<(CallResult, u64)> {
+        let input = Input::Calls {
+            from: from.to_string(),
+            endpoint: endpoint.to_string(),
+            requests,
+            timeout_ms,
+        };
+        match self.enter(input) {
+            Ok(Outcome::CalledAll(results)) => results,
+            other => unreachable!("calls end in their outcomes, not {other:?}"),
         }
     }
 
