@@ -79,9 +79,10 @@ mod tests {
         let mut m = Message::default();
         m.set_msg_type(raft::eraftpb::MessageType::MsgAppend);
         let empty = raft_bytes(&m);
-        let mut e = raft::eraftpb::Entry::default();
-        e.data = vec![7u8; 1000].into();
-        m.mut_entries().push(e);
+        m.mut_entries().push(raft::eraftpb::Entry {
+            data: vec![7u8; 1000].into(),
+            ..Default::default()
+        });
         assert!(raft_bytes(&m) >= empty + 1000, "{}", raft_bytes(&m));
         let put = Request::Put {
             key: "k".into(),
