@@ -155,7 +155,7 @@ impl Session {
 
     /// `net show`: each pair of machines, up or cut, with its links' settings
     /// where they are not the defaults; then each NIC that is not the
-    /// default or holds a queue.
+    /// default or holds at least a millisecond of queue.
     pub(super) fn net_text(&self) -> String {
         let names: Vec<&String> = self.world.machines().keys().collect();
         let mut s = String::new();
@@ -167,7 +167,9 @@ impl Session {
         }
         for name in names {
             let (spec, queued) = self.world.nic(name);
-            if spec != NicSpec::default() || queued > 0 {
+            // a default NIC's microseconds of queue are noise: shown from 1 ms
+            let queued_us = u128::from(queued) * 8_000_000 / u128::from(spec.rate_bps.max(1));
+            if spec != NicSpec::default() || queued_us >= 1000 {
                 s.push_str(&format!(
                     "nic {name}: rate {}, limit {}, queued {queued} bytes\n",
                     netunits::rate_text(spec.rate_bps),
