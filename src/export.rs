@@ -47,7 +47,8 @@
 //!   playground, so `export` and assignments only leave a comment.
 //! - **Manual steps**: `net ...`, `date -s` and unsafe paths get a
 //!   `# MANUAL STEP` comment and an `echo '# MANUAL: ...'` line, and the header
-//!   lists them.
+//!   lists them; `net delay|loss|rate|clear` add their `tc` equivalent as
+//!   comments (`export/tc.rs`).
 //! - **Everything the playground refused or only bookkeeps** (unknown commands,
 //!   unsupported shell syntax, `hosts`, `ssh`, a bad `sleep`) prints what the run
 //!   printed, with its exit status, and runs nothing.
@@ -62,6 +63,8 @@ use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::session::{Executed, Session};
 use crate::shell::Output;
 use crate::sim::url::split_url;
+
+mod tc;
 
 /// Why a run cannot be exported.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -699,7 +702,12 @@ impl Exporter {
                 None => replay(c.out),
             },
             Command::Etcdctl(e) => self.etcdctl(c, e),
-            Command::Net(_) if c.out.status == 0 => self.manual_step(c.text, NET_REASON),
+            Command::Net(n) if c.out.status == 0 => {
+                let mut lines = self.manual_step(c.text, NET_REASON);
+                let hints = tc::hints(n, &|m| self.address_of(m));
+                lines.splice(2..2, hints);
+                lines
+            }
             Command::Sleep(Some(d)) => match parse::duration_ms(d, true) {
                 Some(ms) => real(&format!("sleep {}", seconds(ms))),
                 None => replay(c.out),
@@ -779,6 +787,16 @@ impl Exporter {
             .keys()
             .find(|k| k.eq_ignore_ascii_case(name))
             .cloned()
+            .unwrap_or_else(|| name.to_string())
+    }
+
+    /// A machine's first address (its name when it has none), for `tc` hints.
+    fn address_of(&self, name: &str) -> String {
+        let world = &self.session.world;
+        let m = world
+            .find_machine(name)
+            .and_then(|m| world.machines().get(m));
+        m.and_then(|m| m.addrs.first().cloned())
             .unwrap_or_else(|| name.to_string())
     }
 

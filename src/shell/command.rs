@@ -482,13 +482,20 @@ pub const SHELL: &[Spec<()>] = &[
     shell(&["scp"], "scp [-r] [HOST:]SRC [HOST:]DST", "scp backup.db node02:backup.db", &[boolean("-r")], &[]),
     shell(&["logs"], "logs [HOST]", "logs node01", &[], MACHINE),
     shell(&["etcdctl"], "etcdctl [FLAGS] COMMAND ...", "etcdctl member list", ETCDCTL_GLOBALS, &[]),
-    shell(&["net"], "net | net cut A B | net cut A->B | net heal [A B] | net isolate A | net partition A B | C D | net delay A B DURATION",
+    shell(&["net"], "net | net show | net cut A B | net cut A->B | net heal [A B] | net isolate A | net partition A B | C D | net delay A B DURATION [JITTER] | net loss A B PERCENT | net rate A RATE [limit SIZE] | net clear A [B]",
         "net cut node01 node02", &[], &[]),
+    shell(&["net", "show"], "net show", "net show", &[], &[]),
     shell(&["net", "cut"], "net cut A B | net cut A->B", "net cut node01->node02", &[], &[Val::Machine, Val::Machine]),
     shell(&["net", "heal"], "net heal [A B]", "net heal node01 node02", &[], &[Val::Machine, Val::Machine]),
     shell(&["net", "isolate"], "net isolate A", "net isolate node01", &[], MACHINE),
     shell(&["net", "partition"], "net partition A B | C D", "net partition node01 | node02 node03", &[], &[]),
-    shell(&["net", "delay"], "net delay A B DURATION", "net delay node01 node02 50ms", &[], &[Val::Machine, Val::Machine]),
+    shell(&["net", "delay"], "net delay A B DURATION [JITTER] | net delay A->B DURATION [JITTER]", "net delay node01 node02 50ms 10ms",
+        &[], &[Val::Machine, Val::Machine]),
+    shell(&["net", "loss"], "net loss A B PERCENT | net loss A->B PERCENT", "net loss node01 node02 5%", &[], &[Val::Machine, Val::Machine]),
+    shell(&["net", "rate"], "net rate A RATE [limit SIZE]", "net rate node01 10mbit limit 4mb", &[],
+        &[Val::Machine, Val::Choice(&["1gbit", "100mbit", "10mbit", "500kbit"]), Val::Choice(&["limit"]),
+          Val::Choice(&["4mb", "256kb"])]),
+    shell(&["net", "clear"], "net clear A [B]", "net clear node01 node02", &[], &[Val::Machine, Val::Machine]),
     shell(&["sleep"], "sleep DURATION", "sleep 1.5s", &[], &[]),
     shell(&["wait"], "wait", "wait", &[], &[]),
     shell(&["true"], "true", "true", &[], &[]),
@@ -846,12 +853,56 @@ pub enum Net {
     Isolate(String),
     /// Names, with `|` between the sides.
     Partition(Vec<String>),
+    /// `net delay`: latency and optional jitter, as written.
     Delay {
-        a: String,
-        b: String,
+        links: Links,
         duration: String,
+        jitter: Option<String>,
     },
+    /// `net loss`: the chance, as written (`5%`).
+    Loss {
+        links: Links,
+        percent: String,
+    },
+    /// `net rate`: a machine's egress rate and queue limit, as written.
+    Rate {
+        machine: String,
+        rate: String,
+        limit: Option<String>,
+    },
+    /// `net clear A` (the NIC) or `net clear A B` (the pair's links).
+    Clear {
+        machine: String,
+        peer: Option<String>,
+    },
+    /// A subcommand used wrongly: its usage (`delay`, `loss`, `rate`, `clear`).
+    UsageOf(&'static str),
     Usage,
+}
+
+/// The links a `net delay` or `net loss` sets: both ways between two
+/// machines, or one way (`A->B`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Links {
+    Both(String, String),
+    One(String, String),
+}
+
+impl Links {
+    /// The two machines, in the order written.
+    pub fn ends(&self) -> (&str, &str) {
+        match self {
+            Links::Both(a, b) | Links::One(a, b) => (a, b),
+        }
+    }
+
+    /// The arguments as written (`A B` or `A->B`).
+    pub fn words(&self) -> String {
+        match self {
+            Links::Both(a, b) => format!("{a} {b}"),
+            Links::One(a, b) => format!("{a}->{b}"),
+        }
+    }
 }
 
 /// `docker …`.
@@ -1075,13 +1126,54 @@ fn net(rest: &[&str]) -> Net {
         ["heal", a, b] => Net::Heal(Some((a.to_string(), b.to_string()))),
         ["isolate", a] => Net::Isolate(a.to_string()),
         ["partition", groups @ ..] => Net::Partition(owned(groups)),
-        ["delay", a, b, d] => Net::Delay {
-            a: a.to_string(),
-            b: b.to_string(),
-            duration: d.to_string(),
+        ["show"] => Net::Show,
+        ["delay", rest @ ..] => match links(rest) {
+            Some((links, [d])) => Net::Delay {
+                links,
+                duration: d.to_string(),
+                jitter: None,
+            },
+            Some((links, [d, j])) => Net::Delay {
+                links,
+                duration: d.to_string(),
+                jitter: Some(j.to_string()),
+            },
+            _ => Net::UsageOf("delay"),
         },
+        ["loss", rest @ ..] => match links(rest) {
+            Some((links, [p])) => Net::Loss {
+                links,
+                percent: p.to_string(),
+            },
+            _ => Net::UsageOf("loss"),
+        },
+        ["rate", a, r] | ["rate", a, r, "limit", _] => Net::Rate {
+            machine: a.to_string(),
+            rate: r.to_string(),
+            limit: rest.get(4).map(|s| s.to_string()),
+        },
+        ["rate", ..] => Net::UsageOf("rate"),
+        ["clear", a] => Net::Clear {
+            machine: a.to_string(),
+            peer: None,
+        },
+        ["clear", a, b] => Net::Clear {
+            machine: a.to_string(),
+            peer: Some(b.to_string()),
+        },
+        ["clear", ..] => Net::UsageOf("clear"),
         _ => Net::Usage,
     }
+}
+
+/// `A->B` or `A B` at the front of `rest`, and the words after them.
+fn links<'a, 'b>(rest: &'a [&'b str]) -> Option<(Links, &'a [&'b str])> {
+    let (first, tail) = rest.split_first()?;
+    if let Some((a, b)) = first.split_once("->") {
+        return Some((Links::One(a.to_string(), b.to_string()), tail));
+    }
+    let (second, tail) = tail.split_first()?;
+    Some((Links::Both(first.to_string(), second.to_string()), tail))
 }
 
 fn docker(rest: &[&str]) -> Docker {

@@ -364,7 +364,7 @@ fn net(p: &mut Picked, rest: &[&str], ctx: &Context) {
     let word = p.word;
     match rest {
         [] => p.words(next_words(command::SHELL, &["net"])),
-        ["cut"] => match word.split_once("->") {
+        ["cut" | "delay" | "loss"] => match word.split_once("->") {
             Some((a, b)) => {
                 let mut inner = Picked::new(b);
                 inner.machines(ctx, "", &[a.to_string()]);
@@ -373,10 +373,14 @@ fn net(p: &mut Picked, rest: &[&str], ctx: &Context) {
             }
             None => p.machines(ctx, "", &[]),
         },
-        ["isolate" | "heal" | "delay"] => p.machines(ctx, "", &[]),
-        ["cut" | "heal" | "delay", a] => p.machines(ctx, "", &named(&[*a])),
+        ["isolate" | "heal" | "rate" | "clear"] => p.machines(ctx, "", &[]),
+        ["cut" | "heal" | "delay" | "loss" | "clear", a] if !a.contains("->") => {
+            p.machines(ctx, "", &named(&[*a]))
+        }
         ["partition", names @ ..] => p.machines(ctx, "", &named(names)),
-        _ => {}
+        ["cut" | "delay" | "loss", _] => {}
+        // the other arguments are the table's (`net rate A RATE limit SIZE`)
+        _ => shell(p, &[&["net"][..], rest].concat(), ctx),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod command;
 pub mod complete;
 pub mod etcd_flags;
 pub mod etcdctl;
+pub mod netunits;
 pub mod parse;
 pub mod print;
 pub mod runner;

@@ -5,12 +5,14 @@
 
 use std::collections::BTreeMap;
 
-use super::command::{self, Command, Docker, Etcd, Line, Machine, Net, Signal};
+use super::command::{self, Command, Docker, Etcd, Line, Machine, Signal};
 use super::parse::{self, Prompt};
 use super::{etcd_flags, etcdctl, Output};
 use crate::sim::budget::{self, Budget, Spent};
 use crate::sim::etcd::logfmt::{days_from_civil, Stamp};
 use crate::sim::world::{self, Action, Held, World, WorldError};
+
+mod netcmd;
 
 /// A shell over a world.
 pub struct Session {
@@ -606,59 +608,6 @@ impl Session {
         let vars = self.vars.get(&machine).cloned().unwrap_or_default();
         let env = |k: &str| vars.get(k).cloned();
         etcdctl::run(&mut self.world, &machine, e, &env)
-    }
-
-    fn net(&mut self, n: &Net) -> Output {
-        let pair = |s: &Self, a: &str, b: &str| match (s.machine_name(a), s.machine_name(b)) {
-            (Ok(a), Ok(b)) => Ok((a, b)),
-            (Err(o), _) | (_, Err(o)) => Err(o),
-        };
-        match n {
-            Net::Show => Output::text(&self.net_text()),
-            Net::Cut(a, b) => self.cut_pair(a, b),
-            Net::CutOne(a, b) => self.cut_one(a, b),
-            Net::CutUsage => Output::failure(
-                &format!(
-                    "usage: {}",
-                    command::shell_spec(&["net", "cut"]).map_or("", |s| s.usage)
-                ),
-                2,
-            ),
-            Net::Heal(None) => self.apply(Action::Heal { pair: None }),
-            Net::Heal(Some((a, b))) => match pair(self, a, b) {
-                Ok(p) => self.apply(Action::Heal { pair: Some(p) }),
-                Err(o) => o,
-            },
-            Net::Isolate(a) => self.isolate(a),
-            Net::Partition(groups) => self.partition(groups),
-            Net::Delay { a, b, duration } => match parse::duration_ms(duration, false) {
-                Some(ms) => match pair(self, a, b) {
-                    Ok((a, b)) => self.apply(Action::SetDelay { a, b, ms }),
-                    Err(o) => o,
-                },
-                None => Output::failure(&format!("net: invalid duration {duration:?}"), 2),
-            },
-            Net::Usage => usage_error("net", 2),
-        }
-    }
-
-    fn net_text(&self) -> String {
-        let names: Vec<&String> = self.world.machines().keys().collect();
-        let mut s = String::new();
-        for (i, a) in names.iter().enumerate() {
-            for b in names.iter().skip(i + 1) {
-                let ab = self.world.cut().contains(&((*a).clone(), (*b).clone()));
-                let ba = self.world.cut().contains(&((*b).clone(), (*a).clone()));
-                let state = match (ab, ba) {
-                    (false, false) => "up".to_string(),
-                    (true, true) => "cut".to_string(),
-                    (true, false) => format!("cut {a}->{b}"),
-                    (false, true) => format!("cut {b}->{a}"),
-                };
-                s.push_str(&format!("{a} <-> {b}: {state}\n"));
-            }
-        }
-        s
     }
 
     fn cut_one(&mut self, a: &str, b: &str) -> Output {

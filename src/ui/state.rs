@@ -1954,7 +1954,10 @@ fn marker_kind(command: &Command) -> Option<MarkerKind> {
             | Net::Heal(_)
             | Net::Isolate(_)
             | Net::Partition(_)
-            | Net::Delay { .. },
+            | Net::Delay { .. }
+            | Net::Loss { .. }
+            | Net::Rate { .. }
+            | Net::Clear { .. },
         )
         | Command::Kill(_)
         | Command::Machine(Machine::Down(_) | Machine::Up(_) | Machine::Rm(_))

@@ -702,6 +702,12 @@ impl Server {
         })
     }
 
+    /// The bytes a merged snapshot POST carries (the message and the bbolt
+    /// file), for the network to take its time over.
+    pub fn merged_snapshot_bytes(&self, m: &Message) -> Option<u64> {
+        self.transfer_of(m).map(|t| t.total_bytes())
+    }
+
     /// etcd hands a MsgSnap to `sendMergedSnap`, which starts the POST.
     fn start_snapshot_send(&mut self, ctx: &mut Ctx, m: &Message) {
         let Some(transfer) = self.transfer_of(m) else {

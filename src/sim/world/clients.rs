@@ -233,9 +233,13 @@ impl World {
         };
         let client = call.from.clone();
         if self.link_up(machine, &client) || machine == client {
-            let lat = self.latency(machine, &client);
-            let result = Box::new(result);
-            self.schedule(lat, Event::ClientReply { req, result });
+            let bytes = super::network::response_bytes(&result);
+            // gRPC's stream waits rather than drops; a link losing every
+            // try never gets the reply there
+            if let Some(lat) = self.transmit(machine, &client, bytes, false) {
+                let result = Box::new(result);
+                self.schedule(lat, Event::ClientReply { req, result });
+            }
         }
     }
 
@@ -251,7 +255,7 @@ impl World {
     }
 
     /// Call `req`'s request leaves `from` and arrives at `target`'s server
-    /// after the link's latency (the caller checked the link is up).
+    /// after its NIC's and link's time (the caller checked the link is up).
     fn send_request(
         &mut self,
         from: &str,
@@ -260,7 +264,10 @@ impl World {
         request: Request,
         forwarded: bool,
     ) {
-        let lat = self.latency(from, &target);
+        let bytes = super::network::request_bytes(&request);
+        let Some(lat) = self.transmit(from, &target, bytes, false) else {
+            return;
+        };
         self.schedule(
             lat,
             Event::ClientArrive {

@@ -8,8 +8,10 @@
 //! - `machines`: machines, their addresses, power and disks; the hosts table.
 //! - `processes`: the etcd process on a machine: start, stop, its timer, and
 //!   where what its server puts out goes; the servers' logs.
-//! - `network`: links (cut, latency) and raft messages and snapshots on
-//!   them; `network/dial`: what a dial finds, and rafthttp's streams.
+//! - `network`: links (cut, latency, jitter, loss), NICs (rate, queue) and
+//!   raft messages, snapshots and client traffic on them (`network/nic`: the
+//!   model; `network/size`: each message's bytes); `network/dial`: what a
+//!   dial finds, and rafthttp's streams.
 //! - `clock`: the event queue and the wall clock.
 //! - `clients`: etcdctl requests in flight.
 //! - `observe`: read-only watchers (traffic, frames, invariants, history).
@@ -34,6 +36,7 @@ pub use super::url::{host_port, split_url};
 pub use clients::CallResult;
 pub use clock::start_unix_ms;
 pub use machines::{DiskItem, Machine};
+pub use network::{LinkSpec, NicSpec, DEFAULT_LATENCY_MS, DEFAULT_LIMIT_BYTES, DEFAULT_RATE_BPS};
 pub use observe::{Traffic, MAX_FRAMES};
 pub use processes::{ExitInfo, LogLine, Process, Signal};
 
@@ -100,6 +103,18 @@ pub enum Action {
         a: String,
         b: String,
         ms: u64,
+    },
+    /// A directed link's latency, jitter and loss (`net delay`, `net loss`,
+    /// `net clear A B`).
+    SetLink {
+        from: String,
+        to: String,
+        spec: LinkSpec,
+    },
+    /// A machine's NIC: egress rate and queue (`net rate`, `net clear A`).
+    SetNic {
+        machine: String,
+        spec: NicSpec,
     },
     Advance {
         ms: u64,
@@ -375,6 +390,16 @@ impl World {
                 self.set_delay(a, b, ms);
                 Ok(())
             }
+            Action::SetLink { from, to, spec } => {
+                self.need_machines(&[&from, &to])?;
+                self.set_link(from, to, spec);
+                Ok(())
+            }
+            Action::SetNic { machine, spec } => {
+                self.need_machines(&[&machine])?;
+                self.set_nic(machine, spec);
+                Ok(())
+            }
             Action::Advance { ms } => {
                 self.run_until(self.now_ms() + ms, |_| false);
                 Ok(())
@@ -383,6 +408,14 @@ impl World {
                 self.run_until(self.now_ms() + max_ms, |w| w.pid_of(&machine).is_none());
                 Ok(())
             }
+        }
+    }
+
+    /// `Err(NoSuchMachine)` for the first name no machine has.
+    fn need_machines(&self, names: &[&str]) -> Result<(), WorldError> {
+        match names.iter().find(|n| !self.machines.contains_key(**n)) {
+            Some(n) => Err(WorldError::NoSuchMachine(n.to_string())),
+            None => Ok(()),
         }
     }
 

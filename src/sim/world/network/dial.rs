@@ -289,7 +289,10 @@ impl World {
             return;
         };
         if self.links_up(machine, &target) {
-            let lat = self.latency(machine, &target);
+            // a FIN: no payload, the link's time (one lost for good: never noticed)
+            let Some(lat) = self.transmit(machine, &target, 0, false) else {
+                return;
+            };
             self.schedule(
                 lat,
                 Event::StreamCheck {

@@ -1,13 +1,14 @@
 //! The network room: directed links between machines and what crosses
-//! them. A link is up while both machines are and it is not cut; it takes
-//! its latency to cross (1 ms unless `net delay` says otherwise). Raft
+//! them. A link is up while both machines are and it is not cut. What
+//! crosses it leaves through its machine's NIC and takes the link's time
+//! (`nic`: rate, queue, latency, jitter, loss; 1 ms and a 10 gbit NIC unless
+//! `net delay|loss|rate` say otherwise), by its size in bytes (`size`). Raft
 //! messages and snapshot POSTs travel as events; `dial` says what a
 //! connection finds at the far end, and keeps rafthttp's streams.
-//!
-//! The room is where the network model grows: a [`Link`] holds a directed
-//! link's settings, and a NIC's rate and queue would sit beside it.
 
 mod dial;
+mod nic;
+mod size;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -18,16 +19,9 @@ use super::clock::Event;
 use super::World;
 use crate::sim::etcd::rafthttp::Reaches;
 use crate::sim::etcd::server::Reach;
-
-/// One-way latency of a link unless `net delay` says otherwise.
-const DEFAULT_LATENCY_MS: u64 = 1;
-
-/// A directed link's settings, where they differ from the defaults.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Link {
-    /// One-way latency.
-    latency_ms: u64,
-}
+use nic::{Link, Nic};
+pub use nic::{LinkSpec, NicSpec, DEFAULT_LATENCY_MS, DEFAULT_LIMIT_BYTES, DEFAULT_RATE_BPS};
+pub(super) use size::{request_bytes, response_bytes, HTTP_OVERHEAD};
 
 /// The network's state: only this room changes it. (Which links are cut is
 /// [`World::cut`], public for the shell and the view to read.)
@@ -35,6 +29,8 @@ struct Link {
 pub(super) struct Network {
     /// Links by (from, to), only those whose settings are not the defaults.
     links: BTreeMap<(String, String), Link>,
+    /// Each machine's NIC, from its first message or `net rate` on.
+    nics: BTreeMap<String, Nic>,
     /// rafthttp streams: machine, then peer ID, to the (machine, pid) they reach.
     streams: BTreeMap<String, BTreeMap<u64, (String, u64)>>,
     /// Counts the world's changes that can change what a dial finds: every
@@ -78,22 +74,73 @@ impl World {
         }
     }
 
-    /// `delay`: both links between `a` and `b` take `ms` (0: the default).
+    /// `delay`: both links between `a` and `b` take `ms` (0: the default),
+    /// keeping their other settings.
     pub(super) fn set_delay(&mut self, a: String, b: String, ms: u64) {
-        for key in [(a.clone(), b.clone()), (b, a)] {
-            if ms == 0 {
-                self.net.links.remove(&key);
-            } else {
-                self.net.links.insert(key, Link { latency_ms: ms });
+        let ms = if ms == 0 { DEFAULT_LATENCY_MS } else { ms };
+        for (from, to) in [(a.clone(), b.clone()), (b, a)] {
+            let spec = LinkSpec {
+                latency_ms: ms,
+                ..self.link_spec(&from, &to)
+            };
+            self.set_link(from, to, spec);
+        }
+    }
+
+    /// The link from `from` to `to` gets `spec` (the defaults: forgotten).
+    pub(super) fn set_link(&mut self, from: String, to: String, spec: LinkSpec) {
+        let key = (from, to);
+        if spec == LinkSpec::default() {
+            self.net.links.remove(&key);
+            return;
+        }
+        match self.net.links.get_mut(&key) {
+            Some(link) => link.spec = spec,
+            None => {
+                self.net.links.insert(key, Link::new(spec));
             }
         }
     }
 
-    /// Machine `name` is gone: its links and streams go with it.
+    /// Machine `machine`'s NIC gets `spec`; what it queued stays queued.
+    pub(super) fn set_nic(&mut self, machine: String, spec: NicSpec) {
+        self.net.nics.entry(machine).or_default().spec = spec;
+    }
+
+    /// The settings of the link from `from` to `to`.
+    pub fn link_spec(&self, from: &str, to: &str) -> LinkSpec {
+        self.net
+            .links
+            .iter()
+            .find(|((x, y), _)| x == from && y == to)
+            .map_or_else(LinkSpec::default, |(_, l)| l.spec)
+    }
+
+    /// Every link whose settings are not the defaults, by (from, to).
+    pub fn link_specs(&self) -> Vec<(&str, &str, LinkSpec)> {
+        let links = self.net.links.iter();
+        links
+            .map(|((a, b), l)| (a.as_str(), b.as_str(), l.spec))
+            .collect()
+    }
+
+    /// A machine's NIC settings and the bytes in its queue now.
+    pub fn nic(&self, machine: &str) -> (NicSpec, u64) {
+        let now_us = self.now_ms().saturating_mul(1000);
+        self.net
+            .nics
+            .get(machine)
+            .map_or((NicSpec::default(), 0), |n| {
+                (n.spec, n.backlog_bytes(now_us))
+            })
+    }
+
+    /// Machine `name` is gone: its links, NIC and streams go with it.
     pub(super) fn forget_links(&mut self, name: &str) {
         self.cut.retain(|(a, b)| *a != name && *b != name);
         let net = &mut self.net;
         net.links.retain(|(a, b), _| *a != name && *b != name);
+        net.nics.remove(name);
         net.streams.remove(name);
         for to in net.streams.values_mut() {
             to.retain(|_, (b, _)| *b != name);
@@ -113,17 +160,6 @@ impl World {
     /// a lookup by `(String, String)` would allocate on every message).
     fn is_cut(&self, a: &str, b: &str) -> bool {
         self.cut.iter().any(|(x, y)| x == a && y == b)
-    }
-
-    pub(super) fn latency(&self, a: &str, b: &str) -> u64 {
-        if a == b {
-            return 0;
-        }
-        self.net
-            .links
-            .iter()
-            .find(|((x, y), _)| x == a && y == b)
-            .map_or(DEFAULT_LATENCY_MS, |(_, l)| l.latency_ms)
     }
 
     // ----- raft messages -----
@@ -146,8 +182,18 @@ impl World {
             }
         };
         // a dial only succeeds over links up both ways
+        let bytes = match snapshot {
+            true => self.server(from).and_then(|s| s.merged_snapshot_bytes(&m)),
+            false => None,
+        };
+        let bytes = bytes.map_or_else(|| size::raft_bytes(&m), |b| b + HTTP_OVERHEAD);
+        let Some(lat) = self.transmit(from, &target, bytes, !snapshot) else {
+            // a full queue (or a link losing everything) drops the message
+            self.count_traffic(from, &target, None);
+            self.record_wire(from, &target, &m, None);
+            return;
+        };
         self.count_traffic(from, &target, Some(&m));
-        let lat = self.latency(from, &target);
         self.record_wire(from, &target, &m, Some(lat));
         let msg = Box::new(m);
         let ev = match self.pid_of(from).filter(|_| snapshot) {
@@ -215,14 +261,15 @@ impl World {
         } else {
             Some(self.post_error(from.0, to))
         };
-        let lat = self.latency(machine, from.0);
         let done = Event::SnapshotDone {
             machine: from.0.to_string(),
             pid: from.1,
             to,
             error,
         };
-        self.schedule(lat, done);
+        // the answer is a stream of bytes too: it waits, and is never dropped
+        let lat = self.transmit(machine, from.0, HTTP_OVERHEAD, false);
+        self.schedule(lat.unwrap_or(nic::GIVE_UP_MS), done);
     }
 
     /// The sender of a snapshot to member `to` hears how its POST ended.

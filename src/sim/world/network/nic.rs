@@ -1,0 +1,400 @@
+//! What a message meets on its way out: its machine's NIC, then the directed
+//! link to the far machine. Every message crosses the same way
+//! ([`World::transmit`]); the result is when it arrives, or that it was dropped.
+//!
+//! **The NIC** is one FIFO queue drained at the egress rate (default
+//! [`DEFAULT_RATE_BPS`], 10 gbit, with a queue of [`DEFAULT_LIMIT_BYTES`],
+//! 4 MiB, as `tc`'s `4mb`). Time on the NIC is kept in microseconds:
+//! - serialization: `ser_us = ceil(bytes * 8 * 1e6 / rate)`;
+//! - the queue ahead (its *backlog*): `max(0, busy_until - now) * rate / 8e6`
+//!   bytes, where `busy_until` is when the last byte queued so far leaves;
+//! - a message starts at `max(now, busy_until)` and leaves at
+//!   `busy_until' = start + ser_us`; its wait on the NIC is
+//!   `nic_ms = floor((busy_until' - now) / 1000)` (the clock has millisecond
+//!   resolution: on the default NIC a message's few microseconds round away,
+//!   so the default timing is exactly the latency of old).
+//! - a full queue drops: a raft stream message (droppable) that finds a
+//!   backlog and does not fit beside it (`backlog + bytes > limit`) is lost,
+//!   as rafthttp drops what its writers cannot take. A snapshot POST and
+//!   client traffic are TCP byte streams whose writer waits instead: they
+//!   always join the queue (so a big snapshot holds up what follows it).
+//!   A message on an empty queue always fits, whatever its size.
+//!
+//! **The link** (from, to) adds its latency (default [`DEFAULT_LATENCY_MS`]),
+//! a jitter drawn uniformly from `[-jitter, +jitter]` ms (never below 0), and
+//! loss. Loss is TCP's, as etcd's peers and clients use it: each of the
+//! message's `ceil(bytes / 1448)` segments is lost with the link's chance `p`,
+//! so the message needs a retransmission with chance `1 - (1 - p)^segments`;
+//! each retransmission waits an RTO, `max(200 ms, rtt + 200 ms)` (Linux: the
+//! smoothed RTT plus its variance, floored at `TCP_RTO_MIN`), doubling each
+//! time (to 120 s); after [`MAX_RETRIES`] lost tries the message is dropped
+//! (only a 100 % loss gets there in practice). TCP delivers in order, so a
+//! message never arrives before one sent earlier on the same link: a lost
+//! one holds up those behind it. (One order per directed link: rafthttp's
+//! several connections between two members share it. Retransmitted bytes do
+//! not take the NIC again.)
+//!
+//! `arrival = now + nic_ms + latency + jitter + retransmissions`, then at
+//! least the link's last arrival. Random draws come from the world's seeded
+//! RNG, and only on a link with jitter or loss: the defaults draw nothing, so
+//! runs without them are what they were.
+
+use super::super::World;
+use rand::Rng;
+
+/// One-way latency of a link unless `net delay` says otherwise.
+pub const DEFAULT_LATENCY_MS: u64 = 1;
+/// A NIC's egress rate unless `net rate` says otherwise: 10 gbit/s.
+pub const DEFAULT_RATE_BPS: u64 = 10_000_000_000;
+/// A NIC's queue unless `net rate … limit` says otherwise: 4 MiB (`tc`'s `4mb`).
+pub const DEFAULT_LIMIT_BYTES: u64 = 4 << 20;
+/// TCP's segment payload on an Ethernet link (MSS with timestamps).
+pub const MSS_BYTES: u64 = 1448;
+/// Linux's `TCP_RTO_MIN`.
+pub const MIN_RTO_MS: u64 = 200;
+/// Linux's `TCP_RTO_MAX`.
+const MAX_RTO_MS: u64 = 120_000;
+/// Lost tries before a message is given up (Linux's `tcp_retries2`).
+pub const MAX_RETRIES: u32 = 15;
+/// When TCP gives a connection up after [`MAX_RETRIES`] (Linux: ~924.6 s):
+/// an answer that never gets through is heard of as failed then.
+pub const GIVE_UP_MS: u64 = 924_600;
+/// Loss is kept in parts per million of a chance (`0.5%` is 5000).
+pub const PPM: u32 = 1_000_000;
+
+/// A directed link's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkSpec {
+    /// One-way latency.
+    pub latency_ms: u64,
+    /// Each message's latency is drawn from `latency ± jitter`.
+    pub jitter_ms: u64,
+    /// Each TCP segment is lost with this chance, in parts per million.
+    pub loss_ppm: u32,
+}
+
+impl Default for LinkSpec {
+    fn default() -> LinkSpec {
+        LinkSpec {
+            latency_ms: DEFAULT_LATENCY_MS,
+            jitter_ms: 0,
+            loss_ppm: 0,
+        }
+    }
+}
+
+/// A machine's NIC settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NicSpec {
+    /// Egress rate, bits per second (at least 1).
+    pub rate_bps: u64,
+    /// The queue's size in bytes.
+    pub limit_bytes: u64,
+}
+
+impl Default for NicSpec {
+    fn default() -> NicSpec {
+        NicSpec {
+            rate_bps: DEFAULT_RATE_BPS,
+            limit_bytes: DEFAULT_LIMIT_BYTES,
+        }
+    }
+}
+
+/// A directed link's settings and what order it keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Link {
+    pub(super) spec: LinkSpec,
+    /// When the last message put on it arrives (TCP keeps order).
+    last_arrival_ms: u64,
+}
+
+impl Link {
+    pub(super) fn new(spec: LinkSpec) -> Link {
+        Link {
+            spec,
+            last_arrival_ms: 0,
+        }
+    }
+}
+
+/// A machine's NIC: its settings and when its queue empties.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Nic {
+    pub(super) spec: NicSpec,
+    /// When the last byte queued so far has left (simulated µs).
+    busy_until_us: u64,
+}
+
+impl Nic {
+    /// Bytes waiting in the queue at `now_us`.
+    pub(super) fn backlog_bytes(&self, now_us: u64) -> u64 {
+        let left_us = self.busy_until_us.saturating_sub(now_us) as u128;
+        (left_us * self.spec.rate_bps as u128 / 8_000_000) as u64
+    }
+
+    /// Queues `bytes` at `now_us`: the µs until its last byte has left, or
+    /// `None` when a droppable message does not fit.
+    fn enqueue(&mut self, now_us: u64, bytes: u64, droppable: bool) -> Option<u64> {
+        let backlog = self.backlog_bytes(now_us);
+        if droppable && backlog > 0 && backlog.saturating_add(bytes) > self.spec.limit_bytes {
+            return None;
+        }
+        let start = self.busy_until_us.max(now_us);
+        self.busy_until_us = start.saturating_add(serialization_us(bytes, self.spec.rate_bps));
+        Some(self.busy_until_us - now_us)
+    }
+}
+
+/// How long `bytes` take to leave a NIC of `rate_bps` (µs, rounded up).
+pub fn serialization_us(bytes: u64, rate_bps: u64) -> u64 {
+    let bits = bytes as u128 * 8 * 1_000_000;
+    let rate = rate_bps.max(1) as u128;
+    u64::try_from(bits.div_ceil(rate)).unwrap_or(u64::MAX)
+}
+
+/// The chance (0..=1) that a message of `bytes` loses a segment on a link
+/// losing `loss_ppm` of them.
+pub fn message_loss(bytes: u64, loss_ppm: u32) -> f64 {
+    let p = f64::from(loss_ppm.min(PPM)) / f64::from(PPM);
+    let segments = bytes.div_ceil(MSS_BYTES).max(1);
+    let segments = i32::try_from(segments).unwrap_or(i32::MAX);
+    1.0 - (1.0 - p).powi(segments)
+}
+
+/// The time retransmissions add to a message on a lossy link (`None`: every
+/// try lost), drawing one number per try.
+fn retransmissions(rng: &mut impl Rng, spec: &LinkSpec, bytes: u64) -> Option<u64> {
+    if spec.loss_ppm == 0 {
+        return Some(0);
+    }
+    let chance = message_loss(bytes, spec.loss_ppm);
+    let mut rto = (2 * spec.latency_ms + MIN_RTO_MS).max(MIN_RTO_MS);
+    let mut added = 0;
+    for _ in 0..=MAX_RETRIES {
+        if rng.gen::<f64>() >= chance {
+            return Some(added);
+        }
+        added += rto;
+        rto = (rto * 2).min(MAX_RTO_MS);
+    }
+    None
+}
+
+/// A latency drawn from `latency ± jitter` (never below 0).
+fn jittered(rng: &mut impl Rng, spec: &LinkSpec) -> u64 {
+    if spec.jitter_ms == 0 {
+        return spec.latency_ms;
+    }
+    let j = spec.jitter_ms as i64;
+    let offset = rng.gen_range(-j..=j);
+    (spec.latency_ms as i64).saturating_add(offset).max(0) as u64
+}
+
+impl World {
+    /// `bytes` leave `from` for `to` now: after how many ms they arrive, or
+    /// `None` when they are dropped (a droppable message on a full queue, or
+    /// every try lost). A machine talking to itself uses no NIC and no link.
+    pub(in crate::sim::world) fn transmit(
+        &mut self,
+        from: &str,
+        to: &str,
+        bytes: u64,
+        droppable: bool,
+    ) -> Option<u64> {
+        if from == to {
+            return Some(0);
+        }
+        let now_ms = self.now_ms();
+        let now_us = now_ms.saturating_mul(1000);
+        let nic = match self.net.nics.get_mut(from) {
+            Some(n) => n,
+            None => self.net.nics.entry(from.to_string()).or_default(),
+        };
+        let nic_ms = nic.enqueue(now_us, bytes, droppable)? / 1000;
+        let Some(link) = self
+            .net
+            .links
+            .iter_mut()
+            .find(|((x, y), _)| x == from && y == to)
+            .map(|(_, l)| l)
+        else {
+            return Some(nic_ms + DEFAULT_LATENCY_MS);
+        };
+        let spec = link.spec;
+        let latency = jittered(&mut self.rng, &spec);
+        let resent = retransmissions(&mut self.rng, &spec, bytes)?;
+        let arrival = (now_ms + nic_ms + latency + resent).max(link.last_arrival_ms);
+        link.last_arrival_ms = arrival;
+        Some(arrival - now_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::{Action, World};
+    use super::*;
+
+    fn two_machines(seed: u64) -> World {
+        let mut w = World::new(seed);
+        for name in ["a", "b"] {
+            let add = Action::AddMachine {
+                name: name.into(),
+                addrs: vec![],
+            };
+            assert!(w.apply(add).is_ok());
+        }
+        w
+    }
+
+    fn set_link(w: &mut World, spec: LinkSpec) {
+        let set = Action::SetLink {
+            from: "a".into(),
+            to: "b".into(),
+            spec,
+        };
+        assert!(w.apply(set).is_ok());
+    }
+
+    fn set_nic(w: &mut World, rate_bps: u64, limit_bytes: u64) {
+        let spec = NicSpec {
+            rate_bps,
+            limit_bytes,
+        };
+        let set = Action::SetNic {
+            machine: "a".into(),
+            spec,
+        };
+        assert!(w.apply(set).is_ok());
+    }
+
+    #[test]
+    fn on_the_default_lan_a_message_takes_the_latency_alone() {
+        let mut w = two_machines(1);
+        assert_eq!(w.transmit("a", "b", 100, true), Some(DEFAULT_LATENCY_MS));
+        // a 1 MB snapshot leaves a 10 gbit NIC in 0.8 ms: below the clock's resolution
+        assert_eq!(
+            w.transmit("a", "b", 1_000_000, false),
+            Some(DEFAULT_LATENCY_MS)
+        );
+        assert_eq!(w.transmit("a", "a", 1_000_000, false), Some(0));
+    }
+
+    #[test]
+    fn arrival_is_queue_wait_plus_serialization_plus_latency() {
+        let mut w = two_machines(1);
+        set_nic(&mut w, 8_000_000, 1 << 30); // 1 byte per µs
+        set_link(
+            &mut w,
+            LinkSpec {
+                latency_ms: 50,
+                ..LinkSpec::default()
+            },
+        );
+        // 500 kB: 500 ms on the NIC, then 50 ms on the link
+        assert_eq!(w.transmit("a", "b", 500_000, false), Some(550));
+        // a small message right behind it waits for the big one
+        assert_eq!(w.transmit("a", "b", 100, true), Some(500 + 50));
+        assert_eq!(w.net.nics["a"].backlog_bytes(0), 500_100);
+        // time passes: the queue drains at the rate
+        assert!(w.apply(Action::Advance { ms: 200 }).is_ok());
+        assert_eq!(w.net.nics["a"].backlog_bytes(200_000), 300_100);
+    }
+
+    #[test]
+    fn a_full_queue_drops_a_raft_message_but_not_a_stream_of_bytes() {
+        let mut w = two_machines(1);
+        set_nic(&mut w, 8_000_000, 10_000);
+        // an empty queue takes anything
+        assert_eq!(w.transmit("a", "b", 9_000, true), Some(9 + 1));
+        // 9 kB waiting: 2 kB more do not fit in 10 kB and are dropped
+        assert_eq!(w.transmit("a", "b", 2_000, true), None);
+        assert_eq!(
+            w.net.nics["a"].backlog_bytes(0),
+            9_000,
+            "a drop takes no room"
+        );
+        // 1 kB does
+        assert_eq!(w.transmit("a", "b", 1_000, true), Some(10 + 1));
+        // a snapshot's bytes wait instead
+        assert_eq!(w.transmit("a", "b", 5_000, false), Some(15 + 1));
+        // the other direction has its own NIC
+        assert_eq!(w.transmit("b", "a", 2_000, true), Some(1));
+    }
+
+    #[test]
+    fn loss_delays_a_message_and_keeps_the_order() {
+        let mut w = two_machines(7);
+        set_link(
+            &mut w,
+            LinkSpec {
+                latency_ms: 10,
+                jitter_ms: 0,
+                loss_ppm: PPM / 2,
+            },
+        );
+        let mut arrivals = Vec::new();
+        for t in 0..200 {
+            let d = w
+                .transmit("a", "b", 100, true)
+                .expect("50 % loss ends in delivery");
+            arrivals.push(t + d);
+            assert!(w.apply(Action::Advance { ms: 1 }).is_ok());
+        }
+        assert!(arrivals.windows(2).all(|p| p[0] <= p[1]), "in order");
+        let late = arrivals
+            .iter()
+            .enumerate()
+            .filter(|(t, a)| **a > *t as u64 + 10)
+            .count();
+        // the first retransmission waits 2 × 10 + 200 ms
+        assert!(arrivals.iter().any(|a| *a >= 220), "{arrivals:?}");
+        assert!(late > 50, "most wait behind a loss: {late}");
+        // every try lost: dropped
+        set_link(
+            &mut w,
+            LinkSpec {
+                loss_ppm: PPM,
+                ..LinkSpec::default()
+            },
+        );
+        assert_eq!(w.transmit("a", "b", 100, true), None);
+    }
+
+    #[test]
+    fn jitter_is_drawn_from_the_seed() {
+        let draws = |seed| {
+            let mut w = two_machines(seed);
+            set_link(
+                &mut w,
+                LinkSpec {
+                    latency_ms: 50,
+                    jitter_ms: 10,
+                    loss_ppm: 0,
+                },
+            );
+            (0..50)
+                .map(|_| {
+                    let d = w.transmit("a", "b", 100, true);
+                    assert!(w.apply(Action::Advance { ms: 30 }).is_ok());
+                    d.expect("no loss")
+                })
+                .collect::<Vec<u64>>()
+        };
+        let one = draws(1);
+        assert_eq!(one, draws(1), "the same seed, the same delays");
+        assert_ne!(one, draws(2));
+        assert!(one.iter().all(|d| (40..=60).contains(d)), "{one:?}");
+        assert!(one.iter().any(|d| *d != 50));
+    }
+
+    #[test]
+    fn a_segment_lost_in_a_big_message_is_likelier() {
+        assert_eq!(message_loss(100, 0), 0.0);
+        assert!((message_loss(100, PPM / 100) - 0.01).abs() < 1e-9);
+        let big = message_loss(100 * MSS_BYTES, PPM / 100);
+        assert!((big - (1.0 - 0.99f64.powi(100))).abs() < 1e-9, "{big}");
+        assert_eq!(serialization_us(1250, 10_000_000), 1000);
+        assert_eq!(serialization_us(1, DEFAULT_RATE_BPS), 1);
+    }
+}

@@ -1,0 +1,93 @@
+//! What a message weighs on the wire, in bytes: the NIC's queue and rate
+//! (`nic`) take them by this size.
+//!
+//! - A raft message on a rafthttp stream: `8 + protobuf size` (the stream
+//!   frames each message with its 8-byte length; the protobuf size counts
+//!   the header fields, the entries with their data, and the context).
+//! - A snapshot POST: `HTTP_OVERHEAD + the merged snapshot's bytes` (the raft
+//!   message with the v2 store, and the bbolt file behind it, as etcd's
+//!   `sendMergedSnap` counts them); its answer is `HTTP_OVERHEAD`.
+//! - A client request: `GRPC_OVERHEAD + key + value` (a put), `+ key` (a
+//!   range or a delete), `+ the peer URLs` (member add or update); a reply:
+//!   `GRPC_OVERHEAD + each key-value's key + value + KV_OVERHEAD` (a range),
+//!   `+ MEMBER_BYTES` per member listed, `+ the file` (a snapshot save).
+//! - A stream's close (a FIN): no payload, only the link's time.
+
+use protobuf::Message as _;
+use raft::eraftpb::Message;
+
+use crate::sim::etcd::request::{Reply, Request, Response, ServerError};
+
+/// rafthttp's frame around a message on a stream: its length.
+const FRAME_BYTES: u64 = 8;
+/// HTTP/1.1 request or response head of a peer POST (roughly).
+pub const HTTP_OVERHEAD: u64 = 200;
+/// gRPC over HTTP/2: frame, headers and the response header (roughly).
+pub const GRPC_OVERHEAD: u64 = 64;
+/// A key-value's revisions and versions in a range reply.
+const KV_OVERHEAD: u64 = 24;
+/// A member in a member list (ID, name, URLs; roughly).
+const MEMBER_BYTES: u64 = 80;
+
+/// A raft message on a stream.
+pub fn raft_bytes(m: &Message) -> u64 {
+    FRAME_BYTES + u64::from(m.compute_size())
+}
+
+/// A client request.
+pub fn request_bytes(r: &Request) -> u64 {
+    let body = match r {
+        Request::Put { key, value } => key.len() + value.len(),
+        Request::Range { key, .. } | Request::Delete { key, .. } => key.len(),
+        Request::MemberAdd { peer_urls, .. } | Request::MemberUpdate { peer_urls, .. } => {
+            peer_urls.iter().map(String::len).sum()
+        }
+        _ => 0,
+    };
+    GRPC_OVERHEAD + body as u64
+}
+
+/// A reply to a client.
+pub fn response_bytes(r: &Result<Response, ServerError>) -> u64 {
+    let body = match r {
+        Ok(Response {
+            reply: Reply::Range(kvs),
+            ..
+        }) => kvs
+            .iter()
+            .map(|kv| (kv.key.len() + kv.value.len()) as u64 + KV_OVERHEAD)
+            .sum(),
+        Ok(Response {
+            reply: Reply::Members { members, .. },
+            ..
+        }) => members.len() as u64 * MEMBER_BYTES,
+        Ok(Response {
+            reply: Reply::Snapshot(data),
+            ..
+        }) => data.size,
+        _ => 0,
+    };
+    GRPC_OVERHEAD + body
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_weighs_its_entries() {
+        let mut m = Message::default();
+        m.set_msg_type(raft::eraftpb::MessageType::MsgAppend);
+        let empty = raft_bytes(&m);
+        m.mut_entries().push(raft::eraftpb::Entry {
+            data: vec![7u8; 1000].into(),
+            ..Default::default()
+        });
+        assert!(raft_bytes(&m) >= empty + 1000, "{}", raft_bytes(&m));
+        let put = Request::Put {
+            key: "k".into(),
+            value: "v".repeat(100),
+        };
+        assert_eq!(request_bytes(&put), GRPC_OVERHEAD + 101);
+    }
+}
