@@ -1353,14 +1353,8 @@ mod tests {
         }
         let mut view = WorldView {
             now_ms: NOW,
-            wall_ms: 0,
             machines,
-            links: Vec::new(),
-            hosts: Vec::new(),
-            log_lines: 0,
-            traffic: Vec::new(),
-            wire: std::rc::Rc::from(Vec::new()),
-            timers: Vec::new(),
+            ..WorldView::default()
         };
         relink(&mut view);
         view
