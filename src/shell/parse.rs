@@ -954,6 +954,7 @@ fn scaled_ms(number: Number<'_>, unit_ms: u128) -> Option<u128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use Prompt::Current;
 
     #[test]
     fn a_link_arrow_is_a_word_and_a_redirection_is_refused() {
@@ -1033,17 +1034,27 @@ mod tests {
         split_prompt(line)
     }
 
+    /// What `split_prompt` gives for a line on the current machine.
+    fn cur(text: &str) -> (Prompt, String) {
+        (Prompt::Current, text.to_string())
+    }
+
+    /// What `split_prompt` gives for a line on `host`.
+    fn at(host_name: &str, text: &str) -> (Prompt, String) {
+        (host(host_name), text.to_string())
+    }
+
     // ----- prompts -------------------------------------------------------------
 
     #[test]
     fn prompt_parenthesised_host_from_seed_000() {
         assert_eq!(
             sp("(Node01)$ export NODE01=192.168.0.61"),
-            (host("Node01"), "export NODE01=192.168.0.61".into())
+            at("Node01", "export NODE01=192.168.0.61")
         );
         assert_eq!(
             sp("(Node02)$ docker logs -f etcd"),
-            (host("Node02"), "docker logs -f etcd".into())
+            at("Node02", "docker logs -f etcd")
         );
     }
 
@@ -1051,55 +1062,43 @@ mod tests {
     fn prompt_etcd_container_is_current() {
         assert_eq!(
             sp("(etcd Container)$ etcdctl member add node02 --peer-urls=http://192.168.0.62:2380"),
-            (
-                Prompt::Current,
-                "etcdctl member add node02 --peer-urls=http://192.168.0.62:2380".into()
-            )
+            cur("etcdctl member add node02 --peer-urls=http://192.168.0.62:2380")
         );
-        assert_eq!(sp("(my box)$ ls"), (Prompt::Current, "ls".into()));
-        assert_eq!(sp("(root@x)$ ls"), (Prompt::Current, "ls".into()));
-        assert_eq!(sp("( node02 )$ ls"), (host("node02"), "ls".into()));
+        assert_eq!(sp("(my box)$ ls"), cur("ls"));
+        assert_eq!(sp("(root@x)$ ls"), cur("ls"));
+        assert_eq!(sp("( node02 )$ ls"), at("node02", "ls"));
     }
 
     #[test]
     fn prompt_plain_host() {
         assert_eq!(
             sp("node01$ etcd --name node01"),
-            (host("node01"), "etcd --name node01".into())
+            at("node01", "etcd --name node01")
         );
-        assert_eq!(sp("etcd-1$ ls"), (host("etcd-1"), "ls".into()));
-        assert_eq!(sp("192.168.0.61$ ls"), (host("192.168.0.61"), "ls".into()));
-        assert_eq!(sp("my_host$\tls"), (host("my_host"), "ls".into()));
-        assert_eq!(
-            sp("  node01$   sleep 2  "),
-            (host("node01"), "sleep 2".into())
-        );
+        assert_eq!(sp("etcd-1$ ls"), at("etcd-1", "ls"));
+        assert_eq!(sp("192.168.0.61$ ls"), at("192.168.0.61", "ls"));
+        assert_eq!(sp("my_host$\tls"), at("my_host", "ls"));
+        assert_eq!(sp("  node01$   sleep 2  "), at("node01", "sleep 2"));
     }
 
     #[test]
     fn prompt_dollar_from_seeds_002_and_004() {
-        assert_eq!(
-            sp("$ etcdctl member list"),
-            (Prompt::Current, "etcdctl member list".into())
-        );
-        assert_eq!(
-            sp("$ cat /etc/hosts"),
-            (Prompt::Current, "cat /etc/hosts".into())
-        );
+        assert_eq!(sp("$ etcdctl member list"), cur("etcdctl member list"));
+        assert_eq!(sp("$ cat /etc/hosts"), cur("cat /etc/hosts"));
         assert_eq!(
             sp("$ export ETCD_NAME=\"infra3\""),
-            (Prompt::Current, "export ETCD_NAME=\"infra3\"".into())
+            cur("export ETCD_NAME=\"infra3\"")
         );
-        assert_eq!(sp("$\tsleep 3"), (Prompt::Current, "sleep 3".into()));
+        assert_eq!(sp("$\tsleep 3"), cur("sleep 3"));
     }
 
     #[test]
     fn prompt_alone_gives_empty_text() {
-        assert_eq!(sp("$"), (Prompt::Current, String::new()));
-        assert_eq!(sp("$   "), (Prompt::Current, String::new()));
-        assert_eq!(sp("node01$"), (host("node01"), String::new()));
-        assert_eq!(sp("(Node01)$"), (host("Node01"), String::new()));
-        assert_eq!(sp(""), (Prompt::Current, String::new()));
+        assert_eq!(sp("$"), cur(""));
+        assert_eq!(sp("$   "), cur(""));
+        assert_eq!(sp("node01$"), at("node01", ""));
+        assert_eq!(sp("(Node01)$"), at("Node01", ""));
+        assert_eq!(sp(""), cur(""));
     }
 
     #[test]
@@ -1127,7 +1126,7 @@ mod tests {
             "(a(b)$ ls",
             "nodé$ ls",
         ] {
-            assert_eq!(sp(line), (Prompt::Current, line.into()), "line {line:?}");
+            assert_eq!(sp(line), cur(line), "line {line:?}");
         }
     }
 
@@ -1207,12 +1206,8 @@ mod tests {
             script(src),
             vec![
                 cmd(1, host("Node01"), "docker exec -it etcd sh"),
-                cmd(
-                    2,
-                    Prompt::Current,
-                    "etcdctl endpoint status --cluster -w table"
-                ),
-                cmd(3, Prompt::Current, "etcdctl member remove 4eee438bb97e1153"),
+                cmd(2, Current, "etcdctl endpoint status --cluster -w table"),
+                cmd(3, Current, "etcdctl member remove 4eee438bb97e1153"),
             ]
         );
     }
@@ -1228,10 +1223,7 @@ $ etcd --name infra3 \
 "#;
         let commands = script(src);
         assert_eq!(commands.len(), 4);
-        assert_eq!(
-            commands[0],
-            cmd(1, Prompt::Current, "export ETCD_NAME=\"infra3\"")
-        );
+        assert_eq!(commands[0], cmd(1, Current, "export ETCD_NAME=\"infra3\""));
         assert_eq!(w(&commands[0].text), vec!["export", "ETCD_NAME=infra3"]);
         assert_eq!(
             w(&commands[1].text),
@@ -1263,7 +1255,7 @@ $ etcd --name infra3 \
             vec![
                 cmd(
                     1,
-                    Prompt::Current,
+                    Current,
                     "etcd --name=etcd-1 --listen-peer-urls http://127.0.0.1:2380 \
                      --listen-client-urls http://127.0.0.1:2379 \
                      --initial-cluster etcd-1=http://etcd-1:2380 \
@@ -1272,7 +1264,7 @@ $ etcd --name infra3 \
                 ),
                 cmd(
                     7,
-                    Prompt::Current,
+                    Current,
                     "etcdctl --endpoints=http://etcd-1:2379 put foo bar"
                 ),
             ]
@@ -1294,7 +1286,7 @@ $ echo $?\n";
         assert_eq!(
             script(src),
             vec![
-                cmd(1, Prompt::Current, "machine add node01 192.168.0.61"),
+                cmd(1, Current, "machine add node01 192.168.0.61"),
                 cmd(
                     2,
                     host("node01"),
@@ -1304,15 +1296,11 @@ $ echo $?\n";
                      --listen-client-urls http://0.0.0.0:2379 \
                      --initial-cluster node01=http://192.168.0.61:2380"
                 ),
-                cmd(5, Prompt::Current, "sleep 2"),
-                cmd(7, Prompt::Current, "etcdctl put foo bar"),
-                cmd(8, Prompt::Current, "etcdctl member list"),
-                cmd(
-                    9,
-                    Prompt::Current,
-                    "etcdctl member promote 4eee438bb97e1153"
-                ),
-                cmd(10, Prompt::Current, "echo $?"),
+                cmd(5, Current, "sleep 2"),
+                cmd(7, Current, "etcdctl put foo bar"),
+                cmd(8, Current, "etcdctl member list"),
+                cmd(9, Current, "etcdctl member promote 4eee438bb97e1153"),
+                cmd(10, Current, "echo $?"),
             ]
         );
     }
@@ -1324,7 +1312,7 @@ $ echo $?\n";
         assert_eq!(script("# only\n   # indented\n#\n"), vec![]);
         assert_eq!(
             script("# intro\n\n  ls  \n# end"),
-            vec![cmd(3, Prompt::Current, "ls")]
+            vec![cmd(3, Current, "ls")]
         );
     }
 
@@ -1334,14 +1322,14 @@ $ echo $?\n";
         assert_eq!(
             script(src),
             vec![
-                cmd(1, Prompt::Current, "etcd --name a --data-dir x"),
-                cmd(3, Prompt::Current, "ls"),
+                cmd(1, Current, "etcd --name a --data-dir x"),
+                cmd(3, Current, "ls"),
             ]
         );
         // Blanks pasted after the backslash are forgiven.
         assert_eq!(
             script("$ etcd \\   \n --name a"),
-            vec![cmd(1, Prompt::Current, "etcd --name a")]
+            vec![cmd(1, Current, "etcd --name a")]
         );
     }
 
@@ -1351,9 +1339,9 @@ $ echo $?\n";
         assert_eq!(
             commands,
             vec![
-                cmd(1, Prompt::Current, "echo foobar"),
-                cmd(3, Prompt::Current, "echo a b"),
-                cmd(5, Prompt::Current, "echo c d"),
+                cmd(1, Current, "echo foobar"),
+                cmd(3, Current, "echo a b"),
+                cmd(5, Current, "echo c d"),
             ]
         );
         assert_eq!(w(&commands[0].text), vec!["echo", "foobar"]);
@@ -1371,10 +1359,7 @@ $ echo $?\n";
     fn blank_line_ends_a_continuation() {
         assert_eq!(
             script("etcd --name a \\\n\n$ ls"),
-            vec![
-                cmd(1, Prompt::Current, "etcd --name a"),
-                cmd(3, Prompt::Current, "ls")
-            ]
+            vec![cmd(1, Current, "etcd --name a"), cmd(3, Current, "ls")]
         );
     }
 
@@ -1383,19 +1368,15 @@ $ echo $?\n";
         assert_eq!(
             script("etcd --name a \\\n  # note \\\nls"),
             vec![
-                cmd(1, Prompt::Current, "etcd --name a # note \\"),
-                cmd(3, Prompt::Current, "ls"),
+                cmd(1, Current, "etcd --name a # note \\"),
+                cmd(3, Current, "ls"),
             ]
         );
         assert_eq!(
             script("etcd --name x # started in background \\\necho hi"),
             vec![
-                cmd(
-                    1,
-                    Prompt::Current,
-                    "etcd --name x # started in background \\"
-                ),
-                cmd(2, Prompt::Current, "echo hi"),
+                cmd(1, Current, "etcd --name x # started in background \\"),
+                cmd(2, Current, "echo hi"),
             ]
         );
     }
@@ -1404,10 +1385,7 @@ $ echo $?\n";
     fn escaped_backslash_does_not_continue() {
         assert_eq!(
             script("echo a \\\\\nls"),
-            vec![
-                cmd(1, Prompt::Current, "echo a \\\\"),
-                cmd(2, Prompt::Current, "ls")
-            ]
+            vec![cmd(1, Current, "echo a \\\\"), cmd(2, Current, "ls")]
         );
         assert_eq!(w("echo a \\\\"), vec!["echo", "a", "\\"]);
     }
@@ -1416,7 +1394,7 @@ $ echo $?\n";
     fn backslash_continues_inside_double_quotes_only() {
         assert_eq!(
             script("echo \"a \\\n  b\""),
-            vec![cmd(1, Prompt::Current, "echo \"a b\"")]
+            vec![cmd(1, Current, "echo \"a b\"")]
         );
         let e = script_err("ls\necho 'a \\\n b'");
         assert_eq!(e.line, 2);

@@ -57,40 +57,10 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
-/// go-humanize Bytes(): SI units ("20 kB", "25 kB", "1.0 MB", "0 B", "999 B"), as etcdctl's DB SIZE column prints them.
-pub fn humanize_bytes(n: u64) -> String {
-    const SUFFIXES: [&str; 7] = ["B", "kB", "MB", "GB", "TB", "PB", "EB"];
-    if n < 10 {
-        return format!("{n} B");
-    }
-    let (exponent, scale) = si_exponent(n);
-    let suffix = SUFFIXES.get(exponent).copied().unwrap_or("EB");
-    // val := math.Floor(float64(s)/math.Pow(base, e)*10+0.5) / 10
-    let val = ((n as f64 / scale) * 10.0 + 0.5).floor() / 10.0;
-    if val < 10.0 {
-        format!("{val:.1} {suffix}")
-    } else {
-        format!("{val:.0} {suffix}")
-    }
-}
+/// go-humanize `Bytes()`, shared with the server's snapshot lines.
+pub use crate::sim::etcd::snapshot_transfer::humanize_bytes;
 
 pub use crate::sim::etcd::logfmt::go_duration;
-
-/// The largest `e` with `1000^e <= n` (at most 6, EB), and `1000^e` as f64.
-/// Exact integer arithmetic; go-humanize takes `floor(log(n)/log(1000))` in
-/// floating point, which can differ only at exact powers of 1000 from 1 PB up.
-fn si_exponent(n: u64) -> (usize, f64) {
-    let mut exponent = 0;
-    let mut scale: u64 = 1;
-    while let Some(next) = scale.checked_mul(1000) {
-        if next > n {
-            break;
-        }
-        scale = next;
-        exponent += 1;
-    }
-    (exponent, scale as f64)
-}
 
 /// tablewriter's `DisplayWidth`, for the text etcdctl prints: one column per
 /// character, none for control characters.

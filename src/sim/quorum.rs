@@ -717,6 +717,27 @@ impl<'a> Cluster<'a> {
         }
     }
 
+    /// `what` leaves the quorum as it is.
+    fn same_quorum(&self, what: &str) -> Forecast {
+        self.unchanged(format!(
+            "{what} does not change the quorum ({} of {})",
+            self.q(),
+            self.n()
+        ))
+    }
+
+    /// `what` leaves `r` voters reachable against a quorum of `q`: lost, or
+    /// held (`holds` said before how many failures it tolerates).
+    fn reachable_after(&self, what: &str, r: usize, q: usize, holds: &str) -> Forecast {
+        if r < q {
+            return self.outcome(
+                format!("{what}, but only {r} reachable: quorum lost, writes stop"),
+                false,
+            );
+        }
+        self.outcome(format!("{what}: {holds}{}", tolerates(r, q)), true)
+    }
+
     fn outcome(&self, text: String, keeps_quorum: bool) -> Forecast {
         Forecast {
             text,
@@ -787,11 +808,7 @@ impl<'a> Cluster<'a> {
         if let Some(f) = self.cannot_commit("the add") {
             return f;
         }
-        self.unchanged(format!(
-            "adding a learner does not change the quorum ({} of {})",
-            self.q(),
-            self.n()
-        ))
+        self.same_quorum("adding a learner")
     }
 
     fn promote(&self, id: u64) -> Forecast {
@@ -808,19 +825,8 @@ impl<'a> Cluster<'a> {
         let (n, q) = sized(self.n() + 1);
         let r = self.r() + usize::from(self.reaches(id));
         let who = self.label(id);
-        if r < q {
-            return self.outcome(
-                format!("promoting {who} makes {n} voters, quorum {q} of {n}, but only {r} reachable: quorum lost, writes stop"),
-                false,
-            );
-        }
-        self.outcome(
-            format!(
-                "promoting {who} makes {n} voters, quorum {q} of {n}: {r} reachable, {}",
-                tolerates(r, q)
-            ),
-            true,
-        )
+        let what = format!("promoting {who} makes {n} voters, quorum {q} of {n}");
+        self.reachable_after(&what, r, q, &format!("{r} reachable, "))
     }
 
     fn remove(&self, id: u64) -> Forecast {
@@ -832,11 +838,7 @@ impl<'a> Cluster<'a> {
             if let Some(f) = self.cannot_commit("the removal") {
                 return f;
             }
-            return self.unchanged(format!(
-                "removing learner {who} does not change the quorum ({} of {})",
-                self.q(),
-                self.n()
-            ));
+            return self.same_quorum(&format!("removing learner {who}"));
         }
         if self.strict() {
             if let Err(s) = self.table().ready_to_remove_voter(id) {
@@ -868,19 +870,8 @@ impl<'a> Cluster<'a> {
         } else {
             ""
         };
-        if r < q {
-            return self.outcome(
-                format!("removing {who}{role} leaves {n} voters, quorum {q} of {n}, but only {r} reachable: quorum lost, writes stop"),
-                false,
-            );
-        }
-        self.outcome(
-            format!(
-                "removing {who}{role} leaves {n} voters, quorum {q} of {n}: {after}{}",
-                tolerates(r, q)
-            ),
-            true,
-        )
+        let what = format!("removing {who}{role} leaves {n} voters, quorum {q} of {n}");
+        self.reachable_after(&what, r, q, after)
     }
 
     fn power_off(&self, machine: &str) -> Forecast {
@@ -905,16 +896,8 @@ impl<'a> Cluster<'a> {
         };
         match self.member(p.id) {
             Some(m) if !m.is_learner => self.stop_voter(machine, verb, p.id),
-            Some(_) => self.unchanged(format!(
-                "{verb} {machine} (a learner) does not change the quorum ({} of {})",
-                self.q(),
-                self.n()
-            )),
-            None => self.unchanged(format!(
-                "{verb} {machine} (not a member) does not change the quorum ({} of {})",
-                self.q(),
-                self.n()
-            )),
+            Some(_) => self.same_quorum(&format!("{verb} {machine} (a learner)")),
+            None => self.same_quorum(&format!("{verb} {machine} (not a member)")),
         }
     }
 
@@ -1105,11 +1088,7 @@ impl<'a> Cluster<'a> {
         }
         match self.member_on(machine) {
             Some(mem) if !mem.is_learner => self.start_voter(m, mem),
-            Some(_) => self.unchanged(format!(
-                "starting {machine} (a learner) does not change the quorum ({} of {})",
-                self.q(),
-                self.n()
-            )),
+            Some(_) => self.same_quorum(&format!("starting {machine} (a learner)")),
             None => self.unchanged(format!(
                 "{machine} holds no member of this cluster: the quorum does not change ({} of {})",
                 self.q(),
@@ -1374,14 +1353,8 @@ mod tests {
         }
         let mut view = WorldView {
             now_ms: NOW,
-            wall_ms: 0,
             machines,
-            links: Vec::new(),
-            hosts: Vec::new(),
-            log_lines: 0,
-            traffic: Vec::new(),
-            wire: std::rc::Rc::from(Vec::new()),
-            timers: Vec::new(),
+            ..WorldView::default()
         };
         relink(&mut view);
         view
@@ -1461,6 +1434,41 @@ mod tests {
 
     fn says(view: &WorldView, change: Change) -> Forecast {
         forecast(view, &change)
+    }
+
+    fn add_voter(name: &str, started: bool) -> Change {
+        let name = name.into();
+        Change::AddVoter { name, started }
+    }
+
+    fn add_learner(name: &str) -> Change {
+        let name = name.into();
+        Change::AddLearner { name }
+    }
+
+    fn stop_on(machine: &str) -> Change {
+        let machine = machine.into();
+        Change::Stop { machine }
+    }
+
+    fn power_off(machine: &str) -> Change {
+        let machine = machine.into();
+        Change::PowerOff { machine }
+    }
+
+    fn start_on(machine: &str) -> Change {
+        let machine = machine.into();
+        Change::Start { machine }
+    }
+
+    fn cut(a: &str, b: &str) -> Change {
+        let (a, b) = (a.into(), b.into());
+        Change::Cut { a, b }
+    }
+
+    fn heal(a: &str, b: &str) -> Change {
+        let (a, b) = (a.into(), b.into());
+        Change::Heal { a, b }
     }
 
     #[test]
@@ -1669,13 +1677,7 @@ mod tests {
     #[test]
     fn forecast_add_voter() {
         let one = cluster(1);
-        let f = says(
-            &one,
-            Change::AddVoter {
-                name: "node02".into(),
-                started: false,
-            },
-        );
+        let f = says(&one, add_voter("node02", false));
         assert_eq!(
             f.text,
             "adding a voter now needs 2 of 2; node02 is not started: writes will stop until it starts"
@@ -1683,26 +1685,14 @@ mod tests {
         assert!(!f.keeps_quorum);
         assert_eq!(f.refusal, None);
 
-        let f = says(
-            &cluster(3),
-            Change::AddVoter {
-                name: "node04".into(),
-                started: true,
-            },
-        );
+        let f = says(&cluster(3), add_voter("node04", true));
         assert_eq!(
             f.text,
             "adding node04 as a voter makes 4 voters, quorum 3 of 4: tolerates 1 failure"
         );
         assert!(f.keeps_quorum);
 
-        let f = says(
-            &cluster(3),
-            Change::AddVoter {
-                name: "node04".into(),
-                started: false,
-            },
-        );
+        let f = says(&cluster(3), add_voter("node04", false));
         assert!(f.keeps_quorum, "{}", f.text);
         assert!(f.text.contains("tolerates no failure"), "{}", f.text);
     }
@@ -1712,10 +1702,7 @@ mod tests {
         // a voter that never started: 2 started of 4 after the add, quorum 3
         let mut v = cluster(3);
         leader_mut(&mut v).members[2].name.clear();
-        let add = Change::AddVoter {
-            name: "node04".into(),
-            started: false,
-        };
+        let add = add_voter("node04", false);
         let f = says(&v, add.clone());
         assert_eq!(
             f.refusal,
@@ -1736,15 +1723,7 @@ mod tests {
     fn forecast_add_refused_while_a_peer_reconnected_lately() {
         let mut v = cluster(3);
         leader_mut(&mut v).active_since[0].1 = NOW - 1000;
-        for c in [
-            Change::AddVoter {
-                name: "node04".into(),
-                started: true,
-            },
-            Change::AddLearner {
-                name: "node04".into(),
-            },
-        ] {
+        for c in [add_voter("node04", true), add_learner("node04")] {
             let f = says(&v, c);
             assert_eq!(f.refusal, Some(Refusal::Unhealthy));
             assert!(
@@ -1757,23 +1736,13 @@ mod tests {
 
     #[test]
     fn forecast_add_learner() {
-        let f = says(
-            &cluster(3),
-            Change::AddLearner {
-                name: "node04".into(),
-            },
-        );
+        let f = says(&cluster(3), add_learner("node04"));
         assert_eq!(
             f.text,
             "adding a learner does not change the quorum (2 of 3)"
         );
         assert!(f.keeps_quorum);
-        let f = says(
-            &with_learner(cluster(3), 100),
-            Change::AddLearner {
-                name: "node05".into(),
-            },
-        );
+        let f = says(&with_learner(cluster(3), 100), add_learner("node05"));
         assert_eq!(f.refusal, Some(Refusal::TooManyLearners));
         assert!(f
             .text
@@ -1860,12 +1829,7 @@ mod tests {
 
     #[test]
     fn forecast_stop_and_power_off() {
-        let f = says(
-            &cluster(3),
-            Change::Stop {
-                machine: "node01".into(),
-            },
-        );
+        let f = says(&cluster(3), stop_on("node01"));
         assert_eq!(
             f.text,
             "stopping node01 (the leader) leaves 2 of 3 voters: a new leader is elected within about a second; quorum holds"
@@ -1874,41 +1838,21 @@ mod tests {
 
         let mut v = cluster(3);
         stop(&mut v, 3);
-        let f = says(
-            &v,
-            Change::Stop {
-                machine: "node02".into(),
-            },
-        );
+        let f = says(&v, stop_on("node02"));
         assert_eq!(
             f.text,
             "stopping node02 leaves 1 of 3 voters reachable: quorum lost, writes stop"
         );
         assert!(!f.keeps_quorum);
 
-        let f = says(
-            &cluster(3),
-            Change::PowerOff {
-                machine: "node02".into(),
-            },
-        );
+        let f = says(&cluster(3), power_off("node02"));
         assert_eq!(
             f.text,
             "powering off node02 leaves 2 of 3 voters reachable: quorum holds, tolerates no failure"
         );
-        let f = says(
-            &v,
-            Change::Stop {
-                machine: "node03".into(),
-            },
-        );
+        let f = says(&v, stop_on("node03"));
         assert!(f.text.starts_with("no etcd runs on node03"), "{}", f.text);
-        let f = says(
-            &with_learner(cluster(3), 10),
-            Change::Stop {
-                machine: "node04".into(),
-            },
-        );
+        let f = says(&with_learner(cluster(3), 10), stop_on("node04"));
         assert_eq!(
             f.text,
             "stopping node04 (a learner) does not change the quorum (2 of 3)"
@@ -1917,45 +1861,23 @@ mod tests {
 
     #[test]
     fn forecast_cut() {
-        let f = says(
-            &cluster(3),
-            Change::Cut {
-                a: "node02".into(),
-                b: "node01".into(),
-            },
-        );
+        let f = says(&cluster(3), cut("node02", "node01"));
         assert_eq!(
             f.text,
             "cutting node01 (the leader) from node02 leaves 2 of 3 voters reachable: quorum holds, tolerates no failure"
         );
         assert!(f.keeps_quorum);
-        let f = says(
-            &cluster(3),
-            Change::Cut {
-                a: "node02".into(),
-                b: "node03".into(),
-            },
-        );
+        let f = says(&cluster(3), cut("node02", "node03"));
         assert!(f.text.contains("quorum unchanged (3 of 3"), "{}", f.text);
         let mut v = cluster(3);
         stop(&mut v, 3);
-        let f = says(
-            &v,
-            Change::Cut {
-                a: "node01".into(),
-                b: "node02".into(),
-            },
-        );
+        let f = says(&v, cut("node01", "node02"));
         assert!(!f.keeps_quorum);
         assert!(f.text.contains("loses its quorum"), "{}", f.text);
     }
 
     #[test]
     fn forecast_heal() {
-        let heal = |a: &str, b: &str| Change::Heal {
-            a: a.into(),
-            b: b.into(),
-        };
         // The leader's link to a voter it does not hear: the voter comes back.
         let mut v = cluster(3);
         unheard(&mut v, 2);
@@ -2026,23 +1948,13 @@ mod tests {
     fn forecast_start() {
         let mut v = cluster(3);
         stop(&mut v, 3);
-        let f = says(
-            &v,
-            Change::Start {
-                machine: "node03".into(),
-            },
-        );
+        let f = says(&v, start_on("node03"));
         assert_eq!(
             f.text,
             "starting node03 brings 3 of 3 voters within reach: quorum holds, tolerates 1 failure"
         );
         stop(&mut v, 2);
-        let f = says(
-            &v,
-            Change::Start {
-                machine: "node02".into(),
-            },
-        );
+        let f = says(&v, start_on("node02"));
         assert_eq!(
             f.text,
             "starting node02 brings 2 of 3 voters within reach: quorum restored, writes resume"
@@ -2050,20 +1962,10 @@ mod tests {
         assert!(f.keeps_quorum);
         // no leader at all: two of three running can elect one
         leader_mut(&mut v).role = Role::Follower;
-        let f = says(
-            &v,
-            Change::Start {
-                machine: "node02".into(),
-            },
-        );
+        let f = says(&v, start_on("node02"));
         assert!(f.keeps_quorum);
         assert!(f.text.contains("they can elect a leader"), "{}", f.text);
-        let f = says(
-            &v,
-            Change::Start {
-                machine: "node01".into(),
-            },
-        );
+        let f = says(&v, start_on("node01"));
         assert_eq!(f.text, "etcd already runs on node01");
     }
 
@@ -2225,24 +2127,14 @@ mod tests {
         assert_eq!(ok.outcome(), Outcome::KeepsQuorum);
         let mut v = cluster(3);
         stop(&mut v, 3);
-        let lost = says(
-            &v,
-            Change::Stop {
-                machine: "node02".into(),
-            },
-        );
+        let lost = says(&v, stop_on("node02"));
         assert_eq!(lost.outcome(), Outcome::QuorumLost);
         let names: Vec<&str> = [refused, ok, lost]
             .iter()
             .map(|f| f.outcome().name())
             .collect();
         assert_eq!(names, ["refused", "ok", "lost"]);
-        let too_many = says(
-            &with_learner(cluster(3), 100),
-            Change::AddLearner {
-                name: "node05".into(),
-            },
-        );
+        let too_many = says(&with_learner(cluster(3), 100), add_learner("node05"));
         assert_eq!(too_many.outcome(), Outcome::Refused);
     }
 }

@@ -127,7 +127,7 @@ pub struct LinkView {
 /// observation of what passing time did, not state (two views
 /// of an unchanged world, as `tests/bad_input.rs` compares them, are equal
 /// however many heartbeats flowed in between).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct WorldView {
     pub now_ms: u64,
     pub wall_ms: i64,

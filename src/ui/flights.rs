@@ -627,14 +627,8 @@ mod tests {
     fn view(now_ms: u64, wire: Vec<Wire>) -> WorldView {
         WorldView {
             now_ms,
-            wall_ms: 0,
-            machines: Vec::new(),
-            links: Vec::new(),
-            hosts: Vec::new(),
-            log_lines: 0,
-            traffic: Vec::new(),
             wire: wire.into(),
-            timers: Vec::new(),
+            ..WorldView::default()
         }
     }
 

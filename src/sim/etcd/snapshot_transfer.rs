@@ -255,9 +255,11 @@ pub fn download_nanos(db_bytes: u64) -> u64 {
     1_000_000 + db_bytes * 5 / 2
 }
 
-/// go-humanize's `Bytes` (SI units, as etcd prints sizes): `7.7 kB`, `406 kB`,
-/// `2.1 GB`; below ten of a unit one decimal, otherwise none, rounded as Go's
-/// `%.0f` rounds (halves to even).
+/// go-humanize's `Bytes` (SI units, as etcd and etcdctl print sizes):
+/// `7.7 kB`, `406 kB`, `2.1 GB`; below ten of a unit one decimal, otherwise
+/// none, rounded as Go's `%.0f` rounds (halves to even). The unit is found in
+/// exact integers (go-humanize's floating-point `log` can differ only at
+/// exact powers of 1000 from 1 PB up).
 pub fn humanize_bytes(n: u64) -> String {
     const UNITS: [&str; 7] = ["B", "kB", "MB", "GB", "TB", "PB", "EB"];
     if n < 10 {

@@ -53,17 +53,15 @@ fn json_str(s: &str) -> String {
 /// What a template's `{}` holes matched, in order.
 type Caps = Vec<String>;
 
-/// One rule: capnslog `pkg` and text template (`{}` matches up to the text that
-/// follows it), then zap's caller, message and fields (built from the holes and
-/// the logger's context).
+/// One rule: capnslog's `pkg: text` as a template (`{}` matches up to the
+/// text that follows it), then zap's caller, message and fields (built from
+/// the holes and the logger's context). An empty `msg`: zap does not print it.
 struct Rule {
-    pkg: &'static str,
-    pattern: &'static str,
+    said: &'static str,
     caller: &'static str,
     msg: &'static str,
-    fields: fn(&Caps, &ZapCtx) -> Vec<(&'static str, Val)>,
-    /// zap's level when it differs from capnslog's.
-    level: Option<&'static str>,
+    /// See [`fields`].
+    fields: &'static str,
 }
 
 /// Matches `text` against a template; the holes' texts, or `None`.
@@ -84,24 +82,6 @@ fn captures(template: &str, text: &str) -> Option<Caps> {
     rest.is_empty().then_some(caps)
 }
 
-fn s(c: &Caps, i: usize) -> Val {
-    Val::Str(c.get(i - 1).cloned().unwrap_or_default())
-}
-
-fn n(c: &Caps, i: usize) -> Val {
-    Val::Num(c.get(i - 1).cloned().unwrap_or_else(|| "0".into()))
-}
-
-fn urls(c: &Caps, i: usize) -> Val {
-    let text = c.get(i - 1).map(String::as_str).unwrap_or("");
-    Val::List(
-        text.split([' ', ','])
-            .filter(|u| !u.is_empty())
-            .map(str::to_string)
-            .collect(),
-    )
-}
-
 fn hex(v: u64) -> Val {
     Val::Str(format!("{v:x}"))
 }
@@ -110,8 +90,73 @@ fn text(v: &str) -> Val {
     Val::Str(v.to_string())
 }
 
-fn local(z: &ZapCtx) -> (&'static str, Val) {
-    ("local-member-id", hex(z.local))
+/// A rule's fields, in zap's order: space-separated `key=value`s, each value
+/// one of
+/// - `$n`: hole n's text; `#n`: hole n as a number; `urls$n`: the URLs in
+///   hole n; `peer-urls$n`: the URLs of the peer hole n names; `ticks$n`: how
+///   long hole n's ticks last; `version$n`: peer URL n's `/version`;
+///   `unquoted$n`: hole n without capnslog's escaping of quotes;
+/// - `local`, `cluster`, `election-timeout`, `peer-count`, `snapshot-count`:
+///   from the logger's context; `attributes` and `attributes-path`: what
+///   etcd publishes (holes 1 and 2);
+/// - `'text'`: that text.
+///
+/// `None` for a spec out of this grammar (a test checks every rule's).
+fn fields(spec: &'static str, c: &Caps, z: &ZapCtx) -> Option<Vec<(&'static str, Val)>> {
+    let mut out = Vec::new();
+    let mut rest = spec;
+    while !rest.is_empty() {
+        let (key, after) = rest.split_once('=')?;
+        let (value, tail) = match after.strip_prefix('\'') {
+            Some(quoted) => {
+                let (t, tail) = quoted.split_once('\'')?;
+                (text(t), tail)
+            }
+            None => {
+                let (v, tail) = after.split_once(' ').unwrap_or((after, ""));
+                (field(v, c, z)?, tail)
+            }
+        };
+        out.push((key, value));
+        rest = tail.trim_start();
+    }
+    Some(out)
+}
+
+/// One unquoted value of [`fields`].
+fn field(value: &str, c: &Caps, z: &ZapCtx) -> Option<Val> {
+    let hole = |i: usize| c.get(i.checked_sub(1)?).map(String::as_str);
+    let ms = |v: u64| text(&super::logfmt::go_duration(v * 1_000_000));
+    Some(match value {
+        "local" => hex(z.local),
+        "cluster" => hex(z.cluster),
+        "election-timeout" => ms(z.election_ms),
+        "peer-count" => Val::Num(z.peers.len().to_string()),
+        "snapshot-count" => Val::Num(z.snapshot_count.to_string()),
+        "attributes" => Val::Str(format!("{{Name:{} ClientURLs:[{}]}}", hole(1)?, hole(2)?)),
+        "attributes-path" => Val::Str(format!("/0/members/{:x}/attributes", z.local)),
+        _ => {
+            let (kind, n) = value
+                .split_once('$')
+                .or_else(|| Some(("#", value.strip_prefix('#')?)))?;
+            let h = hole(n.parse().ok()?)?;
+            match kind {
+                "" => text(h),
+                "#" => Val::Num(h.to_string()),
+                "urls" => Val::List(
+                    h.split([' ', ','])
+                        .filter(|u| !u.is_empty())
+                        .map(str::to_string)
+                        .collect(),
+                ),
+                "peer-urls" => peer_urls(z, h),
+                "ticks" => ms(h.parse::<u64>().unwrap_or(0) * z.heartbeat_ms),
+                "version" => Val::Str(format!("{h}/version")),
+                "unquoted" => Val::Str(h.replace("\\\"", "\"")),
+                _ => return None,
+            }
+        }
+    })
 }
 
 fn peer_urls(z: &ZapCtx, id: &str) -> Val {
@@ -124,868 +169,484 @@ fn peer_urls(z: &ZapCtx, id: &str) -> Val {
     Val::List(urls)
 }
 
-/// `stream MsgApp v2` from a capnslog `(stream MsgApp v2 reader)` hole.
-fn kind(c: &Caps, i: usize) -> Val {
-    s(c, i)
-}
-
 const RULES: &[Rule] = &[
     Rule {
-        pkg: "etcdserver",
-        pattern: "starting member {} in cluster {}",
+        said: "etcdserver: starting member {} in cluster {}",
         caller: "etcdserver/raft.go:536",
         msg: "starting local member",
-        fields: |c, _| vec![("local-member-id", s(c, 1)), ("cluster-id", s(c, 2))],
-        level: None,
+        fields: "local-member-id=$1 cluster-id=$2",
     },
     Rule {
-        pkg: "auth",
-        pattern: "simple token is not cryptographically signed",
+        said: "auth: simple token is not cryptographically signed",
         caller: "auth/store.go:1380",
         msg: "simple token is not cryptographically signed",
-        fields: |_, _| vec![],
-        level: None,
+        fields: "",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "starting server... [version: {}, cluster version: {}]",
+        said: "etcdserver: starting server... [version: {}, cluster version: {}]",
         caller: "etcdserver/server.go:816",
         msg: "starting etcd server",
-        fields: |c, z| {
-            vec![
-                ("local-member-id", hex(z.local)),
-                ("local-server-version", s(c, 1)),
-                ("cluster-version", s(c, 2)),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=local local-server-version=$1 cluster-version=$2",
     },
     Rule {
-        pkg: "pkg/fileutil",
-        pattern: "started to purge file, dir: {}, suffix: {}, max: {}, interval: {}",
+        said: "pkg/fileutil: started to purge file, dir: {}, suffix: {}, max: {}, interval: {}",
         caller: "fileutil/purge.go:42",
         msg: "started to purge file",
-        fields: |c, _| {
-            vec![
-                ("dir", s(c, 1)),
-                ("suffix", s(c, 2)),
-                ("max", n(c, 3)),
-                ("interval", s(c, 4)),
-            ]
-        },
-        level: None,
+        fields: "dir=$1 suffix=$2 max=#3 interval=$4",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "{} as single-node; fast-forwarding {} ticks (election ticks {})",
+        said: "etcdserver: {} as single-node; fast-forwarding {} ticks (election ticks {})",
         caller: "etcdserver/server.go:682",
         msg: "started as single-node; fast-forwarding election ticks",
-        fields: |c, z| {
-            let ticks: u64 = c.get(1).and_then(|t| t.parse().ok()).unwrap_or(0);
-            vec![
-                ("local-member-id", s(c, 1)),
-                ("forward-ticks", n(c, 2)),
-                ("forward-duration", text(&super::logfmt::go_duration(ticks * z.heartbeat_ms * 1_000_000))),
-                ("election-ticks", n(c, 3)),
-                ("election-timeout", text(&super::logfmt::go_duration(z.election_ms * 1_000_000))),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=$1 forward-ticks=#2 forward-duration=ticks$2 election-ticks=#3 election-timeout=election-timeout",
     },
     // before the plain `added member`, whose last hole would take " from store"
     Rule {
-        pkg: "etcdserver/membership",
-        pattern: "added member {} [{}] to cluster {} from store",
+        said: "etcdserver/membership: added member {} [{}] to cluster {} from store",
         caller: "membership/cluster.go:256",
         msg: "recovered/added member from store",
-        fields: |c, z| {
-            vec![
-                ("cluster-id", s(c, 3)),
-                local(z),
-                ("recovered-remote-peer-id", s(c, 1)),
-                ("recovered-remote-peer-urls", urls(c, 2)),
-            ]
-        },
-        level: None,
+        fields: "cluster-id=$3 local-member-id=local recovered-remote-peer-id=$1 recovered-remote-peer-urls=urls$2",
     },
     Rule {
-        pkg: "etcdserver/membership",
-        pattern: "added member {} [{}] to cluster {}",
+        said: "etcdserver/membership: added member {} [{}] to cluster {}",
         caller: "membership/cluster.go:392",
         msg: "added member",
-        fields: |c, z| {
-            vec![
-                ("cluster-id", s(c, 3)),
-                ("local-member-id", hex(z.local)),
-                ("added-peer-id", s(c, 1)),
-                ("added-peer-peer-urls", urls(c, 2)),
-            ]
-        },
-        level: None,
+        fields: "cluster-id=$3 local-member-id=local added-peer-id=$1 added-peer-peer-urls=urls$2",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "published {Name:{} ClientURLs:[{}]} to cluster {}",
+        said: "etcdserver: published {Name:{} ClientURLs:[{}]} to cluster {}",
         caller: "etcdserver/server.go:2069",
         msg: "published local member to cluster through raft",
-        fields: |c, z| {
-            vec![
-                ("local-member-id", hex(z.local)),
-                (
-                    "local-member-attributes",
-                    Val::Str(format!(
-                        "{{Name:{} ClientURLs:[{}]}}",
-                        c.first().map(String::as_str).unwrap_or(""),
-                        c.get(1).map(String::as_str).unwrap_or("")
-                    )),
-                ),
-                (
-                    "request-path",
-                    Val::Str(format!("/0/members/{:x}/attributes", z.local)),
-                ),
-                ("cluster-id", s(c, 3)),
-                ("publish-timeout", Val::Str("7s".into())),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=local local-member-attributes=attributes request-path=attributes-path cluster-id=$3 publish-timeout='7s'",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "setting up the initial cluster version to {}",
+        said: "etcdserver: setting up the initial cluster version to {}",
         caller: "etcdserver/server.go:2567",
         msg: "setting up initial cluster version",
-        fields: |c, _| vec![("cluster-version", s(c, 1))],
-        level: None,
+        fields: "cluster-version=$1",
     },
     Rule {
-        pkg: "etcdserver/membership",
-        pattern: "set the initial cluster version to {}",
+        said: "etcdserver/membership: set the initial cluster version to {}",
         caller: "membership/cluster.go:558",
         msg: "set initial cluster version",
-        fields: |c, z| {
-            vec![
-                ("cluster-id", hex(z.cluster)),
-                ("local-member-id", hex(z.local)),
-                ("cluster-version", s(c, 1)),
-            ]
-        },
-        level: None,
+        fields: "cluster-id=cluster local-member-id=local cluster-version=$1",
     },
     Rule {
-        pkg: "etcdserver/api",
-        pattern: "enabled capabilities for version {}",
+        said: "etcdserver/api: enabled capabilities for version {}",
         caller: "api/capability.go:76",
         msg: "enabled capabilities for version",
-        fields: |c, _| vec![("cluster-version", s(c, 1))],
-        level: None,
+        fields: "cluster-version=$1",
     },
     Rule {
-        pkg: "embed",
-        pattern: "serving insecure client requests on {}, this is strongly discouraged!",
+        said: "embed: serving insecure client requests on {}, this is strongly discouraged!",
         caller: "embed/serve.go:145",
         msg: "serving client traffic insecurely; this is strongly discouraged!",
-        fields: |c, _| vec![("address", s(c, 1))],
-        level: None,
+        fields: "address=$1",
     },
     Rule {
-        pkg: "embed",
-        pattern: "listening for peers on {}",
+        said: "embed: listening for peers on {}",
         caller: "embed/etcd.go:587",
         msg: "serving peer traffic",
-        fields: |c, _| vec![("address", s(c, 1))],
-        level: None,
+        fields: "address=$1",
     },
     Rule {
-        pkg: "pkg/osutil",
-        pattern: "received terminated signal, shutting down...",
+        said: "pkg/osutil: received terminated signal, shutting down...",
         caller: "osutil/interrupt_unix.go:64",
         msg: "received signal; shutting down",
-        fields: |_, _| vec![("signal", Val::Str("terminated".into()))],
-        level: None,
+        fields: "signal='terminated'",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "skipped leadership transfer for single voting member cluster",
+        said: "etcdserver: skipped leadership transfer for single voting member cluster",
         caller: "etcdserver/server.go:1507",
         msg: "skipped leadership transfer for single voting member cluster",
-        fields: |_, z| {
-            vec![
-                ("local-member-id", hex(z.local)),
-                ("current-leader-member-id", hex(z.local)),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=local current-leader-member-id=local",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "{} initialized peer connection; fast-forwarding {} ticks (election ticks {}) with {} active peer(s)",
+        said: "etcdserver: {} initialized peer connection; fast-forwarding {} ticks (election ticks {}) with {} active peer(s)",
         caller: "etcdserver/server.go:729",
         msg: "initialized peer connections; fast-forwarding election ticks",
-        fields: |c, z| {
-            let ticks: u64 = c.get(1).and_then(|t| t.parse().ok()).unwrap_or(0);
-            vec![
-                ("local-member-id", s(c, 1)),
-                ("forward-ticks", n(c, 2)),
-                ("forward-duration", text(&super::logfmt::go_duration(ticks * z.heartbeat_ms * 1_000_000))),
-                ("election-ticks", n(c, 3)),
-                ("election-timeout", text(&super::logfmt::go_duration(z.election_ms * 1_000_000))),
-                ("active-remote-members", n(c, 4)),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=$1 forward-ticks=#2 forward-duration=ticks$2 election-ticks=#3 election-timeout=election-timeout active-remote-members=#4",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "not healthy for reconfigure, rejecting member add {}",
+        said: "etcdserver: not healthy for reconfigure, rejecting member add {}",
         caller: "etcdserver/server.go:1660",
         msg: "rejecting member add request; local member has not been connected to all peers, reconfigure breaks active quorum",
-        fields: |c, z| {
-            vec![
-                local(z),
-                ("requested-member-add", s(c, 1)),
-                ("error", text("etcdserver: unhealthy cluster")),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=local requested-member-add=$1 error='etcdserver: unhealthy cluster'",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "starting peer {}...",
+        said: "rafthttp: starting peer {}...",
         caller: "rafthttp/peer.go:128",
         msg: "starting remote peer",
-        fields: |c, _| vec![("remote-peer-id", s(c, 1))],
-        level: None,
+        fields: "remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "started HTTP pipelining with peer {}",
+        said: "rafthttp: started HTTP pipelining with peer {}",
         caller: "rafthttp/pipeline.go:71",
         msg: "started HTTP pipelining with remote peer",
-        fields: |c, z| vec![local(z), ("remote-peer-id", s(c, 1))],
-        level: None,
+        fields: "local-member-id=local remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "started streaming with peer {} (writer)",
+        said: "rafthttp: started streaming with peer {} (writer)",
         caller: "rafthttp/stream.go:166",
         msg: "started stream writer with remote peer",
-        fields: |c, z| vec![local(z), ("remote-peer-id", s(c, 1))],
-        level: None,
+        fields: "local-member-id=local remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "started peer {}",
+        said: "rafthttp: started peer {}",
         caller: "rafthttp/peer.go:134",
         msg: "started remote peer",
-        fields: |c, _| vec![("remote-peer-id", s(c, 1))],
-        level: None,
+        fields: "remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "added peer {}",
+        said: "rafthttp: added peer {}",
         caller: "rafthttp/transport.go:327",
         msg: "added remote peer",
-        fields: |c, z| {
-            let id = c.first().cloned().unwrap_or_default();
-            vec![
-                local(z),
-                ("remote-peer-id", s(c, 1)),
-                ("remote-peer-urls", peer_urls(z, &id)),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=local remote-peer-id=$1 remote-peer-urls=peer-urls$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "started streaming with peer {} ({} reader)",
+        said: "rafthttp: started streaming with peer {} ({} reader)",
         caller: "rafthttp/stream.go:406",
         msg: "started stream reader with remote peer",
-        fields: |c, z| {
-            vec![
-                ("stream-reader-type", kind(c, 2)),
-                local(z),
-                ("remote-peer-id", s(c, 1)),
-            ]
-        },
-        level: None,
+        fields: "stream-reader-type=$2 local-member-id=local remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "peer {} became active",
+        said: "rafthttp: peer {} became active",
         caller: "rafthttp/peer_status.go:51",
         msg: "peer became active",
-        fields: |c, _| vec![("peer-id", s(c, 1))],
-        level: None,
+        fields: "peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "established a TCP streaming connection with peer {} ({} writer)",
+        said: "rafthttp: established a TCP streaming connection with peer {} ({} writer)",
         caller: "rafthttp/stream.go:277",
         msg: "established TCP streaming connection with remote peer",
-        fields: |c, z| {
-            vec![
-                ("stream-writer-type", kind(c, 2)),
-                local(z),
-                ("remote-peer-id", s(c, 1)),
-            ]
-        },
-        level: Some("warn"),
+        fields: "stream-writer-type=$2 local-member-id=local remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "established a TCP streaming connection with peer {} ({} reader)",
+        said: "rafthttp: established a TCP streaming connection with peer {} ({} reader)",
         caller: "rafthttp/stream.go:425",
         msg: "established TCP streaming connection with remote peer",
-        fields: |c, z| {
-            vec![
-                ("stream-reader-type", kind(c, 2)),
-                local(z),
-                ("remote-peer-id", s(c, 1)),
-            ]
-        },
-        level: None,
+        fields: "stream-reader-type=$2 local-member-id=local remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "closed an existing TCP streaming connection with peer {} ({} writer)",
+        said: "rafthttp: closed an existing TCP streaming connection with peer {} ({} writer)",
         caller: "rafthttp/stream.go:266",
         msg: "closed TCP streaming connection with remote peer",
-        fields: |c, z| vec![("stream-writer-type", kind(c, 2)), local(z), ("remote-peer-id", s(c, 1))],
-        level: Some("warn"),
+        fields: "stream-writer-type=$2 local-member-id=local remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "lost the TCP streaming connection with peer {} ({} reader)",
+        said: "rafthttp: lost the TCP streaming connection with peer {} ({} reader)",
         caller: "rafthttp/stream.go:436",
         msg: "lost TCP streaming connection with remote peer",
-        fields: |c, z| {
-            vec![
-                ("stream-reader-type", kind(c, 2)),
-                local(z),
-                ("remote-peer-id", s(c, 1)),
-                ("error", text("EOF")),
-            ]
-        },
-        level: None,
+        fields: "stream-reader-type=$2 local-member-id=local remote-peer-id=$1 error='EOF'",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "lost the TCP streaming connection with peer {} ({} writer)",
+        said: "rafthttp: lost the TCP streaming connection with peer {} ({} writer)",
         caller: "rafthttp/stream.go:224",
         msg: "lost TCP streaming connection with remote peer",
-        fields: |c, z| {
-            vec![
-                ("stream-writer-type", kind(c, 2)),
-                local(z),
-                ("remote-peer-id", s(c, 1)),
-            ]
-        },
-        level: None,
+        fields: "stream-writer-type=$2 local-member-id=local remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "stopping peer {}...",
+        said: "rafthttp: stopping peer {}...",
         caller: "rafthttp/peer.go:333",
         msg: "stopping remote peer",
-        fields: |c, _| vec![("remote-peer-id", s(c, 1))],
-        level: None,
+        fields: "remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "closed the TCP streaming connection with peer {} ({} writer)",
+        said: "rafthttp: closed the TCP streaming connection with peer {} ({} writer)",
         caller: "rafthttp/stream.go:291",
         msg: "closed TCP streaming connection with remote peer",
-        fields: |c, _| vec![("stream-writer-type", kind(c, 2)), ("remote-peer-id", s(c, 1))],
-        level: Some("warn"),
+        fields: "stream-writer-type=$2 remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "stopped HTTP pipelining with peer {}",
+        said: "rafthttp: stopped HTTP pipelining with peer {}",
         caller: "rafthttp/pipeline.go:86",
         msg: "stopped HTTP pipelining with remote peer",
-        fields: |c, z| vec![local(z), ("remote-peer-id", s(c, 1))],
-        level: None,
+        fields: "local-member-id=local remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "stopped streaming with peer {} ({} reader)",
+        said: "rafthttp: stopped streaming with peer {} ({} reader)",
         caller: "rafthttp/stream.go:459",
         msg: "stopped stream reader with remote peer",
-        fields: |c, z| {
-            vec![
-                ("stream-reader-type", kind(c, 2)),
-                local(z),
-                ("remote-peer-id", s(c, 1)),
-            ]
-        },
-        level: None,
+        fields: "stream-reader-type=$2 local-member-id=local remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "stopped peer {}",
+        said: "rafthttp: stopped peer {}",
         caller: "rafthttp/peer.go:340",
         msg: "stopped remote peer",
-        fields: |c, _| vec![("remote-peer-id", s(c, 1))],
-        level: None,
+        fields: "remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "removed peer {}",
+        said: "rafthttp: removed peer {}",
         caller: "rafthttp/transport.go:369",
         msg: "removed remote peer",
-        fields: |c, z| vec![local(z), ("removed-remote-peer-id", s(c, 1))],
-        level: None,
+        fields: "local-member-id=local removed-remote-peer-id=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "failed to find member {} in cluster {}",
+        said: "rafthttp: failed to find member {} in cluster {}",
         caller: "rafthttp/http.go:448",
         msg: "failed to find remote peer in cluster",
-        fields: |c, z| {
-            vec![
-                local(z),
-                ("remote-peer-id-stream-handler", hex(z.local)),
-                ("remote-peer-id-from", s(c, 1)),
-                ("cluster-id", s(c, 2)),
-            ]
-        },
-        level: Some("warn"),
+        fields: "local-member-id=local remote-peer-id-stream-handler=local remote-peer-id-from=$1 cluster-id=$2",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "request sent was ignored (cluster ID mismatch: peer[{}]={}, local={})",
+        said: "rafthttp: request sent was ignored (cluster ID mismatch: peer[{}]={}, local={})",
         caller: "rafthttp/stream.go:682",
         msg: "request sent was ignored by remote peer due to cluster ID mismatch",
-        fields: |c, z| {
-            vec![
-                ("remote-peer-id", s(c, 1)),
-                ("remote-peer-cluster-id", s(c, 2)),
-                local(z),
-                ("local-member-cluster-id", s(c, 3)),
-                ("error", text("cluster ID mismatch")),
-            ]
-        },
-        level: Some("warn"),
+        fields: "remote-peer-id=$1 remote-peer-cluster-id=$2 local-member-id=local local-member-cluster-id=$3 error='cluster ID mismatch'",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "failed to reach the peerURL({}) of member {} ({})",
+        said: "etcdserver: failed to reach the peerURL({}) of member {} ({})",
         caller: "etcdserver/cluster_util.go:315",
         msg: "failed to reach the peer URL",
-        fields: |c, _| {
-            vec![
-                ("address", text(&format!("{}/version", c.first().map(String::as_str).unwrap_or("")))),
-                ("remote-member-id", s(c, 2)),
-                ("error", s(c, 3)),
-            ]
-        },
-        level: None,
+        fields: "address=version$1 remote-member-id=$2 error=$3",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "cannot get the version of member {} ({})",
+        said: "etcdserver: cannot get the version of member {} ({})",
         caller: "etcdserver/cluster_util.go:168",
         msg: "failed to get version",
-        fields: |c, _| vec![("remote-member-id", s(c, 1)), ("error", s(c, 2))],
-        level: None,
+        fields: "remote-member-id=$1 error=$2",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "the member has been permanently removed from the cluster",
+        said: "etcdserver: the member has been permanently removed from the cluster",
         caller: "etcdserver/server.go:1078",
         msg: "server error",
-        fields: |_, _| vec![("error", text("the member has been permanently removed from the cluster"))],
-        level: Some("warn"),
+        fields: "error='the member has been permanently removed from the cluster'",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "the data-dir used by this member must be removed.",
+        said: "etcdserver: the data-dir used by this member must be removed.",
         caller: "etcdserver/server.go:1079",
         msg: "data-dir used by this member must be removed",
-        fields: |_, _| vec![],
-        level: Some("warn"),
+        fields: "",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "restarting member {} in cluster {} at commit index {}",
+        said: "etcdserver: restarting member {} in cluster {} at commit index {}",
         caller: "etcdserver/raft.go:586",
         msg: "restarting local member",
-        fields: |c, _| vec![("cluster-id", s(c, 2)), ("local-member-id", s(c, 1)), ("commit-index", n(c, 3))],
-        level: None,
+        fields: "cluster-id=$2 local-member-id=$1 commit-index=#3",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "forcing restart of member {} in cluster {} at commit index {}",
+        said: "etcdserver: forcing restart of member {} in cluster {} at commit index {}",
         caller: "etcdserver/raft.go:682",
         msg: "forcing restart member",
-        fields: |c, _| vec![("cluster-id", s(c, 2)), ("local-member-id", s(c, 1)), ("commit-index", n(c, 3))],
-        level: None,
+        fields: "cluster-id=$2 local-member-id=$1 commit-index=#3",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "recovered store from snapshot at index {}",
+        said: "etcdserver: recovered store from snapshot at index {}",
         caller: "etcdserver/server.go:462",
         msg: "recovered v2 store from snapshot",
-        fields: |c, _| vec![("snapshot-index", n(c, 1)), ("snapshot-size", text("20 kB"))],
-        level: None,
+        fields: "snapshot-index=#1 snapshot-size='20 kB'",
     },
     Rule {
-        pkg: "etcdserver/membership",
-        pattern: "removed member {} from cluster {}",
+        said: "etcdserver/membership: removed member {} from cluster {}",
         caller: "membership/cluster.go:422",
         msg: "removed member",
-        fields: |c, z| {
-            let id = c.first().cloned().unwrap_or_default();
-            vec![
-                ("cluster-id", s(c, 2)),
-                local(z),
-                ("removed-remote-peer-id", s(c, 1)),
-                ("removed-remote-peer-urls", peer_urls(z, &id)),
-            ]
-        },
-        level: None,
+        fields: "cluster-id=$2 local-member-id=local removed-remote-peer-id=$1 removed-remote-peer-urls=peer-urls$1",
     },
     Rule {
-        pkg: "etcdserver/membership",
-        pattern: "updated member {} [{}] in cluster {}",
+        said: "etcdserver/membership: updated member {} [{}] in cluster {}",
         caller: "membership/cluster.go:520",
         msg: "updated member",
-        fields: |c, z| {
-            vec![
-                ("cluster-id", s(c, 3)),
-                local(z),
-                ("updated-remote-peer-id", s(c, 1)),
-                ("updated-remote-peer-urls", urls(c, 2)),
-            ]
-        },
-        level: Some("info"),
+        fields: "cluster-id=$3 local-member-id=local updated-remote-peer-id=$1 updated-remote-peer-urls=urls$2",
     },
     Rule {
-        pkg: "etcdserver/membership",
-        pattern: "promote member {} in cluster {}",
+        said: "etcdserver/membership: promote member {} in cluster {}",
         caller: "membership/cluster.go:497",
         msg: "promote member",
-        fields: |c, z| vec![("cluster-id", s(c, 2)), local(z)],
-        level: Some("info"),
+        fields: "cluster-id=$2 local-member-id=local",
     },
     Rule {
-        pkg: "etcdserver/membership",
-        pattern: "Reject add member request: the number of started member ({}) will be less than the quorum number of the cluster ({})",
+        said: "etcdserver/membership: Reject add member request: the number of started member ({}) will be less than the quorum number of the cluster ({})",
         caller: "membership/cluster.go:609",
         msg: "rejecting member add; started member will be less than quorum",
-        fields: |c, z| vec![("number-of-started-member", n(c, 1)), ("quorum", n(c, 2)), ("cluster-id", hex(z.cluster)), local(z)],
-        level: None,
+        fields: "number-of-started-member=#1 quorum=#2 cluster-id=cluster local-member-id=local",
     },
     Rule {
-        pkg: "etcdserver/membership",
-        pattern: "Reject remove member request: the number of started member ({}) will be less than the quorum number of the cluster ({})",
+        said: "etcdserver/membership: Reject remove member request: the number of started member ({}) will be less than the quorum number of the cluster ({})",
         caller: "membership/cluster.go:643",
         msg: "rejecting member remove; started member will be less than quorum",
-        fields: |c, z| vec![("number-of-started-member", n(c, 1)), ("quorum", n(c, 2)), ("cluster-id", hex(z.cluster)), local(z)],
-        level: None,
+        fields: "number-of-started-member=#1 quorum=#2 cluster-id=cluster local-member-id=local",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "not enough started members, rejecting member add {}",
+        said: "etcdserver: not enough started members, rejecting member add {}",
         caller: "etcdserver/server.go:1646",
         msg: "rejecting member add request; not enough healthy members",
-        fields: |c, z| {
-            vec![
-                local(z),
-                ("requested-member-add", s(c, 1)),
-                ("error", text("etcdserver: re-configuration failed due to not enough started members")),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=local requested-member-add=$1 error='etcdserver: re-configuration failed due to not enough started members'",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "not enough started members, rejecting remove member {}",
+        said: "etcdserver: not enough started members, rejecting remove member {}",
         caller: "etcdserver/server.go:1844",
         msg: "rejecting member remove request; not enough healthy members",
-        fields: |c, z| {
-            vec![
-                local(z),
-                ("requested-member-remove-id", s(c, 1)),
-                ("error", text("etcdserver: re-configuration failed due to not enough started members")),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=local requested-member-remove-id=$1 error='etcdserver: re-configuration failed due to not enough started members'",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "reconfigure breaks active quorum, rejecting remove member {}",
+        said: "etcdserver: reconfigure breaks active quorum, rejecting remove member {}",
         caller: "etcdserver/server.go:1866",
         msg: "rejecting member remove request; local member has not been connected to all peers, reconfigure breaks active quorum",
-        fields: |c, z| {
-            let active = z.peers.len() as u64;
-            vec![
-                local(z),
-                ("requested-member-remove", s(c, 1)),
-                ("active-peers", Val::Num(active.to_string())),
-                ("error", text("etcdserver: unhealthy cluster")),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=local requested-member-remove=$1 active-peers=peer-count error='etcdserver: unhealthy cluster'",
     },
     Rule {
-        pkg: "etcdserver/api/etcdhttp",
-        pattern: "error promoting member {} ({})",
+        said: "etcdserver/api/etcdhttp: error promoting member {} ({})",
         caller: "etcdhttp/peer.go:148",
         msg: "failed to promote a member",
-        fields: |c, _| vec![("member-id", s(c, 1)), ("error", s(c, 2))],
-        level: Some("warn"),
+        fields: "member-id=$1 error=$2",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "start to snapshot (applied: {}, lastsnap: {})",
+        said: "etcdserver: start to snapshot (applied: {}, lastsnap: {})",
         caller: "etcdserver/server.go:1423",
         msg: "triggering snapshot",
-        fields: |c, z| {
-            vec![
-                local(z),
-                ("local-member-applied-index", n(c, 1)),
-                ("local-member-snapshot-index", n(c, 2)),
-                ("local-member-snapshot-count", Val::Num(z.snapshot_count.to_string())),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=local local-member-applied-index=#1 local-member-snapshot-index=#2 local-member-snapshot-count=snapshot-count",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "saved snapshot at index {}",
+        said: "etcdserver: saved snapshot at index {}",
         caller: "etcdserver/server.go:2430",
         msg: "saved snapshot",
-        fields: |c, _| vec![("snapshot-index", n(c, 1))],
-        level: None,
+        fields: "snapshot-index=#1",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "compacted raft log at {}",
+        said: "etcdserver: compacted raft log at {}",
         caller: "etcdserver/server.go:2479",
         msg: "compacted Raft logs",
-        fields: |c, _| vec![("compact-index", n(c, 1))],
-        level: None,
+        fields: "compact-index=#1",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "skip compaction since there is an inflight snapshot",
+        said: "etcdserver: skip compaction since there is an inflight snapshot",
         caller: "etcdserver/server.go:2452",
         msg: "skip compaction since there is an inflight snapshot",
-        fields: |_, _| vec![],
-        level: None,
+        fields: "",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "raft applied incoming snapshot at index {}",
+        said: "etcdserver: raft applied incoming snapshot at index {}",
         caller: "etcdserver/raft.go:294",
         msg: "applied incoming Raft snapshot",
-        fields: |c, _| vec![("snapshot-index", n(c, 1))],
-        level: None,
+        fields: "snapshot-index=#1",
     },
     Rule {
-        pkg: "etcdserver/membership",
-        pattern: "set the cluster version to {} from store",
+        said: "etcdserver/membership: set the cluster version to {} from store",
         caller: "membership/cluster.go:269",
         msg: "set cluster version from store",
-        fields: |c, _| vec![("cluster-version", s(c, 1))],
-        level: None,
+        fields: "cluster-version=$1",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "{} starts leadership transfer from {} to {}",
+        said: "etcdserver: {} starts leadership transfer from {} to {}",
         caller: "etcdserver/server.go:1456",
         msg: "leadership transfer starting",
-        fields: |c, _| vec![("local-member-id", s(c, 1)), ("current-leader-member-id", s(c, 2)), ("transferee-member-id", s(c, 3))],
-        level: None,
+        fields: "local-member-id=$1 current-leader-member-id=$2 transferee-member-id=$3",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "{} finished leadership transfer from {} to {} (took {})",
+        said: "etcdserver: {} finished leadership transfer from {} to {} (took {})",
         caller: "etcdserver/server.go:1477",
         msg: "leadership transfer finished",
-        fields: |c, _| {
-            vec![
-                ("local-member-id", s(c, 1)),
-                ("old-leader-member-id", s(c, 2)),
-                ("new-leader-member-id", s(c, 3)),
-                ("took", s(c, 4)),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=$1 old-leader-member-id=$2 new-leader-member-id=$3 took=$4",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "read-only range request \"{}\" with result \"error:{}\" took too long ({}) to execute",
+        said: "etcdserver: read-only range request \"{}\" with result \"error:{}\" took too long ({}) to execute",
         caller: "etcdserver/util.go:167",
         msg: "apply request took too long",
-        fields: |c, _| {
-            vec![
-                ("took", s(c, 3)),
-                ("expected-duration", text("100ms")),
-                ("prefix", text("read-only range ")),
-                ("request", Val::Str(c.first().map(|r| r.replace("\\\"", "\"")).unwrap_or_default())),
-                ("response", text("")),
-                ("error", s(c, 2)),
-            ]
-        },
-        level: None,
+        fields: "took=$3 expected-duration='100ms' prefix='read-only range ' request=unquoted$1 response='' error=$2",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "timed out waiting for read index response (local node might have slow network) timeout: {}",
+        said: "etcdserver: timed out waiting for read index response (local node might have slow network) timeout: {}",
         caller: "etcdserver/v3_server.go:830",
         msg: "timed out waiting for read index response (local node might have slow network)",
-        fields: |c, _| vec![("timeout", s(c, 1))],
-        level: None,
+        fields: "timeout=$1",
     },
     Rule {
-        pkg: "etcdserver",
-        pattern: "waiting for ReadIndex response took too long, retrying (sent-request-id: {}, retry-timeout: {})",
+        said: "etcdserver: waiting for ReadIndex response took too long, retrying (sent-request-id: {}, retry-timeout: {})",
         caller: "etcdserver/v3_server.go:814",
         msg: "waiting for ReadIndex response took too long, retrying",
-        fields: |c, _| vec![("sent-request-id", n(c, 1)), ("retry-timeout", s(c, 2))],
-        level: None,
+        fields: "sent-request-id=#1 retry-timeout=$2",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "updated peer {}",
+        said: "rafthttp: updated peer {}",
         caller: "rafthttp/transport.go:402",
         msg: "updated remote peer",
-        fields: |c, z| {
-            let id = c.first().cloned().unwrap_or_default();
-            vec![local(z), ("updated-remote-peer-id", s(c, 1)), ("updated-remote-peer-urls", peer_urls(z, &id))]
-        },
-        level: None,
+        fields: "local-member-id=local updated-remote-peer-id=$1 updated-remote-peer-urls=peer-urls$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "rejected the stream from peer {} since it was removed",
+        said: "rafthttp: rejected the stream from peer {} since it was removed",
         caller: "rafthttp/http.go:425",
         msg: "rejected stream from remote peer because it was removed",
-        fields: |c, z| vec![local(z), ("remote-peer-id-stream-handler", hex(z.local)), ("remote-peer-id-from", s(c, 1))],
-        level: None,
+        fields: "local-member-id=local remote-peer-id-stream-handler=local remote-peer-id-from=$1",
     },
     Rule {
-        pkg: "rafthttp",
-        pattern: "request cluster ID mismatch (got {} want {})",
+        said: "rafthttp: request cluster ID mismatch (got {} want {})",
         caller: "rafthttp/http.go:547",
         msg: "request cluster ID mismatch",
-        fields: |c, z| {
-            vec![
-                local(z),
-                ("local-member-cluster-id", s(c, 2)),
-                ("local-member-server-version", text("3.4.23")),
-                ("local-member-server-minimum-cluster-version", text("3.0.0")),
-                ("remote-peer-server-name", text("")),
-                ("remote-peer-server-version", text("3.4.23")),
-                ("remote-peer-server-minimum-cluster-version", text("3.0.0")),
-                ("remote-peer-cluster-id", s(c, 1)),
-            ]
-        },
-        level: None,
+        fields: "local-member-id=local local-member-cluster-id=$2 local-member-server-version='3.4.23' local-member-server-minimum-cluster-version='3.0.0' remote-peer-server-name='' remote-peer-server-version='3.4.23' remote-peer-server-minimum-cluster-version='3.0.0' remote-peer-cluster-id=$1",
     },
     Rule {
-        pkg: "embed",
-        pattern: "ready to serve client requests",
+        said: "embed: ready to serve client requests",
         caller: "",
         msg: "",
-        fields: |_, _| vec![],
-        level: None,
+        fields: "",
     },
 ];
 
-/// etcd's `applySnapshot` steps (capnslog text), as zap words them: no
+/// zap's level where it differs from capnslog's, by the rule's caller.
+const LEVELS: &[(&str, &str)] = &[
+    ("rafthttp/stream.go:277", "warn"),
+    ("rafthttp/stream.go:266", "warn"),
+    ("rafthttp/stream.go:291", "warn"),
+    ("rafthttp/http.go:448", "warn"),
+    ("rafthttp/stream.go:682", "warn"),
+    ("etcdserver/server.go:1078", "warn"),
+    ("etcdserver/server.go:1079", "warn"),
+    ("membership/cluster.go:520", "info"),
+    ("membership/cluster.go:497", "info"),
+    ("etcdhttp/peer.go:148", "warn"),
+];
+
+/// etcd's `applySnapshot` steps (capnslog text), with their line in
+/// `etcdserver/server.go` and how zap words them: no
 /// fields (`tests/reference-run-b/zap/zx-snapshot-send-and-recover.log`).
-const RECOVERY: &[(&str, &str, &str)] = &[
-    (
-        "recovering lessor...",
-        "etcdserver/server.go:1220",
-        "restoring lease store",
-    ),
-    (
-        "finished recovering lessor",
-        "etcdserver/server.go:1228",
-        "restored lease store",
-    ),
-    (
-        "restoring mvcc store...",
-        "etcdserver/server.go:1235",
-        "restoring mvcc store",
-    ),
-    (
-        "finished restoring mvcc store",
-        "etcdserver/server.go:1250",
-        "restored mvcc store",
-    ),
-    (
-        "closing old backend...",
-        "etcdserver/server.go:1262",
-        "closing old backend file",
-    ),
+const RECOVERY: &[(&str, u32, &str)] = &[
+    ("recovering lessor...", 1220, "restoring lease store"),
+    ("finished recovering lessor", 1228, "restored lease store"),
+    ("restoring mvcc store...", 1235, "restoring mvcc store"),
+    ("finished restoring mvcc store", 1250, "restored mvcc store"),
+    ("closing old backend...", 1262, "closing old backend file"),
     (
         "finished closing old backend",
-        "etcdserver/server.go:1268",
+        1268,
         "closed old backend file",
     ),
-    (
-        "recovering alarms...",
-        "etcdserver/server.go:1286",
-        "restoring alarm store",
-    ),
-    (
-        "finished recovering alarms",
-        "etcdserver/server.go:1300",
-        "restored alarm store",
-    ),
-    (
-        "recovering auth store...",
-        "etcdserver/server.go:1307",
-        "restoring auth store",
-    ),
+    ("recovering alarms...", 1286, "restoring alarm store"),
+    ("finished recovering alarms", 1300, "restored alarm store"),
+    ("recovering auth store...", 1307, "restoring auth store"),
     (
         "finished recovering auth store",
-        "etcdserver/server.go:1315",
+        1315,
         "restored auth store",
     ),
-    (
-        "recovering store v2...",
-        "etcdserver/server.go:1322",
-        "restoring v2 store",
-    ),
-    (
-        "finished recovering store v2",
-        "etcdserver/server.go:1335",
-        "restored v2 store",
-    ),
+    ("recovering store v2...", 1322, "restoring v2 store"),
+    ("finished recovering store v2", 1335, "restored v2 store"),
     (
         "recovering cluster configuration...",
-        "etcdserver/server.go:1343",
+        1343,
         "restoring cluster configuration",
     ),
     (
         "finished recovering cluster configuration",
-        "etcdserver/server.go:1351",
+        1351,
         "restored cluster configuration",
     ),
     (
         "removing old peers from network...",
-        "etcdserver/server.go:1352",
+        1352,
         "removing old peers from network",
     ),
     (
         "finished removing old peers from network",
-        "etcdserver/server.go:1362",
+        1362,
         "removed old peers from network",
     ),
     (
         "adding peers from new cluster configuration into network...",
-        "etcdserver/server.go:1363",
+        1363,
         "adding peers from new cluster configuration",
     ),
     (
         "finished adding peers from new cluster configuration into network...",
-        "etcdserver/server.go:1377",
+        1377,
         "added peers from new cluster configuration",
     ),
 ];
@@ -1219,25 +880,25 @@ fn line_to_zap(line: &str, ts: &str, z: &ZapCtx) -> Option<String> {
     let Some((lvl, pkg, text)) = split_capnslog(line) else {
         return Some(line.to_string());
     };
-    if let Some((_, caller, msg)) = RECOVERY
+    if let Some((_, line, msg)) = RECOVERY
         .iter()
         .find(|(said, _, _)| pkg == "etcdserver" && *said == text)
     {
-        return Some(object(level(lvl), ts, caller, msg, &[]));
+        let caller = format!("etcdserver/server.go:{line}");
+        return Some(object(level(lvl), ts, &caller, msg, &[]));
     }
-    for rule in RULES.iter().filter(|r| r.pkg == pkg) {
-        if let Some(c) = captures(rule.pattern, text) {
+    let said = format!("{pkg}: {text}");
+    for rule in RULES {
+        if let Some(c) = captures(rule.said, &said) {
             if rule.msg.is_empty() {
                 return None;
             }
-            let lvl = rule.level.unwrap_or(level(lvl));
-            return Some(object(
-                lvl,
-                ts,
-                rule.caller,
-                rule.msg,
-                &(rule.fields)(&c, z),
-            ));
+            let lvl = LEVELS
+                .iter()
+                .find(|(caller, _)| *caller == rule.caller)
+                .map_or(level(lvl), |(_, l)| *l);
+            let fields = fields(rule.fields, &c, z).unwrap_or_default();
+            return Some(object(lvl, ts, rule.caller, rule.msg, &fields));
         }
     }
     // an event without a recorded zap form keeps its text
@@ -1550,6 +1211,17 @@ mod tests {
             one("2026-11-22 06:05:19.499000 I | etcdserver/membership: added member 21cef95c9ccf688e [http://127.0.0.9:12380] to cluster 41d412a7add8b39a"),
             r#"{"level":"info","ts":"2026-11-22T06:05:19.493Z","caller":"membership/cluster.go:392","msg":"added member","cluster-id":"41d412a7add8b39a","local-member-id":"21cef95c9ccf688e","added-peer-id":"21cef95c9ccf688e","added-peer-peer-urls":["http://127.0.0.9:12380"]}"#
         );
+    }
+
+    /// Every rule's fields are in [`fields`]'s grammar and name only holes
+    /// its template has.
+    #[test]
+    fn every_rules_fields_parse() {
+        for rule in RULES {
+            let holes = rule.said.matches("{}").count();
+            let caps: Caps = (1..=holes).map(|i| format!("2{i}")).collect();
+            assert!(fields(rule.fields, &caps, &z()).is_some(), "{}", rule.said);
+        }
     }
 
     /// A real `etcd --logger=zap --snapshot-count 5` (3.4.23, recorded for
