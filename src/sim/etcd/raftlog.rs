@@ -14,6 +14,7 @@
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use bytes::Bytes;
+use protobuf::Message as _;
 use raft::eraftpb::{ConfState, Entry, EntryType, HardState, Snapshot, SnapshotMetadata};
 use raft::{Error, GetEntriesContext, RaftState, Storage, StorageError};
 
@@ -252,7 +253,7 @@ impl Storage for LogStorage {
         let mut ents: Vec<Entry> = (low..high)
             .filter_map(|i| core.slot(i).map(|s| s.entry(i)))
             .collect();
-        raft::util::limit_size(&mut ents, max_size.into());
+        limit_shipped(&mut ents, max_size.into());
         Ok(ents)
     }
 
@@ -296,6 +297,26 @@ impl Storage for LogStorage {
         meta.set_conf_state(core.raft_state.conf_state.clone());
         Ok(snap)
     }
+}
+
+/// raft-rs's `limit_size`, each entry weighed as etcd ships it: a generated
+/// put (`check perf|datascale`), kept short here, weighs its key and value.
+/// So a catch-up's MsgApp carries at most `max` bytes of real entries (etcd's
+/// 1 MiB `MaxSizePerMsg`), always at least one entry, as in raft.
+fn limit_shipped(ents: &mut Vec<Entry>, max: Option<u64>) {
+    let Some(max) = max else { return };
+    let mut total = 0u64;
+    let keep = ents
+        .iter()
+        .take_while(|e| {
+            let first = total == 0;
+            let size = u64::from(e.compute_size());
+            total += crate::sim::etcd::server::generated_entry_bytes(&e.data)
+                .map_or(size, |shipped| size.max(shipped));
+            first || total <= max
+        })
+        .count();
+    ents.truncate(keep);
 }
 
 #[cfg(test)]

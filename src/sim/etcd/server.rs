@@ -152,6 +152,40 @@ struct Proposal {
     op: Op,
 }
 
+/// How a generated put's proposal starts (`{"req":N,"op":{"PutGenerated":…`).
+const GENERATED_MARK: &[u8] = b"\"op\":{\"PutGenerated\"";
+
+/// etcd's `InternalRaftRequest` around a put: its header (the request ID) and
+/// the field tags and lengths of the key and the value.
+const PUT_REQUEST_OVERHEAD: u64 = 16;
+
+/// What a normal entry's payload weighs on the wire when the simulation keeps
+/// it shorter than etcd does. A generated put (`etcdctl check perf|datascale`)
+/// is kept as its key's shape and its value's length, while etcd ships the key
+/// and the value: `Some(prefix + key + value + the request's overhead)`.
+/// `None` for every other entry, which weighs what its data weighs.
+pub fn generated_entry_bytes(data: &[u8]) -> Option<u64> {
+    let head = &data[..data.len().min(48)];
+    if !head
+        .windows(GENERATED_MARK.len())
+        .any(|w| w == GENERATED_MARK)
+    {
+        return None;
+    }
+    match serde_json::from_slice::<Proposal>(data) {
+        Ok(Proposal {
+            op: Op::PutGenerated(g),
+            ..
+        }) => Some(
+            g.prefix.len() as u64
+                + u64::from(g.key_len)
+                + u64::from(g.value_len)
+                + PUT_REQUEST_OVERHEAD,
+        ),
+        _ => None,
+    }
+}
+
 /// A membership change's context, carried in the ConfChange.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ChangeCtx {
@@ -2250,5 +2284,38 @@ fn log_server_start(ctx: &mut Ctx, member_dir: &str) {
                 "started to purge file, dir: {member_dir}/{dir}, suffix: {suffix}, max: 5, interval: 30s"
             ),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::etcd::kv::Generated;
+
+    fn entry_of(op: Op) -> Vec<u8> {
+        serde_json::to_vec(&Proposal { req: 12_345, op }).expect("a proposal serialises")
+    }
+
+    #[test]
+    fn a_generated_put_weighs_what_etcd_ships() {
+        let g = Generated {
+            prefix: "/etcdctl-check-datascale/".into(),
+            head: [1; 10],
+            key_len: 8,
+            value_len: 1024,
+        };
+        let data = entry_of(Op::PutGenerated(g));
+        assert!(data.len() < 200, "kept short: {} bytes", data.len());
+        assert_eq!(generated_entry_bytes(&data), Some(25 + 8 + 1024 + 16));
+        let put = entry_of(Op::Put {
+            key: "PutGenerated".into(),
+            value: "\"op\":{\"PutGenerated\"".into(),
+        });
+        assert_eq!(
+            generated_entry_bytes(&put),
+            None,
+            "a plain put weighs its data"
+        );
+        assert_eq!(generated_entry_bytes(b"not json"), None);
     }
 }

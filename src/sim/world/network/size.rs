@@ -17,6 +17,7 @@ use protobuf::Message as _;
 use raft::eraftpb::Message;
 
 use crate::sim::etcd::request::{Reply, Request, Response, ServerError};
+use crate::sim::etcd::server::generated_entry_bytes;
 
 /// rafthttp's frame around a message on a stream: its length.
 const FRAME_BYTES: u64 = 8;
@@ -29,15 +30,26 @@ const KV_OVERHEAD: u64 = 24;
 /// A member in a member list (ID, name, URLs; roughly).
 const MEMBER_BYTES: u64 = 80;
 
-/// A raft message on a stream.
+/// A raft message on a stream. An entry the simulation keeps shorter than
+/// etcd does (a generated put) weighs what etcd would ship for it.
 pub fn raft_bytes(m: &Message) -> u64 {
-    FRAME_BYTES + u64::from(m.compute_size())
+    let shipped: u64 = m
+        .entries
+        .iter()
+        .filter_map(|e| {
+            generated_entry_bytes(&e.data).map(|b| b.saturating_sub(e.data.len() as u64))
+        })
+        .sum();
+    FRAME_BYTES + u64::from(m.compute_size()) + shipped
 }
 
 /// A client request.
 pub fn request_bytes(r: &Request) -> u64 {
     let body = match r {
         Request::Put { key, value } => key.len() + value.len(),
+        Request::PutGenerated(g) => {
+            g.prefix.len() + usize::from(g.key_len) + usize::from(g.value_len)
+        }
         Request::Range { key, .. } | Request::Delete { key, .. } => key.len(),
         Request::MemberAdd { peer_urls, .. } | Request::MemberUpdate { peer_urls, .. } => {
             peer_urls.iter().map(String::len).sum()
