@@ -79,6 +79,7 @@ fn digest(s: &Server) -> u64 {
     for kv in s.backend.kv.iter() {
         (&kv.key, &kv.value, kv.mod_revision).hash(&mut h);
     }
+    s.backend.kv.hash_generated(&mut h);
     for (id, m) in &s.backend.members.members {
         (id, &m.peer_urls, m.is_learner).hash(&mut h);
     }

@@ -65,7 +65,7 @@ impl Generated {
 }
 
 /// A generated key's revisions and value length (12 bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 struct GenRev {
     create: u32,
     modified: u32,
@@ -299,6 +299,17 @@ impl Kv {
         self.keys.values()
     }
 
+    /// Feeds the generated keys (`check perf|datascale`: shapes, heads and
+    /// revisions) to `h`, so two members' states compare on them too; nothing
+    /// when there are none, so a store without them hashes as it always did.
+    pub fn hash_generated<H: std::hash::Hasher>(&self, h: &mut H) {
+        use std::hash::Hash;
+        if !self.generated.is_empty() {
+            self.generated.shapes.hash(h);
+            self.generated.keys.hash(h);
+        }
+    }
+
     pub fn put(&mut self, key: &str, value: &str) {
         self.revision += 1;
         let rev = self.revision;
@@ -392,5 +403,43 @@ mod tests {
         assert_eq!(kv.delete("foo", false), 1);
         assert_eq!(kv.delete("foo", false), 0);
         assert_eq!(kv.revision(), 4);
+    }
+}
+
+#[cfg(test)]
+mod hash_tests {
+    use std::hash::Hasher;
+
+    use super::*;
+
+    fn hashed(kv: &Kv) -> u64 {
+        #[allow(deprecated)]
+        let mut h = std::hash::SipHasher::new();
+        kv.hash_generated(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn generated_keys_count_in_a_members_hash() {
+        let empty = Kv::default();
+        let mut one = Kv::default();
+        let g = Generated {
+            prefix: "/p/".into(),
+            head: [3; 10],
+            key_len: 8,
+            value_len: 1024,
+        };
+        one.put_generated(&g);
+        let mut other = Kv::default();
+        other.put_generated(&Generated { head: [4; 10], ..g });
+        assert_ne!(hashed(&empty), hashed(&one));
+        assert_ne!(hashed(&one), hashed(&other));
+        let mut none = std::collections::hash_map::DefaultHasher::new();
+        empty.hash_generated(&mut none);
+        assert_eq!(
+            none.finish(),
+            std::collections::hash_map::DefaultHasher::new().finish(),
+            "a store without them feeds nothing"
+        );
     }
 }
