@@ -236,26 +236,18 @@ pub struct MapEvent {
     pub paused: bool,
 }
 
-/// The kind of a [`MapEvent`], the most serious first when several happen
-/// at once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum EventKind {
-    QuorumLost,
-    NoLeader,
-    Leader,
-    QuorumRegained,
-}
-
-impl EventKind {
-    /// The automation contract's name (`data-kind` on the banner).
-    pub fn name(self) -> &'static str {
-        match self {
-            EventKind::QuorumLost => "quorum-lost",
-            EventKind::NoLeader => "no-leader",
-            EventKind::Leader => "leader",
-            EventKind::QuorumRegained => "quorum-regained",
-        }
+named_enum! {
+    /// The kind of a [`MapEvent`], the most serious first when several happen
+    /// at once.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+    pub enum EventKind {
+        QuorumLost => "quorum-lost",
+        NoLeader => "no-leader",
+        Leader => "leader",
+        QuorumRegained => "quorum-regained",
     }
+    /// The automation contract's name (`data-kind` on the banner).
+    fn name;
 }
 
 /// A run and when each of its commands ran in the world: (start, end) ms.
