@@ -1393,15 +1393,22 @@ pub fn same_command(command: &ScriptCommand, line: &str, current: Option<&str>) 
 /// a cluster (as the page opens it).
 pub fn boot_session(lesson: &Lesson) -> Session {
     let mut session = Session::new(lesson.seed);
-    if lesson.start == Start::Cluster {
-        if let Ok(commands) = parse::parse_script(CLUSTER_SCRIPT) {
-            for c in &commands {
-                let mut ignored = String::new();
-                runner::run_one(&mut session, c, false, &mut ignored);
-            }
+    boot(&mut session, lesson.start);
+    session
+}
+
+/// Runs the page's boot script ([`CLUSTER_SCRIPT`]) in `session` when `start`
+/// is the cluster: what each command printed (the runner's echo and output).
+pub fn boot(session: &mut Session, start: Start) -> Vec<String> {
+    let mut printed = Vec::new();
+    if start == Start::Cluster {
+        for c in parse::parse_script(CLUSTER_SCRIPT).unwrap_or_default() {
+            let mut text = String::new();
+            runner::run_one(session, &c, false, &mut text);
+            printed.push(text);
         }
     }
-    session
+    printed
 }
 
 /// What one command of a step printed.
