@@ -1171,28 +1171,14 @@ mod tests {
     #[test]
     fn seed_000_docker_block_words() {
         let got = w(SEED_000_DOCKER);
+        #[rustfmt::skip]
         let expected: Vec<&str> = vec![
-            "docker",
-            "run",
-            "-d",
-            "--net=host",
-            "--name",
-            "etcd",
-            "gcr.io/etcd-development/etcd:v3.4.0",
-            "/usr/local/bin/etcd",
-            "--data-dir=/etcd-data",
-            "--name",
-            "node01",
-            "--initial-advertise-peer-urls",
-            "http://192.168.0.61:2380",
-            "--listen-peer-urls",
-            "http://0.0.0.0:2380",
-            "--advertise-client-urls",
-            "http://192.168.0.61:2379",
-            "--listen-client-urls",
-            "http://0.0.0.0:2379",
-            "--initial-cluster",
-            "node01=http://192.168.0.61:2380",
+            "docker", "run", "-d", "--net=host", "--name", "etcd",
+            "gcr.io/etcd-development/etcd:v3.4.0", "/usr/local/bin/etcd", "--data-dir=/etcd-data",
+            "--name", "node01", "--initial-advertise-peer-urls", "http://192.168.0.61:2380",
+            "--listen-peer-urls", "http://0.0.0.0:2380", "--advertise-client-urls",
+            "http://192.168.0.61:2379", "--listen-client-urls", "http://0.0.0.0:2379",
+            "--initial-cluster", "node01=http://192.168.0.61:2380",
         ];
         assert_eq!(got, expected);
     }
@@ -1767,34 +1753,11 @@ $ echo $?\n";
 
     #[test]
     fn durations_invalid() {
+        #[rustfmt::skip]
         let bad = [
-            "",
-            "s",
-            ".",
-            ".s",
-            "-1",
-            "-1s",
-            "2x",
-            "2 s",
-            " 2",
-            "2 ",
-            "1m30",
-            "1S",
-            "1ns",
-            "1us",
-            "1d",
-            "abc",
-            "1e3",
-            "inf",
-            "nan",
-            "++1",
-            "1..5",
-            "24h1ms",
-            "86400.001",
-            "1.5.5s",
-            "99999999999999999999999999999999999999999999h",
-            "100000000000000000000",
-            "２s",
+            "", "s", ".", ".s", "-1", "-1s", "2x", "2 s", " 2", "2 ", "1m30", "1S", "1ns", "1us",
+            "1d", "abc", "1e3", "inf", "nan", "++1", "1..5", "24h1ms", "86400.001", "1.5.5s",
+            "99999999999999999999999999999999999999999999h", "100000000000000000000", "２s",
         ];
         for text in bad {
             assert_eq!(duration_ms(text, true), None, "{text:?}");
