@@ -5,7 +5,7 @@
 /// its attributes), with `ALL`, every variant in the order listed, and the
 /// function given after the enum, which returns a variant's name.
 ///
-/// ```ignore
+/// ```text
 /// named_enum! {
 ///     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 ///     pub enum Light { Red => "red", Green => "green", }
