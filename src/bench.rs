@@ -339,13 +339,8 @@ pub fn lesson_events(dir: &str) -> (String, u64) {
         else {
             continue;
         };
-        let mut s = Session::new(lesson.seed);
+        let mut s = crate::lessons::boot_session(&lesson);
         let mut sink = String::new();
-        if lesson.start == crate::lessons::Start::Cluster {
-            for c in parse::parse_script(crate::lessons::CLUSTER_SCRIPT).unwrap_or_default() {
-                run_one(&mut s, &c, false, &mut sink);
-            }
-        }
         for step in &lesson.steps {
             for c in &step.commands {
                 run_one(&mut s, &c.command, false, &mut sink);

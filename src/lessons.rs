@@ -328,79 +328,47 @@ pub struct LessonCommand {
     pub learner: bool,
 }
 
-/// The state `? MACHINE is STATE` asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MachineState {
-    Leader,
-    Follower,
-    Candidate,
-    Learner,
-    Stopped,
-    Exited,
-    /// Any running etcd process.
-    Running,
+named_enum! {
+    /// The state `? MACHINE is STATE` asks for.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum MachineState {
+        Leader => "leader",
+        Follower => "follower",
+        Candidate => "candidate",
+        Learner => "learner",
+        Stopped => "stopped",
+        Exited => "exited",
+        /// Any running etcd process.
+        Running => "running",
+    }
+    /// The word in a lesson (and in `MachineView::state`).
+    fn name;
 }
 
 impl MachineState {
-    const ALL: [MachineState; 7] = [
-        MachineState::Leader,
-        MachineState::Follower,
-        MachineState::Candidate,
-        MachineState::Learner,
-        MachineState::Stopped,
-        MachineState::Exited,
-        MachineState::Running,
-    ];
-
-    /// The word in a lesson (and in `MachineView::state`).
-    pub fn name(self) -> &'static str {
-        match self {
-            MachineState::Leader => "leader",
-            MachineState::Follower => "follower",
-            MachineState::Candidate => "candidate",
-            MachineState::Learner => "learner",
-            MachineState::Stopped => "stopped",
-            MachineState::Exited => "exited",
-            MachineState::Running => "running",
-        }
-    }
-
     fn parse(word: &str) -> Option<MachineState> {
         MachineState::ALL.into_iter().find(|s| s.name() == word)
     }
 }
 
-/// The state `? member NAME is STATE` asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MemberState {
-    /// A voting member (started or not).
-    Voter,
-    /// A learner (started or not), as `IS LEARNER` in `member list -w table`.
-    Learner,
-    /// Added but never started: no name yet (a voter or a learner).
-    Unstarted,
-    /// Not in the member list.
-    Absent,
+named_enum! {
+    /// The state `? member NAME is STATE` asks for.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum MemberState {
+        /// A voting member (started or not).
+        Voter => "voter",
+        /// A learner (started or not), as `IS LEARNER` in `member list -w table`.
+        Learner => "learner",
+        /// Added but never started: no name yet (a voter or a learner).
+        Unstarted => "unstarted",
+        /// Not in the member list.
+        Absent => "absent",
+    }
+    /// The word in a lesson.
+    fn name;
 }
 
 impl MemberState {
-    const ALL: [MemberState; 4] = [
-        MemberState::Voter,
-        MemberState::Learner,
-        MemberState::Unstarted,
-        MemberState::Absent,
-    ];
-
-    /// The word in a lesson.
-    pub fn name(self) -> &'static str {
-        match self {
-            MemberState::Voter => "voter",
-            MemberState::Learner => "learner",
-            MemberState::Unstarted => "unstarted",
-            MemberState::Absent => "absent",
-        }
-    }
-
     fn parse(word: &str) -> Option<MemberState> {
         MemberState::ALL.into_iter().find(|s| s.name() == word)
     }
@@ -1425,15 +1393,22 @@ pub fn same_command(command: &ScriptCommand, line: &str, current: Option<&str>) 
 /// a cluster (as the page opens it).
 pub fn boot_session(lesson: &Lesson) -> Session {
     let mut session = Session::new(lesson.seed);
-    if lesson.start == Start::Cluster {
-        if let Ok(commands) = parse::parse_script(CLUSTER_SCRIPT) {
-            for c in &commands {
-                let mut ignored = String::new();
-                runner::run_one(&mut session, c, false, &mut ignored);
-            }
+    boot(&mut session, lesson.start);
+    session
+}
+
+/// Runs the page's boot script ([`CLUSTER_SCRIPT`]) in `session` when `start`
+/// is the cluster: what each command printed (the runner's echo and output).
+pub fn boot(session: &mut Session, start: Start) -> Vec<String> {
+    let mut printed = Vec::new();
+    if start == Start::Cluster {
+        for c in parse::parse_script(CLUSTER_SCRIPT).unwrap_or_default() {
+            let mut text = String::new();
+            runner::run_one(session, &c, false, &mut text);
+            printed.push(text);
         }
     }
-    session
+    printed
 }
 
 /// What one command of a step printed.

@@ -1,4 +1,7 @@
 //! Quorum Playground: a simulated etcd 3.4 world on raft-rs, its shell, and its UI.
+#[macro_use]
+mod named;
+
 pub mod bench;
 pub mod chaos;
 #[cfg(not(target_arch = "wasm32"))]

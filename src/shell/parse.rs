@@ -1171,28 +1171,14 @@ mod tests {
     #[test]
     fn seed_000_docker_block_words() {
         let got = w(SEED_000_DOCKER);
+        #[rustfmt::skip]
         let expected: Vec<&str> = vec![
-            "docker",
-            "run",
-            "-d",
-            "--net=host",
-            "--name",
-            "etcd",
-            "gcr.io/etcd-development/etcd:v3.4.0",
-            "/usr/local/bin/etcd",
-            "--data-dir=/etcd-data",
-            "--name",
-            "node01",
-            "--initial-advertise-peer-urls",
-            "http://192.168.0.61:2380",
-            "--listen-peer-urls",
-            "http://0.0.0.0:2380",
-            "--advertise-client-urls",
-            "http://192.168.0.61:2379",
-            "--listen-client-urls",
-            "http://0.0.0.0:2379",
-            "--initial-cluster",
-            "node01=http://192.168.0.61:2380",
+            "docker", "run", "-d", "--net=host", "--name", "etcd",
+            "gcr.io/etcd-development/etcd:v3.4.0", "/usr/local/bin/etcd", "--data-dir=/etcd-data",
+            "--name", "node01", "--initial-advertise-peer-urls", "http://192.168.0.61:2380",
+            "--listen-peer-urls", "http://0.0.0.0:2380", "--advertise-client-urls",
+            "http://192.168.0.61:2379", "--listen-client-urls", "http://0.0.0.0:2379",
+            "--initial-cluster", "node01=http://192.168.0.61:2380",
         ];
         assert_eq!(got, expected);
     }
@@ -1457,115 +1443,136 @@ $ echo $?\n";
 
     // ----- words ---------------------------------------------------------------
 
-    #[test]
-    fn splits_on_blanks() {
-        assert_eq!(
-            w("  etcdctl   member\tlist  "),
-            vec!["etcdctl", "member", "list"]
-        );
-        assert_eq!(w(""), Vec::<String>::new());
-        assert_eq!(w(" \t "), Vec::<String>::new());
-        assert_eq!(w("a\nb"), vec!["a", "b"]);
-    }
-
-    #[test]
-    fn ordinary_words_with_urls_and_equals() {
-        assert_eq!(
-            w("etcdctl member add n2 --peer-urls=http://a:2380,http://b:2380"),
-            vec![
+    /// What `words` gives for each text (with `env`, status 0), by topic.
+    const WORDS: &[(&str, &[&str])] = &[
+        // splits on blanks
+        ("  etcdctl   member\tlist  ", &["etcdctl", "member", "list"]),
+        ("", &[]),
+        (" \t ", &[]),
+        ("a\nb", &["a", "b"]),
+        // ordinary words with urls and equals
+        (
+            "etcdctl member add n2 --peer-urls=http://a:2380,http://b:2380",
+            &[
                 "etcdctl",
                 "member",
                 "add",
                 "n2",
-                "--peer-urls=http://a:2380,http://b:2380"
-            ]
-        );
-        assert_eq!(
-            w("--initial-cluster node01=http://x:2380"),
-            vec!["--initial-cluster", "node01=http://x:2380"]
-        );
-        assert_eq!(w("rm -drf etcd-*"), vec!["rm", "-drf", "etcd-*"]);
-        assert_eq!(w("a{b}c ~ ! [x]"), vec!["a{b}c", "~", "!", "[x]"]);
-    }
-
-    #[test]
-    fn quoting() {
-        assert_eq!(w("echo 'a b'  \"c  d\""), vec!["echo", "a b", "c  d"]);
-        assert_eq!(w("a'b c'\"d e\"f"), vec!["ab cd ef"]);
-        assert_eq!(w("'it''s'"), vec!["its"]);
-        assert_eq!(w("\"it's\""), vec!["it's"]);
-        assert_eq!(w("'say \"hi\"'"), vec!["say \"hi\""]);
-        assert_eq!(
-            w("date -s \"2021-03-03 16:27:23\""),
-            vec!["date", "-s", "2021-03-03 16:27:23"]
-        );
-        assert_eq!(
-            w("jq '.members[] | select(.name == \"etcd-1\") | .ID'"),
-            vec!["jq", ".members[] | select(.name == \"etcd-1\") | .ID"]
-        );
-    }
-
-    #[test]
-    fn empty_quoted_words_are_kept() {
-        assert_eq!(w("put k \"\""), vec!["put", "k", ""]);
-        assert_eq!(w("put k ''"), vec!["put", "k", ""]);
-        assert_eq!(w("'' \"\" x"), vec!["", "", "x"]);
-        assert_eq!(w("\"$EMPTY\""), vec![""]);
-        assert_eq!(w("\"$UNSET\""), vec![""]);
-        assert_eq!(w("$EMPTY''"), vec![""]);
-    }
-
-    #[test]
-    fn backslash_escapes() {
-        assert_eq!(w("a\\ b"), vec!["a b"]);
-        assert_eq!(w("\\$NODE01"), vec!["$NODE01"]);
-        assert_eq!(w("\\'x\\\""), vec!["'x\""]);
-        assert_eq!(w("\\|\\;\\&\\>"), vec!["|;&>"]);
-        assert_eq!(w("\\#x"), vec!["#x"]);
-        assert_eq!(w("\"\\$X \\\" \\\\ \\a \\`\""), vec!["$X \" \\ \\a `"]);
-        assert_eq!(w("'\\n\\'"), vec!["\\n\\"]);
-        assert_eq!(w("end\\"), vec!["end\\"]);
-        assert_eq!(w("a\\\nb"), vec!["ab"]);
-        assert_eq!(w("\"a\\\nb\""), vec!["ab"]);
-    }
-
-    #[test]
-    fn variables_expand() {
-        assert_eq!(
-            w("--name etcd ${REGISTRY}:v3.4.0"),
-            vec!["--name", "etcd", "gcr.io/etcd-development/etcd:v3.4.0"]
-        );
-        assert_eq!(w("http://$NODE01:2379"), vec!["http://192.168.0.61:2379"]);
-        assert_eq!(w("http://${NODE02}:2380"), vec!["http://192.168.0.62:2380"]);
-        assert_eq!(
-            w("--initial-cluster node01=http://${NODE01}:2380,node02=http://${NODE02}:2380"),
-            vec![
+                "--peer-urls=http://a:2380,http://b:2380",
+            ],
+        ),
+        (
+            "--initial-cluster node01=http://x:2380",
+            &["--initial-cluster", "node01=http://x:2380"],
+        ),
+        ("rm -drf etcd-*", &["rm", "-drf", "etcd-*"]),
+        ("a{b}c ~ ! [x]", &["a{b}c", "~", "!", "[x]"]),
+        // quoting
+        ("echo 'a b'  \"c  d\"", &["echo", "a b", "c  d"]),
+        ("a'b c'\"d e\"f", &["ab cd ef"]),
+        ("'it''s'", &["its"]),
+        ("\"it's\"", &["it's"]),
+        ("'say \"hi\"'", &["say \"hi\""]),
+        (
+            "date -s \"2021-03-03 16:27:23\"",
+            &["date", "-s", "2021-03-03 16:27:23"],
+        ),
+        (
+            "jq '.members[] | select(.name == \"etcd-1\") | .ID'",
+            &["jq", ".members[] | select(.name == \"etcd-1\") | .ID"],
+        ),
+        // empty quoted words are kept
+        ("put k \"\"", &["put", "k", ""]),
+        ("put k ''", &["put", "k", ""]),
+        ("'' \"\" x", &["", "", "x"]),
+        ("\"$EMPTY\"", &[""]),
+        ("\"$UNSET\"", &[""]),
+        ("$EMPTY''", &[""]),
+        // backslash escapes
+        ("a\\ b", &["a b"]),
+        ("\\$NODE01", &["$NODE01"]),
+        ("\\'x\\\"", &["'x\""]),
+        ("\\|\\;\\&\\>", &["|;&>"]),
+        ("\\#x", &["#x"]),
+        ("\"\\$X \\\" \\\\ \\a \\`\"", &["$X \" \\ \\a `"]),
+        ("'\\n\\'", &["\\n\\"]),
+        ("end\\", &["end\\"]),
+        ("a\\\nb", &["ab"]),
+        ("\"a\\\nb\"", &["ab"]),
+        // variables expand
+        (
+            "--name etcd ${REGISTRY}:v3.4.0",
+            &["--name", "etcd", "gcr.io/etcd-development/etcd:v3.4.0"],
+        ),
+        ("http://$NODE01:2379", &["http://192.168.0.61:2379"]),
+        ("http://${NODE02}:2380", &["http://192.168.0.62:2380"]),
+        (
+            "--initial-cluster node01=http://${NODE01}:2380,node02=http://${NODE02}:2380",
+            &[
                 "--initial-cluster",
-                "node01=http://192.168.0.61:2380,node02=http://192.168.0.62:2380"
-            ]
-        );
-        assert_eq!(w("\"$NODE01\""), vec!["192.168.0.61"]);
-        assert_eq!(w("$NODE01X"), Vec::<String>::new());
-        assert_eq!(w("${NODE01}X"), vec!["192.168.0.61X"]);
-        assert_eq!(w("$NODE01.x"), vec!["192.168.0.61.x"]);
-        assert_eq!(w("$QUOTE"), vec!["it's", "\"x\""]);
-        assert_eq!(w("$STAR"), vec!["etcd-*"]);
-    }
+                "node01=http://192.168.0.61:2380,node02=http://192.168.0.62:2380",
+            ],
+        ),
+        ("\"$NODE01\"", &["192.168.0.61"]),
+        ("$NODE01X", &[]),
+        ("${NODE01}X", &["192.168.0.61X"]),
+        ("$NODE01.x", &["192.168.0.61.x"]),
+        ("$QUOTE", &["it's", "\"x\""]),
+        ("$STAR", &["etcd-*"]),
+        // unknown variables expand to nothing
+        ("echo $UNSET", &["echo"]),
+        ("echo ${UNSET} x", &["echo", "x"]),
+        ("echo a${UNSET}b", &["echo", "ab"]),
+        ("$EMPTY $UNSET", &[]),
+        // single quotes do not expand
+        (
+            "'$NODE01' '${NODE01}' '$?'",
+            &["$NODE01", "${NODE01}", "$?"],
+        ),
+        // special parameters
+        ("$# $0 ${0} ${#}", &["0", "sh", "sh", "0"]),
+        ("a$1b $@ $* $$ $! $- ${10}", &["ab"]),
+        ("$10", &["0"]),
+        // literal dollars
+        (
+            "$ a$ $/ \"$\" '$' $. $:",
+            &["$", "a$", "$/", "$", "$", "$.", "$:"],
+        ),
+        ("cost: 5$", &["cost:", "5$"]),
+        ("$\"x\"", &["$x"]),
+        // field splitting
+        ("$SPACED", &["a", "b", "c"]),
+        ("\"$SPACED\"", &["  a  b\tc "]),
+        ("x$SPACED", &["x", "a", "b", "c"]),
+        ("x${SPACED}y", &["x", "a", "b", "c", "y"]),
+        ("'q'$SPACED'r'", &["q", "a", "b", "c", "r"]),
+        // comments
+        (
+            "etcd --name x   # started in background",
+            &["etcd", "--name", "x"],
+        ),
+        ("# all comment | ; &", &[]),
+        ("a#b c", &["a#b", "c"]),
+        ("\"#\" '#'", &["#", "#"]),
+        ("x\t#c", &["x"]),
+        ("$EMPTY#x", &["#x"]),
+        ("'a'#b", &["a#b"]),
+        // quoted operators are plain
+        (
+            "'a|b' \"a;b\" \"a > b\" 'x && y' \"(z)\" '$(no)' '`no`' \"&\"",
+            &["a|b", "a;b", "a > b", "x && y", "(z)", "$(no)", "`no`", "&"],
+        ),
+        (
+            "net partition A B '|' C D",
+            &["net", "partition", "A", "B", "|", "C", "D"],
+        ),
+    ];
 
     #[test]
-    fn unknown_variables_expand_to_nothing() {
-        assert_eq!(w("echo $UNSET"), vec!["echo"]);
-        assert_eq!(w("echo ${UNSET} x"), vec!["echo", "x"]);
-        assert_eq!(w("echo a${UNSET}b"), vec!["echo", "ab"]);
-        assert_eq!(w("$EMPTY $UNSET"), Vec::<String>::new());
-    }
-
-    #[test]
-    fn single_quotes_do_not_expand() {
-        assert_eq!(
-            w("'$NODE01' '${NODE01}' '$?'"),
-            vec!["$NODE01", "${NODE01}", "$?"]
-        );
+    fn words_split_quote_and_expand() {
+        for (text, want) in WORDS {
+            assert_eq!(w(text), *want, "{text:?}");
+        }
     }
 
     #[test]
@@ -1575,32 +1582,6 @@ $ echo $?\n";
         assert_eq!(ws("echo ${?}", 127), vec!["echo", "127"]);
         assert_eq!(ws("echo x$?y", 2), vec!["echo", "x2y"]);
         assert_eq!(ws("echo $?", -1), vec!["echo", "-1"]);
-    }
-
-    #[test]
-    fn special_parameters() {
-        assert_eq!(w("$# $0 ${0} ${#}"), vec!["0", "sh", "sh", "0"]);
-        assert_eq!(w("a$1b $@ $* $$ $! $- ${10}"), vec!["ab"]);
-        assert_eq!(w("$10"), vec!["0"]);
-    }
-
-    #[test]
-    fn literal_dollars() {
-        assert_eq!(
-            w("$ a$ $/ \"$\" '$' $. $:"),
-            vec!["$", "a$", "$/", "$", "$", "$.", "$:"]
-        );
-        assert_eq!(w("cost: 5$"), vec!["cost:", "5$"]);
-        assert_eq!(w("$\"x\""), vec!["$x"]);
-    }
-
-    #[test]
-    fn field_splitting() {
-        assert_eq!(w("$SPACED"), vec!["a", "b", "c"]);
-        assert_eq!(w("\"$SPACED\""), vec!["  a  b\tc "]);
-        assert_eq!(w("x$SPACED"), vec!["x", "a", "b", "c"]);
-        assert_eq!(w("x${SPACED}y"), vec!["x", "a", "b", "c", "y"]);
-        assert_eq!(w("'q'$SPACED'r'"), vec!["q", "a", "b", "c", "r"]);
     }
 
     #[test]
@@ -1617,20 +1598,6 @@ $ echo $?\n";
         ] {
             assert_eq!(werr(text), WordsError::BadSubstitution, "{text:?}");
         }
-    }
-
-    #[test]
-    fn comments() {
-        assert_eq!(
-            w("etcd --name x   # started in background"),
-            vec!["etcd", "--name", "x"]
-        );
-        assert_eq!(w("# all comment | ; &"), Vec::<String>::new());
-        assert_eq!(w("a#b c"), vec!["a#b", "c"]);
-        assert_eq!(w("\"#\" '#'"), vec!["#", "#"]);
-        assert_eq!(w("x\t#c"), vec!["x"]);
-        assert_eq!(w("$EMPTY#x"), vec!["#x"]);
-        assert_eq!(w("'a'#b"), vec!["a#b"]);
     }
 
     #[test]
@@ -1686,18 +1653,6 @@ $ echo $?\n";
                 "member",
                 "remove"
             ]
-        );
-    }
-
-    #[test]
-    fn quoted_operators_are_plain() {
-        assert_eq!(
-            w("'a|b' \"a;b\" \"a > b\" 'x && y' \"(z)\" '$(no)' '`no`' \"&\""),
-            vec!["a|b", "a;b", "a > b", "x && y", "(z)", "$(no)", "`no`", "&"]
-        );
-        assert_eq!(
-            w("net partition A B '|' C D"),
-            vec!["net", "partition", "A", "B", "|", "C", "D"]
         );
     }
 
@@ -1798,34 +1753,11 @@ $ echo $?\n";
 
     #[test]
     fn durations_invalid() {
+        #[rustfmt::skip]
         let bad = [
-            "",
-            "s",
-            ".",
-            ".s",
-            "-1",
-            "-1s",
-            "2x",
-            "2 s",
-            " 2",
-            "2 ",
-            "1m30",
-            "1S",
-            "1ns",
-            "1us",
-            "1d",
-            "abc",
-            "1e3",
-            "inf",
-            "nan",
-            "++1",
-            "1..5",
-            "24h1ms",
-            "86400.001",
-            "1.5.5s",
-            "99999999999999999999999999999999999999999999h",
-            "100000000000000000000",
-            "２s",
+            "", "s", ".", ".s", "-1", "-1s", "2x", "2 s", " 2", "2 ", "1m30", "1S", "1ns", "1us",
+            "1d", "abc", "1e3", "inf", "nan", "++1", "1..5", "24h1ms", "86400.001", "1.5.5s",
+            "99999999999999999999999999999999999999999999h", "100000000000000000000", "２s",
         ];
         for text in bad {
             assert_eq!(duration_ms(text, true), None, "{text:?}");

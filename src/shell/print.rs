@@ -192,17 +192,10 @@ mod tests {
     use super::*;
 
     use crate::shell::etcdctl::MEMBER_HEADER as MEMBER_LIST_HEADER;
+    #[rustfmt::skip]
     const ENDPOINT_STATUS_HEADER: [&str; 10] = [
-        "Endpoint",
-        "ID",
-        "Version",
-        "DB Size",
-        "Is Leader",
-        "Is Learner",
-        "Raft Term",
-        "Raft Index",
-        "Raft Applied Index",
-        "Errors",
+        "Endpoint", "ID", "Version", "DB Size", "Is Leader", "Is Learner",
+        "Raft Term", "Raft Index", "Raft Applied Index", "Errors",
     ];
     const ENDPOINT_HEALTH_HEADER: [&str; 4] = ["Endpoint", "Health", "Took", "Error"];
 
@@ -224,14 +217,8 @@ mod tests {
     /// Transcript 01, `member list -w table`.
     #[test]
     fn member_list_single_node() {
-        let rows = [row(&[
-            "b71f75320dc06a6c",
-            "started",
-            "node01",
-            "http://127.0.0.1:2380",
-            "http://127.0.0.1:2379",
-            "false",
-        ])];
+        #[rustfmt::skip]
+        let rows = [row(&["b71f75320dc06a6c", "started", "node01", "http://127.0.0.1:2380", "http://127.0.0.1:2379", "false"])];
         let want = "\
 +------------------+---------+--------+-----------------------+-----------------------+------------+
 |        ID        | STATUS  |  NAME  |      PEER ADDRS       |     CLIENT ADDRS      | IS LEARNER |
@@ -245,14 +232,8 @@ mod tests {
     /// Transcript 01, `endpoint status -w table`.
     #[test]
     fn endpoint_status_single_node() {
-        let rows = [status_row(
-            "http://127.0.0.1:2379",
-            "b71f75320dc06a6c",
-            "20 kB",
-            "true",
-            "4",
-            "",
-        )];
+        #[rustfmt::skip]
+        let rows = [status_row("http://127.0.0.1:2379", "b71f75320dc06a6c", "20 kB", "true", "4", "")];
         let want = "\
 +-----------------------+------------------+---------+---------+-----------+------------+-----------+------------+--------------------+--------+
 |       ENDPOINT        |        ID        | VERSION | DB SIZE | IS LEADER | IS LEARNER | RAFT TERM | RAFT INDEX | RAFT APPLIED INDEX | ERRORS |
@@ -282,25 +263,11 @@ mod tests {
     /// with one failed endpoint.
     #[test]
     fn endpoint_health_with_error() {
+        #[rustfmt::skip]
         let rows = [
-            row(&[
-                "http://10.200.0.2:2379",
-                "true",
-                &go_duration(2_127_976),
-                "",
-            ]),
-            row(&[
-                "http://10.200.0.3:2379",
-                "true",
-                &go_duration(2_198_331),
-                "",
-            ]),
-            row(&[
-                "http://10.200.0.1:2379",
-                "false",
-                &go_duration(5_001_058_044),
-                "context deadline exceeded",
-            ]),
+            row(&["http://10.200.0.2:2379", "true", &go_duration(2_127_976), ""]),
+            row(&["http://10.200.0.3:2379", "true", &go_duration(2_198_331), ""]),
+            row(&["http://10.200.0.1:2379", "false", &go_duration(5_001_058_044), "context deadline exceeded"]),
         ];
         let want = "\
 +------------------------+--------+--------------+---------------------------+
@@ -317,14 +284,8 @@ mod tests {
     /// Transcript 02, `endpoint status -w table` during quorum loss.
     #[test]
     fn endpoint_status_no_leader() {
-        let rows = [status_row(
-            "http://127.0.0.1:2379",
-            "b71f75320dc06a6c",
-            "20 kB",
-            "false",
-            "6",
-            "etcdserver: no leader",
-        )];
+        #[rustfmt::skip]
+        let rows = [status_row("http://127.0.0.1:2379", "b71f75320dc06a6c", "20 kB", "false", "6", "etcdserver: no leader")];
         let want = "\
 +-----------------------+------------------+---------+---------+-----------+------------+-----------+------------+--------------------+-----------------------+
 |       ENDPOINT        |        ID        | VERSION | DB SIZE | IS LEADER | IS LEARNER | RAFT TERM | RAFT INDEX | RAFT APPLIED INDEX |        ERRORS         |
@@ -343,18 +304,12 @@ mod tests {
             let client = format!("http://127.0.10.{n}:2379");
             row(&[id, "started", &format!("etcd-{n}"), &peer, &client, learner])
         };
+        #[rustfmt::skip]
         let rows = [
             member("243d7a69dd304ba3", "3", "false"),
             member("3782ebeebd7ff322", "2", "false"),
             member("8f94de6178459e0d", "1", "false"),
-            row(&[
-                "c19f4ee6810d7719",
-                "unstarted",
-                "",
-                "http://127.0.10.4:2380",
-                "",
-                "true",
-            ]),
+            row(&["c19f4ee6810d7719", "unstarted", "", "http://127.0.10.4:2380", "", "true"]),
         ];
         let want = "\
 +------------------+-----------+--------+------------------------+------------------------+------------+
@@ -372,31 +327,11 @@ mod tests {
     /// Spec §4.3, `endpoint status --cluster -w table`, three members.
     #[test]
     fn endpoint_status_three_members() {
+        #[rustfmt::skip]
         let rows = [
-            status_row(
-                "http://127.0.10.1:2379",
-                "8f94de6178459e0d",
-                "20 kB",
-                "false",
-                "8",
-                "",
-            ),
-            status_row(
-                "http://127.0.10.2:2379",
-                "3782ebeebd7ff322",
-                "20 kB",
-                "false",
-                "8",
-                "",
-            ),
-            status_row(
-                "http://127.0.10.3:2379",
-                "243d7a69dd304ba3",
-                "25 kB",
-                "true",
-                "8",
-                "",
-            ),
+            status_row("http://127.0.10.1:2379", "8f94de6178459e0d", "20 kB", "false", "8", ""),
+            status_row("http://127.0.10.2:2379", "3782ebeebd7ff322", "20 kB", "false", "8", ""),
+            status_row("http://127.0.10.3:2379", "243d7a69dd304ba3", "25 kB", "true", "8", ""),
         ];
         let want = "\
 +------------------------+------------------+---------+---------+-----------+------------+-----------+------------+--------------------+--------+
@@ -445,14 +380,8 @@ mod tests {
     /// the other cells stay on the first line.
     #[test]
     fn long_errors_cell_wraps() {
-        let rows = [status_row(
-            "http://127.0.0.1:2379",
-            "b71f75320dc06a6c",
-            "20 kB",
-            "false",
-            "6",
-            "etcdserver: no leader, etcdserver: request timed out",
-        )];
+        #[rustfmt::skip]
+        let rows = [status_row("http://127.0.0.1:2379", "b71f75320dc06a6c", "20 kB", "false", "6", "etcdserver: no leader, etcdserver: request timed out")];
         let want = "\
 +-----------------------+------------------+---------+---------+-----------+------------+-----------+------------+--------------------+--------------------------------+
 |       ENDPOINT        |        ID        | VERSION | DB SIZE | IS LEADER | IS LEARNER | RAFT TERM | RAFT INDEX | RAFT APPLIED INDEX |             ERRORS             |

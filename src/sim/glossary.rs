@@ -5,58 +5,28 @@
 //! ([`Word::in_label`] finds it), so a definition is one step away from where
 //! the word is read.
 
-/// A word of the glossary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Word {
-    Term,
-    Commit,
-    Applied,
-    Match,
-    Quorum,
-    Voter,
-    Learner,
-    Leader,
-    Follower,
-    Candidate,
-    PreVote,
-    Started,
+named_enum! {
+    /// A word of the glossary (in the order the glossary lists them).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Word {
+        Term => "term",
+        Commit => "commit",
+        Applied => "applied",
+        Match => "match",
+        Quorum => "quorum",
+        Voter => "voter",
+        Learner => "learner",
+        Leader => "leader",
+        Follower => "follower",
+        Candidate => "candidate",
+        PreVote => "pre-vote",
+        Started => "started",
+    }
+    /// The word as the page writes it (also its key in test IDs: `gloss-pre-vote`).
+    fn name;
 }
 
 impl Word {
-    /// Every word, in the order the glossary lists them.
-    pub const ALL: [Word; 12] = [
-        Word::Term,
-        Word::Commit,
-        Word::Applied,
-        Word::Match,
-        Word::Quorum,
-        Word::Voter,
-        Word::Learner,
-        Word::Leader,
-        Word::Follower,
-        Word::Candidate,
-        Word::PreVote,
-        Word::Started,
-    ];
-
-    /// The word as the page writes it (also its key in test IDs: `gloss-pre-vote`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Word::Term => "term",
-            Word::Commit => "commit",
-            Word::Applied => "applied",
-            Word::Match => "match",
-            Word::Quorum => "quorum",
-            Word::Voter => "voter",
-            Word::Learner => "learner",
-            Word::Leader => "leader",
-            Word::Follower => "follower",
-            Word::Candidate => "candidate",
-            Word::PreVote => "pre-vote",
-            Word::Started => "started",
-        }
-    }
-
     /// One or two plain sentences.
     pub fn definition(self) -> &'static str {
         match self {

@@ -173,30 +173,24 @@ impl std::fmt::Display for Violation {
     }
 }
 
-/// The promises [`Violation`]s break, one per kind, for the page's badges.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Promise {
-    OneLeaderPerTerm,
-    CommitNeverGoesBack,
-    CommittedEntriesStay,
-    SameAppliedState,
-    VoterOrLearner,
-    OneLearner,
-    RemovedStaysRemoved,
+named_enum! {
+    /// The promises [`Violation`]s break, one per kind, for the page's badges
+    /// (in the order the page shows them).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+    pub enum Promise {
+        OneLeaderPerTerm => "one-leader",
+        CommitNeverGoesBack => "commit-forward",
+        CommittedEntriesStay => "committed-stay",
+        SameAppliedState => "same-state",
+        VoterOrLearner => "voter-or-learner",
+        OneLearner => "one-learner",
+        RemovedStaysRemoved => "removed-stays",
+    }
+    /// A stable name for tests and styles (`data-testid="promise-…"`).
+    fn slug;
 }
 
 impl Promise {
-    /// Every promise, in the order the page shows them.
-    pub const ALL: [Promise; 7] = [
-        Promise::OneLeaderPerTerm,
-        Promise::CommitNeverGoesBack,
-        Promise::CommittedEntriesStay,
-        Promise::SameAppliedState,
-        Promise::VoterOrLearner,
-        Promise::OneLearner,
-        Promise::RemovedStaysRemoved,
-    ];
-
     /// A short name, for a badge.
     pub fn label(self) -> &'static str {
         match self {
@@ -207,19 +201,6 @@ impl Promise {
             Promise::VoterOrLearner => "voter or learner, not both",
             Promise::OneLearner => "at most one learner",
             Promise::RemovedStaysRemoved => "a removed ID never comes back",
-        }
-    }
-
-    /// A stable name for tests and styles (`data-testid="promise-…"`).
-    pub fn slug(self) -> &'static str {
-        match self {
-            Promise::OneLeaderPerTerm => "one-leader",
-            Promise::CommitNeverGoesBack => "commit-forward",
-            Promise::CommittedEntriesStay => "committed-stay",
-            Promise::SameAppliedState => "same-state",
-            Promise::VoterOrLearner => "voter-or-learner",
-            Promise::OneLearner => "one-learner",
-            Promise::RemovedStaysRemoved => "removed-stays",
         }
     }
 }

@@ -76,27 +76,20 @@ pub struct QuorumInfo {
     pub reachable: Vec<u64>,
 }
 
-/// Whether a member's etcd runs, in the words the page uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MemberStatus {
-    /// Its etcd runs now.
-    Running,
-    /// It has published its name (etcd's started) but its etcd does not run now.
-    Stopped,
-    /// Added by `member add` and never published its name: not started, as
-    /// etcd says (its etcd may be starting, or may never have run).
-    NotStarted,
-}
-
-impl MemberStatus {
-    /// "running", "stopped", "not started".
-    pub fn word(self) -> &'static str {
-        match self {
-            MemberStatus::Running => "running",
-            MemberStatus::Stopped => "stopped",
-            MemberStatus::NotStarted => "not started",
-        }
+named_enum! {
+    /// Whether a member's etcd runs, in the words the page uses.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum MemberStatus {
+        /// Its etcd runs now.
+        Running => "running",
+        /// It has published its name (etcd's started) but its etcd does not run now.
+        Stopped => "stopped",
+        /// Added by `member add` and never published its name: not started, as
+        /// etcd says (its etcd may be starting, or may never have run).
+        NotStarted => "not started",
     }
+    /// "running", "stopped", "not started".
+    fn word;
 }
 
 /// A member as the page names it.
@@ -419,27 +412,20 @@ pub struct Forecast {
     pub refusal: Option<Refusal>,
 }
 
-/// What a forecast foretells, for its colour and symbol: refused and quorum
-/// lost are warnings, a kept quorum is fine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// A leader with a quorum of reachable voters afterwards.
-    KeepsQuorum,
-    /// No quorum afterwards: writes stop (or stay stopped).
-    QuorumLost,
-    /// etcd would reject the change outright.
-    Refused,
-}
-
-impl Outcome {
-    /// The page's name for it (its `data-outcome`): `ok`, `lost`, `refused`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::KeepsQuorum => "ok",
-            Outcome::QuorumLost => "lost",
-            Outcome::Refused => "refused",
-        }
+named_enum! {
+    /// What a forecast foretells, for its colour and symbol: refused and quorum
+    /// lost are warnings, a kept quorum is fine.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Outcome {
+        /// A leader with a quorum of reachable voters afterwards.
+        KeepsQuorum => "ok",
+        /// No quorum afterwards: writes stop (or stay stopped).
+        QuorumLost => "lost",
+        /// etcd would reject the change outright.
+        Refused => "refused",
     }
+    /// The page's name for it (its `data-outcome`): `ok`, `lost`, `refused`.
+    fn name;
 }
 
 impl Forecast {

@@ -19,38 +19,29 @@ pub const WIRE_KEPT: usize = 256;
 /// How many of the newest records a view carries.
 pub const WIRE_IN_VIEW: usize = 96;
 
-/// What a raft message is, in the groups the page draws and its legend names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum WireKind {
-    Heartbeat,
-    HeartbeatResponse,
-    Append,
-    AppendResponse,
-    Vote,
-    VoteResponse,
-    PreVote,
-    PreVoteResponse,
-    Snapshot,
-    /// Every other message raft sends between peers (`MsgTimeoutNow`,
-    /// `MsgReadIndex`, `MsgReadIndexResp`, `MsgTransferLeader`...).
-    Other,
+named_enum! {
+    /// What a raft message is, in the groups the page draws and its legend
+    /// names (in the legend's order).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+    pub enum WireKind {
+        Heartbeat => "heartbeat",
+        HeartbeatResponse => "heartbeat-response",
+        Append => "append",
+        AppendResponse => "append-response",
+        Vote => "vote",
+        VoteResponse => "vote-response",
+        PreVote => "prevote",
+        PreVoteResponse => "prevote-response",
+        Snapshot => "snapshot",
+        /// Every other message raft sends between peers (`MsgTimeoutNow`,
+        /// `MsgReadIndex`, `MsgReadIndexResp`, `MsgTransferLeader`...).
+        Other => "other",
+    }
+    /// The automation contract's name (`data-kind` on the page's dots).
+    fn name;
 }
 
 impl WireKind {
-    /// Every kind, in the legend's order.
-    pub const ALL: [WireKind; 10] = [
-        WireKind::Heartbeat,
-        WireKind::HeartbeatResponse,
-        WireKind::Append,
-        WireKind::AppendResponse,
-        WireKind::Vote,
-        WireKind::VoteResponse,
-        WireKind::PreVote,
-        WireKind::PreVoteResponse,
-        WireKind::Snapshot,
-        WireKind::Other,
-    ];
-
     /// The kind of a raft-rs message type.
     pub fn of(t: MessageType) -> WireKind {
         use MessageType::*;
@@ -65,22 +56,6 @@ impl WireKind {
             MsgRequestPreVoteResponse => WireKind::PreVoteResponse,
             MsgSnapshot => WireKind::Snapshot,
             _ => WireKind::Other,
-        }
-    }
-
-    /// The automation contract's name (`data-kind` on the page's dots).
-    pub fn name(self) -> &'static str {
-        match self {
-            WireKind::Heartbeat => "heartbeat",
-            WireKind::HeartbeatResponse => "heartbeat-response",
-            WireKind::Append => "append",
-            WireKind::AppendResponse => "append-response",
-            WireKind::Vote => "vote",
-            WireKind::VoteResponse => "vote-response",
-            WireKind::PreVote => "prevote",
-            WireKind::PreVoteResponse => "prevote-response",
-            WireKind::Snapshot => "snapshot",
-            WireKind::Other => "other",
         }
     }
 

@@ -112,7 +112,7 @@ pub fn share_panel(props: &ShareProps) -> Html {
         let show = show.clone();
         use_effect_with(props.export.clone(), move |export| {
             if let Some(e) = export {
-                show.emit(make(e.kind)(&e.run));
+                show.emit(make(e.kind, &e.run));
             }
         });
     }
@@ -142,58 +142,27 @@ pub fn share_panel(props: &ShareProps) -> Html {
     }
 }
 
-/// What a button makes of the run.
-fn make(kind: ExportKind) -> fn(&Run) -> Result<Shown, String> {
-    match kind {
-        ExportKind::Link => make_link,
-        ExportKind::Embed => make_embed,
-        ExportKind::Transcript => make_transcript,
-        ExportKind::Script => make_script,
-        ExportKind::Bash => make_bash,
-    }
-}
-
-fn make_link(run: &Run) -> Result<Shown, String> {
-    let url = share_url(run)?;
-    Ok(Shown::Text {
-        what: copy(&url, "Link"),
-        file: String::new(),
-        text: url,
-    })
-}
-
-fn make_embed(run: &Run) -> Result<Shown, String> {
-    let code = embed_code(run)?;
-    Ok(Shown::Text {
-        what: copy(&code, "Embed code"),
-        file: String::new(),
-        text: code,
-    })
-}
-
-fn make_transcript(run: &Run) -> Result<Shown, String> {
-    Ok(Shown::Text {
-        what: "Transcript",
-        file: format!("quorum-playground-seed{}.txt", run.seed),
-        text: link::transcript(run),
-    })
-}
-
-fn make_script(run: &Run) -> Result<Shown, String> {
-    Ok(Shown::Text {
-        what: "Script",
-        file: format!("quorum-playground-seed{}.sh", run.seed),
-        text: run.script(),
-    })
-}
-
-fn make_bash(run: &Run) -> Result<Shown, String> {
-    let text = crate::export::bash_seeded(&run.script(), run.seed).map_err(|e| e.to_string())?;
-    Ok(Shown::Text {
-        what: "Bash script for real etcd 3.4 (net faults become manual steps)",
-        file: format!("quorum-playground-seed{}-real-etcd.sh", run.seed),
-        text,
-    })
+/// What a button makes of the run (a link or embed code is also copied).
+fn make(kind: ExportKind, run: &Run) -> Result<Shown, String> {
+    let file = |tail: &str| format!("quorum-playground-seed{}{tail}", run.seed);
+    let (what, file, text) = match kind {
+        ExportKind::Link => {
+            let url = share_url(run)?;
+            (copy(&url, "Link"), String::new(), url)
+        }
+        ExportKind::Embed => {
+            let code = embed_code(run)?;
+            (copy(&code, "Embed code"), String::new(), code)
+        }
+        ExportKind::Transcript => ("Transcript", file(".txt"), link::transcript(run)),
+        ExportKind::Script => ("Script", file(".sh"), run.script()),
+        ExportKind::Bash => (
+            "Bash script for real etcd 3.4 (net faults become manual steps)",
+            file("-real-etcd.sh"),
+            crate::export::bash_seeded(&run.script(), run.seed).map_err(|e| e.to_string())?,
+        ),
+    };
+    Ok(Shown::Text { what, file, text })
 }
 
 fn shown_view(

@@ -37,7 +37,6 @@ use crate::link::{LessonAt, Run, Step};
 use crate::shell::actions;
 use crate::shell::command::{self, Command};
 use crate::shell::parse::{self, Prompt, Reader};
-use crate::shell::runner;
 use crate::shell::session::{LimitsMet, Session};
 use crate::sim::budget::{self, Spent};
 use crate::sim::etcd::logfmt::Stamp;
@@ -46,9 +45,6 @@ use crate::sim::lost::{self, LostWrite};
 use crate::sim::quorum::{self, Change, QuorumInfo};
 use crate::sim::view::{elapsed_text, WorldView};
 use crate::sim::world::{Action, LogLine};
-
-/// The script the page opens on.
-pub const BOOT_SCRIPT: &str = lessons::CLUSTER_SCRIPT;
 
 /// What the page opens a world with: three machines running a three-member
 /// cluster (the boot script), or no machines at all.
@@ -236,26 +232,18 @@ pub struct MapEvent {
     pub paused: bool,
 }
 
-/// The kind of a [`MapEvent`], the most serious first when several happen
-/// at once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum EventKind {
-    QuorumLost,
-    NoLeader,
-    Leader,
-    QuorumRegained,
-}
-
-impl EventKind {
-    /// The automation contract's name (`data-kind` on the banner).
-    pub fn name(self) -> &'static str {
-        match self {
-            EventKind::QuorumLost => "quorum-lost",
-            EventKind::NoLeader => "no-leader",
-            EventKind::Leader => "leader",
-            EventKind::QuorumRegained => "quorum-regained",
-        }
+named_enum! {
+    /// The kind of a [`MapEvent`], the most serious first when several happen
+    /// at once.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+    pub enum EventKind {
+        QuorumLost => "quorum-lost",
+        NoLeader => "no-leader",
+        Leader => "leader",
+        QuorumRegained => "quorum-regained",
     }
+    /// The automation contract's name (`data-kind` on the banner).
+    fn name;
 }
 
 /// A run and when each of its commands ran in the world: (start, end) ms.
@@ -565,14 +553,8 @@ impl Model {
         session.world.record_history();
         session.world.set_wire_log(true);
         let mut lines = Vec::new();
-        if start == Start::Cluster {
-            if let Ok(commands) = parse::parse_script(BOOT_SCRIPT) {
-                for c in &commands {
-                    let mut text = String::new();
-                    runner::run_one(&mut session, c, false, &mut text);
-                    push_text(&mut lines, TermKind::Stdout, &text);
-                }
-            }
+        for text in lessons::boot(&mut session, start) {
+            push_text(&mut lines, TermKind::Stdout, &text);
         }
         let view = Rc::new(session.world.view());
         let quorum = Rc::new(quorum::analyze(&view));

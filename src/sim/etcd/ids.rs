@@ -87,59 +87,20 @@ mod tests {
     ];
 
     /// Static bootstrap clusters: (peer URLs, token, cluster ID).
+    #[rustfmt::skip]
     const CLUSTERS: &[(&[&str], &str, u64)] = &[
         // SUMMARY.md section 1
         (&["http://127.0.0.1:2380"], TOKEN, 0x1c45a069f3a1d796),
         (&["http://127.0.0.2:2380"], TOKEN, 0xfc16bb254946a06d),
-        (
-            &[
-                "http://127.0.0.1:2380",
-                "http://127.0.0.2:2380",
-                "http://127.0.0.3:2380",
-            ],
-            TOKEN,
-            0x6d05ff0701ee2767,
-        ),
-        (
-            &["http://127.0.0.1:2380", "http://127.0.0.2:2380"],
-            TOKEN,
-            0xe20c19704c51badd,
-        ),
-        (
-            &[
-                "http://127.0.0.1:2380",
-                "http://127.0.0.2:2380",
-                "http://127.0.0.3:2380",
-            ],
-            "other-token",
-            0x5116bdae403e8b28,
-        ),
+        (&["http://127.0.0.1:2380", "http://127.0.0.2:2380", "http://127.0.0.3:2380"], TOKEN, 0x6d05ff0701ee2767),
+        (&["http://127.0.0.1:2380", "http://127.0.0.2:2380"], TOKEN, 0xe20c19704c51badd),
+        (&["http://127.0.0.1:2380", "http://127.0.0.2:2380", "http://127.0.0.3:2380"], "other-token", 0x5116bdae403e8b28),
         // spec §1.4
-        (
-            &[
-                "http://etcd-1:2380",
-                "http://etcd-2:2380",
-                "http://etcd-3:2380",
-            ],
-            TOKEN,
-            0x1052f362c31a5266,
-        ),
+        (&["http://etcd-1:2380", "http://etcd-2:2380", "http://etcd-3:2380"], TOKEN, 0x1052f362c31a5266),
         (&["http://etcd-1:2380"], TOKEN, 0x572a811fac16a854),
-        (
-            &["http://etcd-1:2380", "http://etcd-2:2380"],
-            TOKEN,
-            0xb2698d4259f33e40,
-        ),
+        (&["http://etcd-1:2380", "http://etcd-2:2380"], TOKEN, 0xb2698d4259f33e40),
         (&["http://localhost:2380"], TOKEN, 0xcdf818194e3a8c32),
-        (
-            &[
-                "http://127.0.10.1:2380",
-                "http://127.0.10.2:2380",
-                "http://127.0.10.3:2380",
-            ],
-            TOKEN,
-            0xa00559334322efc1,
-        ),
+        (&["http://127.0.10.1:2380", "http://127.0.10.2:2380", "http://127.0.10.3:2380"], TOKEN, 0xa00559334322efc1),
         // seed 000: single node01 (its log: "published ... to cluster 35d99f7f50aa4509")
         (&["http://192.168.0.61:2380"], TOKEN, 0x35d99f7f50aa4509),
     ];
