@@ -997,8 +997,6 @@ mod tests {
     fn ring(n: usize) -> Vec<(Point, Point)> {
         let names: Vec<String> = (1..=n).map(|i| format!("node{i:02}")).collect();
         let view = WorldView {
-            now_ms: 0,
-            wall_ms: 0,
             machines: names
                 .iter()
                 .map(|name| MachineView {
@@ -1010,12 +1008,7 @@ mod tests {
                     last_exit: None,
                 })
                 .collect(),
-            links: Vec::new(),
-            hosts: Vec::new(),
-            log_lines: 0,
-            traffic: Vec::new(),
-            wire: Rc::from(Vec::new()),
-            timers: Vec::new(),
+            ..WorldView::default()
         };
         let pos = positions(&view, Geometry::of(n, false));
         let mut ends = Vec::new();
