@@ -258,30 +258,34 @@ pub fn flight_ms(on_way_ms: u64, speed: f64) -> f64 {
 }
 
 /// Where a dot leaves and lands between boxes centred at `a` and `b` of
-/// half-size `half`: on the boxes' edges (so no box hides it), moved a
-/// little to the side of its direction, so messages and their replies fly
-/// in two lanes.
-pub fn lane(a: Point, b: Point, half: Point) -> (Point, Point) {
+/// half-sizes `ha` and `hb`: on the boxes' edges (so no box hides it),
+/// moved a little to the side of its direction, so messages and their
+/// replies fly in two lanes.
+pub fn lane(a: Point, b: Point, (ha, hb): (Point, Point)) -> (Point, Point) {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len = dx.hypot(dy);
     if len < 1e-6 {
         return (a, b);
     }
-    let tx = if dx.abs() > 1e-9 {
-        half.0 / dx.abs()
-    } else {
-        f64::INFINITY
+    // the share of the way from a box's centre to its edge
+    let exit = |half: Point| {
+        let tx = if dx.abs() > 1e-9 {
+            half.0 / dx.abs()
+        } else {
+            f64::INFINITY
+        };
+        let ty = if dy.abs() > 1e-9 {
+            half.1 / dy.abs()
+        } else {
+            f64::INFINITY
+        };
+        tx.min(ty).min(0.45)
     };
-    let ty = if dy.abs() > 1e-9 {
-        half.1 / dy.abs()
-    } else {
-        f64::INFINITY
-    };
-    let t = tx.min(ty).min(0.45);
+    let (ta, tb) = (exit(ha), exit(hb));
     let (nx, ny) = (-dy / len * 5.0, dx / len * 5.0);
     (
-        (a.0 + dx * t + nx, a.1 + dy * t + ny),
-        (b.0 - dx * t + nx, b.1 - dy * t + ny),
+        (a.0 + dx * ta + nx, a.1 + dy * ta + ny),
+        (b.0 - dx * tb + nx, b.1 - dy * tb + ny),
     )
 }
 
@@ -350,11 +354,14 @@ pub fn legend() -> Html {
 }
 
 /// The dots of `sky` at real time `now` (`still`: as CSS animations); a
-/// click on one emits its message number.
+/// click on one emits its message number. `half(name, dy)` is the half-size
+/// of a machine's box as seen by a dot leaving it (or arriving) with a
+/// vertical direction `dy`: taller downwards under a NIC gauge, so the dot
+/// starts clear of the gauge too.
 pub fn dots(
     sky: &mut Sky,
     at: &dyn Fn(&str) -> Option<Point>,
-    half: Point,
+    half: &dyn Fn(&str, f64) -> Point,
     now: f64,
     still: bool,
     reduced: bool,
@@ -365,7 +372,8 @@ pub fn dots(
         let (Some(a), Some(b)) = (at(&f.wire.from), at(&f.wire.to)) else {
             continue;
         };
-        let (p0, p1) = lane(a, b, half);
+        let halves = (half(&f.wire.from, b.1 - a.1), half(&f.wire.to, a.1 - b.1));
+        let (p0, p1) = lane(a, b, halves);
         out.push(if still {
             still_dot(f, p0, p1, now)
         } else {
@@ -753,10 +761,17 @@ mod tests {
     #[wasm_bindgen_test]
     fn lanes_start_and_end_outside_the_boxes() {
         let half = (100.0, 44.0);
-        let ((x0, y0), (x1, _)) = lane((0.0, 0.0), (400.0, 0.0), half);
+        let ((x0, y0), (x1, _)) = lane((0.0, 0.0), (400.0, 0.0), (half, half));
         assert!(x0 >= 100.0 && x1 <= 300.0 && y0.abs() > 1.0);
         // the reply's lane is the other side of the line
-        let ((_, y0r), _) = lane((400.0, 0.0), (0.0, 0.0), half);
+        let ((_, y0r), _) = lane((400.0, 0.0), (0.0, 0.0), (half, half));
         assert!(y0 * y0r < 0.0);
+        // a box taller below (a NIC gauge under it): a dot going down leaves its foot
+        let tall = (100.0, 80.0);
+        let ((_, y0), (_, y1)) = lane((0.0, 0.0), (0.0, 400.0), (tall, half));
+        assert!(
+            (y0 - 80.0).abs() < 1e-9 && (y1 - 356.0).abs() < 1e-9,
+            "{y0} {y1}"
+        );
     }
 }

@@ -374,21 +374,18 @@ fn net_buttons(props: &NetProps) -> Html {
     let b = |a: &Action| action_button(a, &props.on_run, &props.on_forecast);
     let shown_peer = peer.map(|(p, _)| p.clone()).unwrap_or_default();
     html! {
-        <div class="net-actions" data-testid="net-actions">
-            <div class="buttons"><span class="small muted">{ "Network:" }</span>{ b(&nic) }</div>
+        <div class="buttons net-actions" data-testid="net-actions" role="group" aria-label="network">
+            <span class="small muted">{ "Network:" }</span>
+            { b(&nic) }
             if !links.is_empty() {
-                <div class="buttons">
-                    <label class="small">{ "link to " }
-                        <select data-testid="net-peer" {onchange} aria-label="the other end of the link">
-                            { for d.peers.iter().map(|(p, set)| html! {
-                                <option value={p.clone()} selected={*p == shown_peer}>
-                                    { format!("{}{}", visible_text(p), if *set { " (set)" } else { "" }) }
-                                </option>
-                            }) }
-                        </select>
-                    </label>
-                    { for links.iter().map(b) }
-                </div>
+                <label class="small">{ "link to " }
+                    <select data-testid="net-peer" {onchange}>
+                        { for d.peers.iter().map(|(p, _)| html! {
+                            <option value={p.clone()} selected={*p == shown_peer}>{ visible_text(p).into_owned() }</option>
+                        }) }
+                    </select>
+                </label>
+                { for links.iter().map(b) }
             }
         </div>
     }

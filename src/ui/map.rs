@@ -278,6 +278,9 @@ fn legend() -> Html {
         <ul class="map-legend" data-testid="map-legend" aria-label="What the map's words mean">
             { for states.iter().map(|(w, g)| item(symbol(w), w, *g)) }
             { for [Word::Term, Word::Commit, Word::Applied].into_iter().map(|w| item("", w.name(), Some(w))) }
+            <li class="muted" data-testid="legend-net">
+                { "by a link, “200 ms”, “±10 ms”, “5% loss”: its delay, jitter and loss (▸ one way only) · under a machine, “NIC 1mbit · queue”: its send rate and the bytes waiting to leave; red and “full”: raft messages are dropped (✕)" }
+            </li>
         </ul>
     }
 }
@@ -576,6 +579,13 @@ fn flights_layer(props: &FlightsProps) -> Html {
     let pos = positions(&props.view, g);
     let at = |name: &str| pos.get(name).copied();
     let half = (g.box_w / 2.0 + 4.0, g.box_h / 2.0 + 4.0);
+    // a machine with a NIC gauge under its box: a dot going down starts
+    // (or lands) under the gauge
+    let gauge = netmap::gauge_height(g);
+    let half_of = |name: &str, dy: f64| {
+        let under = dy > 0.0 && props.view.nics.iter().any(|n| n.machine == name);
+        (half.0, if under { half.1 + gauge } else { half.1 })
+    };
     let tallies = if sky.campaigns.is_empty() {
         Html::default()
     } else {
@@ -598,7 +608,7 @@ fn flights_layer(props: &FlightsProps) -> Html {
     };
     html! {
         <>
-            { flights::dots(&mut sky, &at, half, now, !props.playing, reduced, &props.on_pick) }
+            { flights::dots(&mut sky, &at, &half_of, now, !props.playing, reduced, &props.on_pick) }
             { tallies }
         </>
     }

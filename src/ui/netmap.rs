@@ -8,10 +8,10 @@
 //!   on the side its messages fly (their lane, `flights::lane`), with an
 //!   arrow the way they go.
 //! - **NICs.** Under each machine whose NIC is limited (or holds a queue),
-//!   its rate ("NIC 1mbit") and a gauge of its queue: the bar fills with the
-//!   queued bytes over the queue's limit, its text says both, and once a
-//!   small raft message no longer fits (rafthttp then drops what it cannot
-//!   send: its dot stops with ✕) the bar is red and the line says "full".
+//!   its rate ("NIC 1mbit · queue") and a gauge of its queue: the bar fills
+//!   with the queued bytes over the queue's limit, its text says both, and
+//!   once a small raft message no longer fits (rafthttp then drops what it
+//!   cannot send: its dot stops with ✕) the bar is red and says "full".
 //!   A snapshot's bytes wait rather than drop, so a queue can hold more than
 //!   its limit: the bar stays full and the text says how much.
 //!
@@ -134,9 +134,14 @@ pub struct NicGauge {
 }
 
 impl NicGauge {
-    /// The bar's text: "3.9mb / 4mb".
+    /// The bar's text: "3.9mb / 4mb", "full: 30mb / 4mb".
     pub fn queue_text(&self) -> String {
-        format!("{} / {}", size_text(self.queued), size_text(self.limit))
+        let queued = match self.queued {
+            0 => "0".to_string(),
+            q => size_text(q),
+        };
+        let full = if self.full { "full: " } else { "" };
+        format!("{full}{queued} / {}", size_text(self.limit))
     }
 
     /// In words, for a tooltip.
@@ -209,9 +214,9 @@ fn sizes(g: Geometry) -> (f64, f64) {
 }
 
 /// A text's width estimate (SVG units) at `font`: the page's sans-serif
-/// averages about 0.58 em a character in these labels.
+/// at weight 600 averages under 0.64 em a character in these labels.
 fn text_w(text: &str, font: f64) -> f64 {
-    text.chars().count() as f64 * font * 0.6
+    text.chars().count() as f64 * font * 0.64
 }
 
 /// Where a label of `size` sits beside a handle at `h` on the link from `p`
@@ -237,6 +242,80 @@ fn outward(h: Point, p: Point, q: Point, centre: Point) -> f64 {
     }
 }
 
+/// A rectangle on the map: (left, top, right, bottom).
+pub type Rect = (f64, f64, f64, f64);
+
+fn rect_at((cx, cy): Point, (w, h): (f64, f64)) -> Rect {
+    (cx - w / 2.0, cy - h / 2.0, cx + w / 2.0, cy + h / 2.0)
+}
+
+fn hits(a: Rect, b: Rect) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+fn within(a: Rect, b: Rect) -> bool {
+    a.0 >= b.0 && a.1 >= b.1 && a.2 <= b.2 && a.3 <= b.3
+}
+
+/// Where a label of `size` goes: beside its handle ([`beside`]) on the
+/// first of `sides` where it fits, moved out along the link's normal and
+/// along the link in small steps until it is inside `bounds` and clear of
+/// every rectangle `taken` (boxes, gauges, handles, other labels); the
+/// plain spot beside the handle when nowhere is.
+pub fn place(
+    h: Point,
+    (p, q): (Point, Point),
+    sides: &[f64],
+    size: (f64, f64),
+    taken: &[Rect],
+    bounds: Rect,
+) -> Point {
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let len = dx.hypot(dy).max(1e-9);
+    let (tx, ty) = (dx / len, dy / len);
+    for &side in sides {
+        let (nx, ny) = (-ty * side, tx * side);
+        let (bx, by) = beside(h, p, q, side, size, 11.0);
+        for out in 0..=12 {
+            for along in [0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0] {
+                let (o, a) = (f64::from(out) * 6.0, along * 10.0);
+                let c = (bx + nx * o + tx * a, by + ny * o + ty * a);
+                let r = rect_at(c, size);
+                if within(r, bounds) && !taken.iter().any(|t| hits(r, *t)) {
+                    return c;
+                }
+            }
+        }
+    }
+    beside(h, p, q, sides.first().copied().unwrap_or(1.0), size, 11.0)
+}
+
+/// What a label must keep clear of: each machine's box (and its gauge),
+/// and each link's handle.
+fn obstacles(
+    view: &WorldView,
+    pos: &BTreeMap<String, Point>,
+    handles: &BTreeMap<(String, String), Point>,
+    g: Geometry,
+) -> Vec<Rect> {
+    let gauge = gauge_height(g);
+    let boxes = pos.iter().map(|(name, &(x, y))| {
+        let below = if view.nics.iter().any(|n| n.machine == *name) {
+            gauge
+        } else {
+            0.0
+        };
+        (
+            x - g.box_w / 2.0 - 2.0,
+            y - g.box_h / 2.0 - 2.0,
+            x + g.box_w / 2.0 + 2.0,
+            y + g.box_h / 2.0 + below + 2.0,
+        )
+    });
+    let handles = handles.values().map(|&h| rect_at(h, (26.0, 26.0)));
+    boxes.chain(handles).collect()
+}
+
 /// The labels beside the links: `handles` holds each pair's handle point.
 pub fn labels(
     view: &WorldView,
@@ -244,30 +323,56 @@ pub fn labels(
     handles: &BTreeMap<(String, String), Point>,
     g: Geometry,
 ) -> Html {
-    let items = link_labels(view).into_iter().filter_map(|l| {
-        let h = *handles.get(&(l.a.clone(), l.b.clone()))?;
-        let (p, q) = match &l.way {
-            Some((from, to)) => (*pos.get(from)?, *pos.get(to)?),
-            None => (*pos.get(&l.a)?, *pos.get(&l.b)?),
+    let mut taken = obstacles(view, pos, handles, g);
+    let bounds = (2.0, 2.0, g.w - 2.0, g.h - 2.0);
+    let mut items = Vec::new();
+    for l in link_labels(view) {
+        let Some(&h) = handles.get(&(l.a.clone(), l.b.clone())) else {
+            continue;
         };
-        Some(label(&l, h, (p, q), g))
-    });
+        let ends = match &l.way {
+            Some((from, to)) => (pos.get(from), pos.get(to)),
+            None => (pos.get(&l.a), pos.get(&l.b)),
+        };
+        let (Some(&p), Some(&q)) = ends else {
+            continue;
+        };
+        let size = label_size(&l, g);
+        let out = outward(h, p, q, (g.w / 2.0, g.h / 2.0));
+        let sides: &[f64] = match l.way {
+            Some(_) => &[1.0],
+            None => &[out, -out],
+        };
+        let c = place(h, (p, q), sides, size, &taken, bounds);
+        taken.push(rect_at(c, size));
+        items.push(label(&l, c, size, (p, q), g));
+    }
     html! { <g class="net-labels" aria-hidden="true">{ for items }</g> }
 }
 
-fn label(l: &LinkLabel, h: Point, (p, q): (Point, Point), g: Geometry) -> Html {
+/// A label's size (SVG units): its widest line, an arrow for one way.
+fn label_size(l: &LinkLabel, g: Geometry) -> (f64, f64) {
+    let (font, _) = sizes(g);
+    let arrow = if l.way.is_some() { font } else { 0.0 };
+    let widest = l.lines.iter().map(|t| text_w(t, font)).fold(0.0, f64::max);
+    (
+        widest + arrow + 12.0,
+        (font + 2.0) * l.lines.len() as f64 + 4.0,
+    )
+}
+
+fn label(
+    l: &LinkLabel,
+    (cx, cy): Point,
+    (w, ht): (f64, f64),
+    (p, q): (Point, Point),
+    g: Geometry,
+) -> Html {
     let (font, _) = sizes(g);
     let line_h = font + 2.0;
     let arrow = if l.way.is_some() { font } else { 0.0 };
-    let widest = l.lines.iter().map(|t| text_w(t, font)).fold(0.0, f64::max);
-    let (w, ht) = (widest + arrow + 10.0, line_h * l.lines.len() as f64 + 4.0);
-    let side = match l.way {
-        Some(_) => 1.0,
-        None => outward(h, p, q, (g.w / 2.0, g.h / 2.0)),
-    };
-    let (cx, cy) = beside(h, p, q, side, (w, ht), 11.0);
     let (x0, y0) = (cx - w / 2.0, cy - ht / 2.0);
-    let tx = x0 + 5.0 + arrow;
+    let tx = x0 + 6.0 + arrow;
     let lines = l.lines.iter().enumerate().map(|(i, t)| {
         let y = y0 + 2.0 + line_h * (i as f64 + 1.0) - 3.5;
         html! { <text x={format!("{tx:.1}")} y={format!("{y:.1}")}>{ t.clone() }</text> }
@@ -306,11 +411,7 @@ fn gauge(n: &NicGauge, (x, y): Point, g: Geometry) -> Html {
     let top = y + g.box_h / 2.0 + 4.0;
     let text_y = top + font;
     let bar_y = text_y + 4.0;
-    let head = if n.full {
-        format!("NIC {} · full", n.rate)
-    } else {
-        format!("NIC {}", n.rate)
-    };
+    let head = format!("NIC {} · queue", n.rate);
     let f = |v: f64| format!("{v:.1}");
     html! {
         <g key={n.machine.clone()} class={classes!("nic", n.full.then_some("full"))}
@@ -407,7 +508,7 @@ mod tests {
         let v = view(&[], &[("a", 1_000_000, limit, 0)]);
         let n = &nic_gauges(&v)[0];
         assert_eq!((n.rate.as_str(), n.fill, n.full), ("1mbit", 0.0, false));
-        assert_eq!(n.queue_text(), "0b / 4mb");
+        assert_eq!(n.queue_text(), "0 / 4mb");
         let v = view(&[], &[("a", 1_000_000, limit, limit / 2)]);
         let n = &nic_gauges(&v)[0];
         assert_eq!(
@@ -421,7 +522,7 @@ mod tests {
         let n = &nic_gauges(&v)[0];
         assert_eq!(
             (n.fill, n.full, n.queue_text()),
-            (1.0, true, "30mb / 4mb".into())
+            (1.0, true, "full: 30mb / 4mb".into())
         );
     }
 
@@ -446,6 +547,21 @@ mod tests {
         // p → q's lane is on its normal's side: below when going right (SVG's y grows down)
         assert!(beside(h, p, q, 1.0, size, 11.0).1 > 100.0);
         assert!(beside(h, q, p, 1.0, size, 11.0).1 < 100.0);
+        // a box right below the handle: moved further out, clear of it
+        let boxed = [(150.0, 110.0, 250.0, 160.0)];
+        let c = place(h, (p, q), &[1.0], size, &boxed, (0.0, 0.0, 400.0, 400.0));
+        assert!(!hits(rect_at(c, size), boxed[0]), "{c:?}");
+        assert!(c.1 > 100.0, "still on its side: {c:?}");
+        // no room on that side within the bounds: the other side
+        let c = place(
+            h,
+            (p, q),
+            &[1.0, -1.0],
+            size,
+            &boxed,
+            (0.0, 0.0, 400.0, 170.0),
+        );
+        assert!(c.1 < 100.0, "{c:?}");
         // away from a centre above the link: below it
         assert_eq!(outward(h, p, q, (200.0, 0.0)), 1.0);
         assert_eq!(outward(h, q, p, (200.0, 0.0)), -1.0);
