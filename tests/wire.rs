@@ -1,9 +1,12 @@
 //! What the map draws of raft, read from the world natively: the wire log's
 //! records (kinds, fields, dropped messages), the election timers (reset by
-//! heartbeats, running down without a leader) and a candidate's vote tally.
+//! heartbeats, running down without a leader) and a candidate's vote tally,
+//! and each record's time on the way: its link's latency and its wait on a
+//! slow NIC (what the map flies a dot for).
 //! The log is an observation: keeping it changes nothing in the world.
 
 use quorum_playground::shell::session::Session;
+use quorum_playground::sim::etcd::request::Request;
 use quorum_playground::sim::view::WorldView;
 use quorum_playground::sim::wire::WireKind;
 use quorum_playground::sim::world::Action;
@@ -115,4 +118,74 @@ fn keeping_the_log_changes_nothing_in_the_world() {
     assert_eq!(with.world.view(), without.world.view());
     assert_eq!(with.world.logs().len(), without.world.logs().len());
     assert!(without.world.view().wire.is_empty());
+}
+
+/// Each record's time on the way (arrive - sent) from `from` to `to`, of
+/// `kind`, sent from `since` on.
+fn times(v: &WorldView, from: &str, to: &str, kind: WireKind, since: u64) -> Vec<u64> {
+    v.wire
+        .iter()
+        .filter(|w| &*w.from == from && &*w.to == to && w.kind == kind && !w.dropped)
+        .filter(|w| w.sent_ms >= since)
+        .map(|w| w.arrive_ms - w.sent_ms)
+        .collect()
+}
+
+#[test]
+fn a_record_arrives_after_its_links_latency() {
+    let mut s = cluster(true);
+    assert_eq!(
+        s.run_typed("net delay node01 node02 200ms").output.status,
+        0
+    );
+    // what was sent in the same millisecond, before the command, took 1 ms
+    let since = s.world.now_ms() + 1;
+    advance(&mut s, 1000);
+    let v = s.world.view();
+    let slow = times(&v, "node01", "node02", WireKind::Heartbeat, since);
+    let fast = times(&v, "node01", "node03", WireKind::Heartbeat, since);
+    assert!(!slow.is_empty() && !fast.is_empty());
+    assert!(slow.iter().all(|&t| t == 200), "{slow:?}");
+    assert!(fast.iter().all(|&t| t == 1), "{fast:?}");
+    let back = times(&v, "node02", "node01", WireKind::HeartbeatResponse, since);
+    assert!(
+        !back.is_empty() && back.iter().all(|&t| t == 200),
+        "{back:?}"
+    );
+}
+
+#[test]
+fn a_record_includes_its_wait_on_a_slow_nic() {
+    let mut s = cluster(true);
+    // 100 kbit: 12.5 bytes a millisecond
+    assert_eq!(s.run_typed("net rate node01 100kbit").output.status, 0);
+    advance(&mut s, 500);
+    let put = Request::Put {
+        key: "big".into(),
+        value: "v".repeat(10_000),
+    };
+    let _ = s.world.call("node01", "192.168.0.61:2379", put, 20_000);
+    let v = s.world.view();
+    // the 10 kB append leaves node01 in at least 800 ms; the second follower's
+    // waits behind the first's
+    let mut appends: Vec<(u64, u64)> = v
+        .wire
+        .iter()
+        .filter(|w| &*w.from == "node01" && w.kind == WireKind::Append && w.entries > 0)
+        .filter(|w| !w.dropped)
+        .map(|w| (w.sent_ms, w.arrive_ms - w.sent_ms))
+        .collect();
+    appends.sort();
+    let big: Vec<u64> = appends.iter().map(|a| a.1).filter(|&t| t >= 800).collect();
+    assert!(big.len() >= 2, "{appends:?}");
+    assert!(
+        big.iter().any(|&t| t >= 1600),
+        "one waits for the other: {appends:?}"
+    );
+    // the followers' NICs are fast: their replies take the link's 1 ms
+    let replies = times(&v, "node02", "node01", WireKind::AppendResponse, 0);
+    assert!(
+        !replies.is_empty() && replies.iter().all(|&t| t == 1),
+        "{replies:?}"
+    );
 }

@@ -210,6 +210,37 @@ pub fn link(a: &str, b: &str, cut: bool, one_way: bool) -> String {
     }
 }
 
+/// The latency the "Delay" button gives a link: a WAN, slower than a
+/// heartbeat's 100 ms interval.
+pub const DELAY_EXAMPLE: &str = "200ms";
+/// The loss the "Loss" button gives a link.
+pub const LOSS_EXAMPLE: &str = "5%";
+/// The egress rate the "Limit NIC" button gives a machine.
+pub const RATE_EXAMPLE: &str = "1mbit";
+
+/// `net delay A B 200ms`: both links between `a` and `b`.
+pub fn delay(a: &str, b: &str) -> String {
+    format!("net delay {a} {b} {DELAY_EXAMPLE}")
+}
+
+/// `net loss A B 5%`: both links between `a` and `b`.
+pub fn loss(a: &str, b: &str) -> String {
+    format!("net loss {a} {b} {LOSS_EXAMPLE}")
+}
+
+/// `net rate A 1mbit`: machine `a`'s NIC (its queue keeps the default limit).
+pub fn rate(a: &str) -> String {
+    format!("net rate {a} {RATE_EXAMPLE}")
+}
+
+/// `net clear A B` (both links between them) or `net clear A` (its NIC).
+pub fn clear(a: &str, b: Option<&str>) -> String {
+    match b {
+        Some(b) => format!("net clear {a} {b}"),
+        None => format!("net clear {a}"),
+    }
+}
+
 /// The member a machine runs, as the cluster's member list knows it (by peer URL).
 pub fn member_of(view: &WorldView, name: &str) -> Option<u64> {
     let m = machine(view, name)?;
@@ -299,6 +330,40 @@ mod tests {
     fn run(s: &mut Session, line: &str) -> String {
         let ex = s.run_typed(line);
         ex.output.merged()
+    }
+
+    #[test]
+    fn the_network_buttons_type_commands_the_shell_runs() {
+        let mut s = boot();
+        for line in [
+            delay("node01", "node02"),
+            loss("node01", "node03"),
+            rate("node02"),
+        ] {
+            assert_eq!(run(&mut s, &line), "", "{line}");
+            assert_eq!(change_of(&s.world.view(), None, &line), None, "{line}");
+        }
+        let v = s.world.view();
+        assert_eq!(v.net_links.len(), 4);
+        assert!(v
+            .net_links
+            .iter()
+            .any(|l| l.from == "node02" && l.to == "node01" && l.spec.latency_ms == 200));
+        assert!(v
+            .net_links
+            .iter()
+            .any(|l| l.from == "node03" && l.to == "node01" && l.spec.loss_ppm == 50_000));
+        assert_eq!(v.nics.len(), 1);
+        assert_eq!(v.nics[0].spec.rate_bps, 1_000_000);
+        for line in [
+            clear("node01", Some("node02")),
+            clear("node03", Some("node01")),
+            clear("node02", None),
+        ] {
+            assert_eq!(run(&mut s, &line), "", "{line}");
+        }
+        let v = s.world.view();
+        assert!(v.net_links.is_empty() && v.nics.is_empty());
     }
 
     #[test]

@@ -11,7 +11,7 @@ use raft::StateRole;
 use super::etcd::membership::Member;
 use super::etcd::request::StatusInfo;
 use super::wire::{Wire, WIRE_IN_VIEW};
-use super::world::{ExitInfo, Traffic, World};
+use super::world::{ExitInfo, LinkSpec, NicSpec, Traffic, World};
 
 /// A process's raft role as etcd's documents name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,6 +120,26 @@ pub struct LinkView {
     pub b_to_a: bool,
 }
 
+/// A directed link whose latency, jitter or loss is not the default
+/// (`net delay`, `net loss`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetLinkView {
+    pub from: String,
+    pub to: String,
+    pub spec: LinkSpec,
+}
+
+/// A machine's NIC that is not the default (`net rate`), or a default one
+/// holding at least a millisecond of queue (as `net show` lists them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NicView {
+    pub machine: String,
+    pub spec: NicSpec,
+    /// Bytes waiting in its queue now (more than the limit while a snapshot
+    /// or a client's bytes, which wait rather than drop, fill it).
+    pub queued_bytes: u64,
+}
+
 /// Everything the UI may see.
 ///
 /// Equality compares the world's state and leaves out `traffic`, `wire` and
@@ -144,6 +164,10 @@ pub struct WorldView {
     /// Each running process's election timer and, while it campaigns, its
     /// votes, in map order.
     pub timers: Vec<NodeTimer>,
+    /// The directed links that are not the defaults, by (from, to).
+    pub net_links: Vec<NetLinkView>,
+    /// The NICs that are not the defaults or hold a queue, by machine.
+    pub nics: Vec<NicView>,
 }
 
 /// A process's election timer as raft runs it (`Server::election_timer`),
@@ -172,6 +196,8 @@ impl PartialEq for WorldView {
             traffic: _,
             wire: _,
             timers: _,
+            net_links,
+            nics,
         } = self;
         *now_ms == other.now_ms
             && *wall_ms == other.wall_ms
@@ -179,6 +205,8 @@ impl PartialEq for WorldView {
             && *links == other.links
             && *hosts == other.hosts
             && *log_lines == other.log_lines
+            && *net_links == other.net_links
+            && *nics == other.nics
     }
 }
 
@@ -226,7 +254,35 @@ impl World {
             traffic: self.traffic(),
             wire: self.wire_log().newest(WIRE_IN_VIEW).into(),
             timers: self.timers(),
+            net_links: self
+                .link_specs()
+                .into_iter()
+                .map(|(from, to, spec)| NetLinkView {
+                    from: from.to_string(),
+                    to: to.to_string(),
+                    spec,
+                })
+                .collect(),
+            nics: self.nic_views(),
         }
+    }
+
+    /// The NICs worth showing: not the default, or with at least 1 ms of
+    /// queue (a default NIC's microseconds of queue are noise).
+    fn nic_views(&self) -> Vec<NicView> {
+        self.machines
+            .keys()
+            .filter_map(|name| {
+                let (spec, queued_bytes) = self.nic(name);
+                let queued_us =
+                    u128::from(queued_bytes) * 8_000_000 / u128::from(spec.rate_bps.max(1));
+                (spec != NicSpec::default() || queued_us >= 1000).then(|| NicView {
+                    machine: name.clone(),
+                    spec,
+                    queued_bytes,
+                })
+            })
+            .collect()
     }
 
     fn timers(&self) -> Vec<NodeTimer> {
@@ -678,6 +734,58 @@ mod tests {
             .collect();
         assert!(roles.contains(&Some(Role::Learner)), "{roles:?}");
         assert!(!roles.contains(&Some(Role::Follower)), "{roles:?}");
+    }
+
+    #[test]
+    fn the_view_shows_links_and_nics_that_are_not_the_defaults() {
+        use crate::sim::world::DEFAULT_LIMIT_BYTES;
+        let mut w = World::new(1);
+        three(&mut w);
+        act(&mut w, Action::Advance { ms: 3000 });
+        let v = w.view();
+        assert!(
+            v.net_links.is_empty() && v.nics.is_empty(),
+            "a LAN shows nothing"
+        );
+        let (a, b) = ("node01".to_string(), "node02".to_string());
+        act(&mut w, Action::SetDelay { a, b, ms: 200 });
+        let spec = NicSpec {
+            rate_bps: 1_000_000,
+            limit_bytes: DEFAULT_LIMIT_BYTES,
+        };
+        let machine = "node01".to_string();
+        act(&mut w, Action::SetNic { machine, spec });
+        let v = w.view();
+        let links: Vec<(&str, &str, u64)> = v
+            .net_links
+            .iter()
+            .map(|l| (l.from.as_str(), l.to.as_str(), l.spec.latency_ms))
+            .collect();
+        assert_eq!(
+            links,
+            [("node01", "node02", 200), ("node02", "node01", 200)]
+        );
+        assert_eq!(v.nics.len(), 1);
+        assert_eq!(
+            (v.nics[0].machine.as_str(), v.nics[0].spec),
+            ("node01", spec)
+        );
+        // a 100 kB write leaves node01 at 1 mbit: its queue fills, then drains
+        w.record_frames(10);
+        let request = Request::Put {
+            key: "big".into(),
+            value: "v".repeat(100_000),
+        };
+        let _ = w.call("node01", "10.0.0.1:2379", request, 5000);
+        act(&mut w, Action::Advance { ms: 3000 });
+        let queued: Vec<u64> = w
+            .take_frames()
+            .iter()
+            .filter_map(|(_, v)| v.nics.first().map(|n| n.queued_bytes))
+            .collect();
+        let most = queued.iter().copied().max().unwrap_or(0);
+        assert!(most > 100_000, "two followers' appends wait: {most}");
+        assert_eq!(queued.last(), Some(&0), "{queued:?}");
     }
 
     #[test]

@@ -3,9 +3,12 @@
 //! receiver's, shaped and coloured by its kind (a legend names them), and
 //! the message inspector that shows one message's fields.
 //!
-//! **Flight time.** A message arrives after its link's latency (1 ms on the
-//! default LAN), far too fast to see, so a dot flies for its latency at the
-//! page's speed but never less than [`FLOOR_MS`] of real time. A reply leaves
+//! **Flight time.** A message arrives after its time on the network: its
+//! wait in its sender's NIC queue and its link's latency (1 ms on the default
+//! LAN, far too fast to see). A dot flies [`FLOOR_MS`] of real time plus that
+//! time at the page's speed (at most [`CEILING_MS`]): every dot can be
+//! followed, and a message on a 200 ms link flies visibly longer than one on
+//! the LAN (0.7 s against 0.5 s at 1x, 2.5 s against 0.5 s at 0.1x). A reply leaves
 //! once the dot of the message it answers has arrived (a heartbeat lands,
 //! then its reply flies back), so the exchange reads in order. While a dot of
 //! the same sender, receiver and kind is still flying, a new one is not
@@ -24,10 +27,11 @@ use yew::prelude::*;
 use crate::sim::view::WorldView;
 use crate::sim::wire::{Wire, WireKind};
 
-/// The least time (real ms) a dot is on its way.
+/// The least time (real ms) a dot is on its way: what it flies on top of
+/// its time on the network at the page's speed.
 pub const FLOOR_MS: f64 = 500.0;
 /// The most time (real ms) a dot is on its way, however slow the link.
-const CEILING_MS: f64 = 8000.0;
+pub const CEILING_MS: f64 = 8000.0;
 /// How long a dropped message's dot lives: it stops at [`DROP_AT`] of its
 /// way after 60 % of it, then fades.
 const DROP_MS: f64 = 700.0;
@@ -232,8 +236,7 @@ impl Sky {
         let dur = if w.dropped {
             DROP_MS
         } else {
-            let latency = w.arrive_ms.saturating_sub(w.sent_ms) as f64;
-            (latency / speed.max(1e-3)).clamp(FLOOR_MS, CEILING_MS)
+            flight_ms(w.arrive_ms.saturating_sub(w.sent_ms), speed)
         };
         if !w.dropped {
             self.tally(w, answered + dur);
@@ -247,31 +250,42 @@ impl Sky {
     }
 }
 
+/// How long (real ms) a dot flies for a message `on_way_ms` simulated ms
+/// on its way, at the page's `speed`: the floor plus that time at the speed,
+/// never more than the ceiling.
+pub fn flight_ms(on_way_ms: u64, speed: f64) -> f64 {
+    (FLOOR_MS + on_way_ms as f64 / speed.max(1e-3)).min(CEILING_MS)
+}
+
 /// Where a dot leaves and lands between boxes centred at `a` and `b` of
-/// half-size `half`: on the boxes' edges (so no box hides it), moved a
-/// little to the side of its direction, so messages and their replies fly
-/// in two lanes.
-pub fn lane(a: Point, b: Point, half: Point) -> (Point, Point) {
+/// half-sizes `ha` and `hb`: on the boxes' edges (so no box hides it),
+/// moved a little to the side of its direction, so messages and their
+/// replies fly in two lanes.
+pub fn lane(a: Point, b: Point, (ha, hb): (Point, Point)) -> (Point, Point) {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len = dx.hypot(dy);
     if len < 1e-6 {
         return (a, b);
     }
-    let tx = if dx.abs() > 1e-9 {
-        half.0 / dx.abs()
-    } else {
-        f64::INFINITY
+    // the share of the way from a box's centre to its edge
+    let exit = |half: Point| {
+        let tx = if dx.abs() > 1e-9 {
+            half.0 / dx.abs()
+        } else {
+            f64::INFINITY
+        };
+        let ty = if dy.abs() > 1e-9 {
+            half.1 / dy.abs()
+        } else {
+            f64::INFINITY
+        };
+        tx.min(ty).min(0.45)
     };
-    let ty = if dy.abs() > 1e-9 {
-        half.1 / dy.abs()
-    } else {
-        f64::INFINITY
-    };
-    let t = tx.min(ty).min(0.45);
+    let (ta, tb) = (exit(ha), exit(hb));
     let (nx, ny) = (-dy / len * 5.0, dx / len * 5.0);
     (
-        (a.0 + dx * t + nx, a.1 + dy * t + ny),
-        (b.0 - dx * t + nx, b.1 - dy * t + ny),
+        (a.0 + dx * ta + nx, a.1 + dy * ta + ny),
+        (b.0 - dx * tb + nx, b.1 - dy * tb + ny),
     )
 }
 
@@ -334,17 +348,20 @@ pub fn legend() -> Html {
     html! {
         <ul class="msg-legend" data-testid="msg-legend" aria-label="The message dots' shapes">
             { for KEY_KINDS.iter().map(|&k| html! { <li>{ key_dot(k, "16") }{ k.label() }</li> }) }
-            <li class="muted">{ "hollow: the reply · stops and fades: dropped · dots fly at least 0.5 s, slower than the network, so you can follow them" }</li>
+            <li class="muted">{ "hollow: the reply · stops and fades (✕): dropped · a dot flies 0.5 s plus its time on the network at the page's speed, so a slow link's dots fly longer" }</li>
         </ul>
     }
 }
 
 /// The dots of `sky` at real time `now` (`still`: as CSS animations); a
-/// click on one emits its message number.
+/// click on one emits its message number. `half(name, dy)` is the half-size
+/// of a machine's box as seen by a dot leaving it (or arriving) with a
+/// vertical direction `dy`: taller downwards under a NIC gauge, so the dot
+/// starts clear of the gauge too.
 pub fn dots(
     sky: &mut Sky,
     at: &dyn Fn(&str) -> Option<Point>,
-    half: Point,
+    half: &dyn Fn(&str, f64) -> Point,
     now: f64,
     still: bool,
     reduced: bool,
@@ -355,7 +372,8 @@ pub fn dots(
         let (Some(a), Some(b)) = (at(&f.wire.from), at(&f.wire.to)) else {
             continue;
         };
-        let (p0, p1) = lane(a, b, half);
+        let halves = (half(&f.wire.from, b.1 - a.1), half(&f.wire.to, a.1 - b.1));
+        let (p0, p1) = lane(a, b, halves);
         out.push(if still {
             still_dot(f, p0, p1, now)
         } else {
@@ -585,7 +603,8 @@ pub fn fields(w: &Wire) -> Vec<(&'static str, String)> {
     v.push((
         if w.dropped { "dropped" } else { "arrives" },
         if w.dropped {
-            "at its sender: the link is cut or the peer unreachable".to_string()
+            "at its sender: the link is cut, the peer unreachable, or the sender's NIC queue full"
+                .to_string()
         } else {
             format!(
                 "{} ({} ms later)",
@@ -641,10 +660,10 @@ mod tests {
         sky.take(&view(101, vec![hb, re]), 10.0, 1.0);
         assert_eq!(sky.flying.len(), 2);
         let (h, r) = (&sky.flying[0], &sky.flying[1]);
-        assert_eq!((h.born, h.dur), (10.0, FLOOR_MS));
-        assert_eq!(r.born, 10.0 + FLOOR_MS);
+        assert_eq!((h.born, h.dur), (10.0, FLOOR_MS + 1.0));
+        assert_eq!(r.born, 10.0 + FLOOR_MS + 1.0);
         assert!(r.at(20.0).is_none(), "the reply waits");
-        assert!(h.at(20.0).is_some() && r.at(10.0 + FLOOR_MS + 1.0).is_some());
+        assert!(h.at(20.0).is_some() && r.at(10.0 + FLOOR_MS + 2.0).is_some());
     }
 
     #[wasm_bindgen_test]
@@ -656,11 +675,23 @@ mod tests {
             .collect();
         sky.take(&view(500, ws), 0.0, 100.0);
         assert_eq!((sky.flying.len(), sky.skipped), (1, 4));
-        // a slow link at a slow speed flies longer than the floor, up to the ceiling
+        // a slow link at a slow speed flies its latency on top of the floor
         let slow = wire(5, "b", "c", WireKind::Append, 600, Some(200));
         sky.take(&view(600, vec![slow]), 1.0, 0.1);
         let f = sky.flying.last().expect("a dot");
-        assert_eq!(f.dur, 2000.0);
+        assert_eq!(f.dur, FLOOR_MS + 2000.0);
+    }
+
+    #[wasm_bindgen_test]
+    fn a_slow_link_flies_longer_than_the_lan_at_every_speed() {
+        for speed in [0.1, 0.5, 1.0, 2.0, 5.0] {
+            let (lan, slow) = (flight_ms(1, speed), flight_ms(200, speed));
+            assert!(lan >= FLOOR_MS && slow > lan, "{speed}x: {lan} {slow}");
+        }
+        // at 1x the difference is the latency itself: 0.2 s more
+        assert_eq!(flight_ms(200, 1.0) - flight_ms(1, 1.0), 199.0);
+        // a queue of a minute flies the ceiling, not a minute
+        assert_eq!(flight_ms(60_000, 1.0), CEILING_MS);
     }
 
     #[wasm_bindgen_test]
@@ -711,27 +742,36 @@ mod tests {
         sky.take(&view(11, vec![ask, yes, ask2, no]), 0.0, 1.0);
         let c = &sky.campaigns[0];
         assert_eq!((&*c.candidate, c.term, c.pre), ("b", 4, false));
+        // each dot flies the floor and its 1 ms at 1x
+        let dot = flight_ms(1, 1.0);
         assert_eq!(
-            c.count(FLOOR_MS),
+            c.count(dot),
             (1, 0),
             "only its own vote while the request flies"
         );
         assert_eq!(
-            c.count(2.0 * FLOOR_MS),
+            c.count(2.0 * dot),
             (2, 1),
             "each reply counts when it lands"
         );
-        sky.take(&view(12, vec![]), 2.0 * FLOOR_MS + TALLY_MS + 1.0, 1.0);
+        sky.take(&view(12, vec![]), 2.0 * dot + TALLY_MS + 1.0, 1.0);
         assert!(sky.campaigns.is_empty(), "a tally stays a while, then goes");
     }
 
     #[wasm_bindgen_test]
     fn lanes_start_and_end_outside_the_boxes() {
         let half = (100.0, 44.0);
-        let ((x0, y0), (x1, _)) = lane((0.0, 0.0), (400.0, 0.0), half);
+        let ((x0, y0), (x1, _)) = lane((0.0, 0.0), (400.0, 0.0), (half, half));
         assert!(x0 >= 100.0 && x1 <= 300.0 && y0.abs() > 1.0);
         // the reply's lane is the other side of the line
-        let ((_, y0r), _) = lane((400.0, 0.0), (0.0, 0.0), half);
+        let ((_, y0r), _) = lane((400.0, 0.0), (0.0, 0.0), (half, half));
         assert!(y0 * y0r < 0.0);
+        // a box taller below (a NIC gauge under it): a dot going down leaves its foot
+        let tall = (100.0, 80.0);
+        let ((_, y0), (_, y1)) = lane((0.0, 0.0), (0.0, 400.0), (tall, half));
+        assert!(
+            (y0 - 80.0).abs() < 1e-9 && (y1 - 356.0).abs() < 1e-9,
+            "{y0} {y1}"
+        );
     }
 }

@@ -1,6 +1,8 @@
 //! The actions panel: buttons for the cluster (add a machine, write a key) and for
 //! the selected machine (start, stop, crash, power, add as member or learner,
-//! promote, remove, make leader, wipe). Each button types the command it stands
+//! promote, remove, make leader, wipe) and its network (slow or lossy links to
+//! a peer chosen in a list, a limited NIC, and clearing them: `net delay`,
+//! `net loss`, `net rate`, `net clear`). Each button types the command it stands
 //! for (`shell::actions`) and, under the pointer or focus, asks the quorum panel
 //! for its forecast. A button's `HOST$ cmd` runs on that machine and leaves the
 //! terminal's machine as it was; only "Use NAME's terminal" (which types
@@ -12,6 +14,7 @@ use yew::prelude::*;
 use crate::shell::actions;
 use crate::sim::quorum::Change;
 use crate::sim::view::{visible_string, visible_text, MachineView, Role, WorldView};
+use crate::sim::world::NicSpec;
 
 #[derive(Properties, PartialEq)]
 pub struct MachineProps {
@@ -38,6 +41,40 @@ struct Selected {
     state: &'static str,
     actions: Vec<Action>,
     facts: String,
+    net: NetData,
+}
+
+/// What the selected machine's network buttons offer: each other machine
+/// (and whether its links with this one are not the defaults), and whether
+/// this machine's NIC is limited.
+#[derive(Clone, PartialEq)]
+pub struct NetData {
+    machine: String,
+    peers: Vec<(String, bool)>,
+    nic_limited: bool,
+}
+
+impl NetData {
+    fn of(view: &WorldView, name: &str) -> NetData {
+        let set = |p: &str| {
+            view.net_links
+                .iter()
+                .any(|l| (l.from == name && l.to == p) || (l.from == p && l.to == name))
+        };
+        NetData {
+            machine: name.to_string(),
+            peers: view
+                .machines
+                .iter()
+                .filter(|m| m.name != name)
+                .map(|m| (m.name.clone(), set(&m.name)))
+                .collect(),
+            nic_limited: view
+                .nics
+                .iter()
+                .any(|n| n.machine == name && n.spec != NicSpec::default()),
+        }
+    }
 }
 
 /// One action: its label, test id, command, and the change it forecasts.
@@ -50,9 +87,17 @@ struct Action {
 }
 
 fn button(a: &Action, props: &MachineProps) -> Html {
+    action_button(a, &props.on_run, &props.on_forecast)
+}
+
+fn action_button(
+    a: &Action,
+    on_run: &Callback<String>,
+    on_forecast: &Callback<Option<Change>>,
+) -> Html {
     let onclick = {
-        let on = props.on_run.clone();
-        let f = props.on_forecast.clone();
+        let on = on_run.clone();
+        let f = on_forecast.clone();
         let c = a.command.clone();
         Callback::from(move |_: MouseEvent| {
             f.emit(None);
@@ -60,7 +105,7 @@ fn button(a: &Action, props: &MachineProps) -> Html {
         })
     };
     let show = {
-        let f = props.on_forecast.clone();
+        let f = on_forecast.clone();
         let ch = a.change.clone();
         move || f.emit(ch.clone())
     };
@@ -70,11 +115,11 @@ fn button(a: &Action, props: &MachineProps) -> Html {
     };
     let focus = Callback::from(move |_: FocusEvent| show());
     let hide = {
-        let f = props.on_forecast.clone();
+        let f = on_forecast.clone();
         Callback::from(move |_: MouseEvent| f.emit(None))
     };
     let blur = {
-        let f = props.on_forecast.clone();
+        let f = on_forecast.clone();
         Callback::from(move |_: FocusEvent| f.emit(None))
     };
     html! {
@@ -204,6 +249,7 @@ pub fn panel(view: &WorldView, selected: Option<&str>) -> PanelData {
                     m.disk.join(" ")
                 }
             )),
+            net: NetData::of(view, &m.name),
         });
     PanelData { cluster, selected }
 }
@@ -251,12 +297,96 @@ pub fn machine_panel(props: &MachineProps) -> Html {
                             <button class="link-button" onclick={close} aria-label="close the machine's actions">{ "×" }</button>
                         </h3>
                         <div class="buttons">{ for m.actions.iter().map(|a| button(a, props)) }</div>
+                        <NetButtons data={m.net.clone()} on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
                         { terminal_switch(&m.name, props) }
                         <p class="small muted">{ m.facts.clone() }</p>
                     </div>
                 },
                 None => html! { <p class="small muted">{ "Click a machine on the map for its actions." }</p> },
             } }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct NetProps {
+    data: NetData,
+    on_run: Callback<String>,
+    on_forecast: Callback<Option<Change>>,
+}
+
+/// A network action: the command it types (no forecast: the quorum panel
+/// forecasts membership and quorum, which a setting does not change).
+fn net_action(id: &'static str, label: &'static str, command: String) -> Action {
+    Action {
+        id,
+        label,
+        command,
+        change: None,
+    }
+}
+
+/// The selected machine's network: its NIC's limit, and the links to a
+/// peer chosen in a list (the first other machine until one is chosen).
+#[function_component(NetButtons)]
+fn net_buttons(props: &NetProps) -> Html {
+    let chosen = use_state(|| None::<String>);
+    let d = &props.data;
+    let name = &d.machine;
+    let peer = chosen
+        .as_ref()
+        .and_then(|c| d.peers.iter().find(|(p, _)| p == c))
+        .or_else(|| d.peers.first());
+    let nic = if d.nic_limited {
+        net_action(
+            "net-clear-nic",
+            "Clear NIC limit",
+            actions::clear(name, None),
+        )
+    } else {
+        net_action("net-rate", "Limit NIC to 1mbit", actions::rate(name))
+    };
+    let mut links = Vec::new();
+    if let Some((p, set)) = peer {
+        links.push(net_action(
+            "net-delay",
+            "Delay 200 ms",
+            actions::delay(name, p),
+        ));
+        links.push(net_action("net-loss", "Loss 5%", actions::loss(name, p)));
+        if *set {
+            links.push(net_action(
+                "net-clear-link",
+                "Clear link",
+                actions::clear(name, Some(p)),
+            ));
+        }
+    }
+    let onchange = {
+        let chosen = chosen.clone();
+        Callback::from(move |e: Event| {
+            let value = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value());
+            chosen.set(value);
+        })
+    };
+    let b = |a: &Action| action_button(a, &props.on_run, &props.on_forecast);
+    let shown_peer = peer.map(|(p, _)| p.clone()).unwrap_or_default();
+    html! {
+        <div class="buttons net-actions" data-testid="net-actions" role="group" aria-label="network">
+            <span class="small muted">{ "Network:" }</span>
+            { b(&nic) }
+            if !links.is_empty() {
+                <label class="small">{ "link to " }
+                    <select data-testid="net-peer" {onchange}>
+                        { for d.peers.iter().map(|(p, _)| html! {
+                            <option value={p.clone()} selected={*p == shown_peer}>{ visible_text(p).into_owned() }</option>
+                        }) }
+                    </select>
+                </label>
+                { for links.iter().map(b) }
+            }
         </div>
     }
 }

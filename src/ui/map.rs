@@ -7,7 +7,8 @@
 //! layer, so no dot takes their click) and, when the toggle is on, the raft
 //! messages on their way (`flights`), each node's election timer, the vote
 //! tallies, the quorum line and marks, the event banner, "pause on" and the
-//! message inspector. Names and reasons are a person's
+//! message inspector; the network's settings (`netmap`): a label by each
+//! link that is not the default, a queue gauge under each limited NIC. Names and reasons are a person's
 //! text, shown through `visible_text` (a bidi control cannot flip a label).
 //! Under the map, a legend of the words its nodes use, each with its glossary
 //! link; a machine whose etcd never ran says "not started", with the member
@@ -19,6 +20,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::flights::{self, Inspector, Sky};
+use super::netmap;
 use super::quorum::labelled;
 use super::state::{MapEvent, PauseOn};
 use crate::shell::actions;
@@ -145,6 +147,7 @@ impl PartialEq for LinksOf {
         let (a, b) = (&self.0, &other.0);
         Rc::ptr_eq(a, b)
             || (a.links == b.links
+                && a.net_links == b.net_links
                 && a.machines.len() == b.machines.len()
                 && a.machines
                     .iter()
@@ -275,6 +278,9 @@ fn legend() -> Html {
         <ul class="map-legend" data-testid="map-legend" aria-label="What the map's words mean">
             { for states.iter().map(|(w, g)| item(symbol(w), w, *g)) }
             { for [Word::Term, Word::Commit, Word::Applied].into_iter().map(|w| item("", w.name(), Some(w))) }
+            <li class="muted" data-testid="legend-net">
+                { "by a link, “200 ms”, “±10 ms”, “5% loss”: its delay, jitter and loss (▸ one way only) · under a machine, “NIC 1mbit · queue”: its send rate and the bytes waiting to leave; red and “full”: raft messages are dropped (✕)" }
+            </li>
         </ul>
     }
 }
@@ -356,6 +362,7 @@ pub fn cluster_map(props: &MapProps) -> Html {
                 <Links view={LinksOf(props.view.clone())} {geo} handles={false} pointed={pointed.clone()}
                     on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
                 <Nodes view={MachinesOf(props.view.clone())} {geo} selected={props.selected.clone()} on_select={props.on_select.clone()} />
+                <NicGauges view={props.view.clone()} {geo} />
                 <Timers view={props.view.clone()} {geo} />
                 <QuorumMarks view={props.view.clone()} {geo} quorum={q.clone()} />
                 <FlightsLayer view={props.view.clone()} {geo} animate={props.animate} playing={props.playing}
@@ -426,7 +433,19 @@ fn links(props: &LinksProps) -> Html {
         .map(|((l, r), h)| link(l, &pos, (h, r), props, &pointed))
         .unzip();
     if props.handles {
-        html! { <g class="links link-handles">{ for handles }</g> }
+        let at: BTreeMap<(String, String), Point> = view
+            .links
+            .iter()
+            .filter(|l| pos.contains_key(&l.a) && pos.contains_key(&l.b))
+            .map(|l| (l.a.clone(), l.b.clone()))
+            .zip(points.iter().copied())
+            .collect();
+        html! {
+            <>
+                <g class="links link-handles">{ for handles }</g>
+                { netmap::labels(view, &pos, &at, g) }
+            </>
+        }
     } else {
         html! { <g class="links link-lines">{ for lines }</g> }
     }
@@ -531,6 +550,16 @@ fn nodes(props: &NodesProps) -> Html {
     }
 }
 
+/// Each limited NIC's rate and queue, under its machine's box (`netmap`).
+#[function_component(NicGauges)]
+fn nic_gauges(props: &ViewProps) -> Html {
+    if props.view.nics.is_empty() {
+        return Html::default();
+    }
+    let pos = positions(&props.view, props.geo);
+    netmap::gauges(&props.view, &pos, props.geo)
+}
+
 /// The raft messages on their way (see `flights`): a dot per message of the
 /// newest views, moved every frame while the clock plays, flown by CSS on a
 /// still page.
@@ -550,12 +579,27 @@ fn flights_layer(props: &FlightsProps) -> Html {
     let pos = positions(&props.view, g);
     let at = |name: &str| pos.get(name).copied();
     let half = (g.box_w / 2.0 + 4.0, g.box_h / 2.0 + 4.0);
+    // a machine with a NIC gauge under its box: a dot going down starts
+    // (or lands) under the gauge
+    let gauge = netmap::gauge_height(g);
+    let half_of = |name: &str, dy: f64| {
+        let under = dy > 0.0 && props.view.nics.iter().any(|n| n.machine == name);
+        (half.0, if under { half.1 + gauge } else { half.1 })
+    };
     let tallies = if sky.campaigns.is_empty() {
         Html::default()
     } else {
+        // a tally goes under its machine's NIC gauge, if it has one
+        let gauge = netmap::gauge_height(g);
+        let nics = &props.view.nics;
+        let under = |name: &str| {
+            let (x, y) = at(name)?;
+            let drop = nics.iter().any(|n| n.machine == name);
+            Some((x, if drop { y + gauge } else { y }))
+        };
         flights::tallies(
             &mut sky,
-            &at,
+            &under,
             g.box_h / 2.0 + 16.0,
             props.voters,
             now,
@@ -564,7 +608,7 @@ fn flights_layer(props: &FlightsProps) -> Html {
     };
     html! {
         <>
-            { flights::dots(&mut sky, &at, half, now, !props.playing, reduced, &props.on_pick) }
+            { flights::dots(&mut sky, &at, &half_of, now, !props.playing, reduced, &props.on_pick) }
             { tallies }
         </>
     }
@@ -813,6 +857,17 @@ fn link(
     });
     let (hover, leave, focus, blur) = link_pointer(l, state == "up", props, pointed);
     let (aria, title, label) = link_words(l, state);
+    // a link that is not the default says how, after what a press does
+    let net: Vec<String> = netmap::pair_labels(&props.view.0, l)
+        .iter()
+        .map(|n| shown(n.words()))
+        .collect();
+    let (aria, title) = if net.is_empty() {
+        (aria, title)
+    } else {
+        let net = net.join("; ");
+        (format!("{aria}. {net}"), format!("{title}\n{net}"))
+    };
     let key = format!("{}-{}", l.a, l.b);
     let (x1, y1, x2, y2) = (
         format!("{x1:.1}"),
@@ -997,8 +1052,6 @@ mod tests {
     fn ring(n: usize) -> Vec<(Point, Point)> {
         let names: Vec<String> = (1..=n).map(|i| format!("node{i:02}")).collect();
         let view = WorldView {
-            now_ms: 0,
-            wall_ms: 0,
             machines: names
                 .iter()
                 .map(|name| MachineView {
@@ -1010,12 +1063,7 @@ mod tests {
                     last_exit: None,
                 })
                 .collect(),
-            links: Vec::new(),
-            hosts: Vec::new(),
-            log_lines: 0,
-            traffic: Vec::new(),
-            wire: Rc::from(Vec::new()),
-            timers: Vec::new(),
+            ..WorldView::default()
         };
         let pos = positions(&view, Geometry::of(n, false));
         let mut ends = Vec::new();

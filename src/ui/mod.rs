@@ -1,7 +1,8 @@
 //! The page (wasm32 only): a Yew app over one shell session. It opens on a running
 //! three-machine cluster and shows the cluster map, the quorum panel, the members
 //! and status tables, the terminal, the logs and the timeline; every change goes
-//! through the same shell commands a person types. If the code ever panics,
+//! through the same shell commands a person types (`netmap`: the network's
+//! labels and queue gauges on the map, public for the tests). If the code ever panics,
 //! `report` shows a banner and stops the page.
 
 mod app;
@@ -12,6 +13,7 @@ mod lesson;
 mod logs;
 mod machine;
 mod map;
+pub mod netmap;
 mod promises;
 mod quorum;
 pub mod report;
