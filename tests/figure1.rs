@@ -147,6 +147,7 @@ fn a_voter_added_behind_a_slow_nic_costs_elections_and_a_put() {
         assert!(real.failed_puts[0].ends_with("context deadline exceeded"));
     }
     let sim = simulated(false);
+    println!("voter, simulated: {sim:?}");
     assert!(sim.candidacies >= 4, "several candidacies: {sim:?}");
     assert!(sim.leaders >= 1, "{sim:?}");
     // One put is lost and fails when its 5 s run out: the client's side of
@@ -176,6 +177,7 @@ fn a_learner_added_behind_a_slow_nic_costs_one_election() {
         assert!(text.contains("promoted in cluster"));
     }
     let sim = simulated(true);
+    println!("learner, simulated: {sim:?}");
     assert_eq!((sim.candidacies, sim.leaders), (1, 1), "{sim:?}");
     // A put proposed to the old leader in the moment of the one election is
     // lost with it, as etcd loses it (`parseProposeCtxErr`; the recordings'
