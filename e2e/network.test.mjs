@@ -102,6 +102,26 @@ describe('the network on the map', () => {
     });
   }
 
+  test("a learner catching up behind the leader's slow NIC: the queue and the time it takes", { timeout: 150_000 }, async () => {
+    await withPage(async (page) => {
+      await page.locator('[data-testid="machine-node03"]').waitFor();
+      await type(page, 'machine add node04 192.168.0.64');
+      await type(page, 'etcdctl check datascale --load=s');
+      await waitForOutput(page, 'PASS: Approximate system memory used', 60_000);
+      await type(page, 'sleep 5');
+      await type(page, 'net rate node01 10mbit limit 4mb');
+      await type(page, 'etcdctl member add node04 --peer-urls=http://192.168.0.64:2380 --learner');
+      await type(page, 'node04$ etcd --name node04 --initial-advertise-peer-urls http://192.168.0.64:2380 --listen-peer-urls http://0.0.0.0:2380 --advertise-client-urls http://192.168.0.64:2379 --listen-client-urls http://0.0.0.0:2379 --initial-cluster node01=http://192.168.0.61:2380,node02=http://192.168.0.62:2380,node03=http://192.168.0.63:2380,node04=http://192.168.0.64:2380 --initial-cluster-state existing');
+      const queue = page.locator('[data-testid="learner-queue"]');
+      await queue.waitFor({ timeout: 30_000 });
+      assert.match(await queue.textContent(), /the leader's NIC holds [\d.]+ [kM]B for its peers: about [\d.]+ s at 10mbit/);
+      await pause(page);
+      await queue.scrollIntoViewIfNeeded();
+      await mkdir(OUT, { recursive: true });
+      await page.screenshot({ path: join(OUT, 'network-learner-1440.png') });
+    }, { width: 1440, height: 900 });
+  });
+
   test('a tiny queue fills, shows full while raft messages drop, and drains', { timeout: 90_000 }, async () => {
     await withPage(async (page) => {
       await page.locator('[data-testid="machine-node03"]').waitFor();

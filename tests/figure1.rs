@@ -23,6 +23,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use quorum_playground::shell::session::Session;
+use quorum_playground::sim::quorum;
 
 const VOTER_RUNS: [&str; 2] = [
     include_str!("reference-run-b/net-03-figure1-voter.txt"),
@@ -59,6 +60,8 @@ struct Outcome {
     leaders: usize,
     failed_puts: Vec<String>,
     promotes: Vec<String>,
+    /// The learner panel's view of the leader's NIC half a second in.
+    leader_queue: Option<(u64, u64)>,
 }
 
 /// The recording's counts (`node0N: became candidate=C  became leader=L …`)
@@ -113,6 +116,9 @@ fn simulated(learner: bool) -> Outcome {
     let promote = format!("node01$ etcdctl --endpoints={ALL} member promote {id}");
     if learner {
         run(&mut s, "$ sleep 0.5");
+        o.leader_queue = quorum::learners(&s.world.view())
+            .first()
+            .and_then(|l| l.leader_queue);
         o.promotes.push(run(&mut s, &promote));
     }
     for round in 1..=15 {
@@ -201,4 +207,8 @@ fn a_learner_added_behind_a_slow_nic_costs_one_election() {
             .is_some_and(|p| p.contains(" promoted in cluster ")),
         "accepted once in sync: {sim:?}"
     );
+    // the catch-up panel sees the leader's queue (557 kB half a second in)
+    let (queued, rate) = sim.leader_queue.expect("the leader's NIC is listed");
+    assert_eq!(rate, 10_000_000);
+    assert!(queued > 100_000, "{sim:?}");
 }

@@ -303,6 +303,10 @@ pub struct LearnerInfo {
     pub fraction: f64,
     /// Whether `etcdctl member promote` would be accepted now.
     pub promote: Result<(), PromoteRefusal>,
+    /// While the leader's NIC is limited or holds a queue (`net rate`): the
+    /// bytes waiting in it and its rate in bits per second, so the page can
+    /// say how long what is already sent will take to leave.
+    pub leader_queue: Option<(u64, u64)>,
 }
 
 /// Every learner of the cluster, with its catch-up and promotion verdict.
@@ -320,9 +324,19 @@ pub fn learners(view: &WorldView) -> Vec<LearnerInfo> {
                 leader_matched,
                 fraction: fraction(c.leader.is_some(), matched, leader_matched),
                 promote: c.promote_check(*id),
+                leader_queue: leader_queue(view, c.info.leader.as_ref()),
             }
         })
         .collect()
+}
+
+/// The leader's NIC queue and rate, when the view lists its NIC.
+fn leader_queue(view: &WorldView, leader: Option<&LeaderInfo>) -> Option<(u64, u64)> {
+    let leader = leader?;
+    view.nics
+        .iter()
+        .find(|n| n.machine == leader.machine)
+        .map(|n| (n.queued_bytes, n.spec.rate_bps))
 }
 
 fn fraction(has_leader: bool, matched: u64, leader_matched: u64) -> f64 {

@@ -12,6 +12,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::shell::netunits::rate_text;
+use crate::shell::print::humanize_bytes;
 use crate::sim::glossary::Word;
 use crate::sim::quorum::{Forecast, LearnerInfo, Outcome, QuorumInfo, Row};
 use crate::sim::view::visible_string;
@@ -132,7 +134,23 @@ fn learner(l: &LearnerInfo) -> Html {
                 { "match" }<Gloss word={Word::Match} />
                 { format!(" {} of the leader's {} ({pct:.0} %): {verdict}", l.matched, l.leader_matched) }
             </p>
+            { for l.leader_queue.filter(|(q, _)| *q > 0 && pct < 100.0).map(leader_queue) }
         </div>
+    }
+}
+
+/// What the leader has already sent and still waits in its NIC: bytes, and
+/// the time they take to leave at its rate (`net rate`).
+fn leader_queue((queued, rate_bps): (u64, u64)) -> Html {
+    let secs = queued as f64 * 8.0 / rate_bps.max(1) as f64;
+    html! {
+        <p class="small" data-testid="learner-queue">
+            { format!(
+                "the leader's NIC holds {} for its peers: about {secs:.1} s at {}",
+                humanize_bytes(queued),
+                rate_text(rate_bps)
+            ) }
+        </p>
     }
 }
 
