@@ -223,9 +223,18 @@ impl World {
 
     pub(super) fn on_raft(&mut self, machine: &str, pid: u64, msg: Message) {
         // etcd answers a removed member's messages with 410 Gone; the sender
-        // learns it was removed when its stream readers redial (rafthttp)
-        if self.accepts(machine, pid, msg.from) {
-            self.step_raft(machine, msg);
+        // learns it was removed when its stream readers redial (rafthttp).
+        // One lookup of the machine: what `accepts` and `step_raft` do.
+        let stopping = self.with_process(machine, |p, ctx| {
+            let s = &mut p.server;
+            if p.pid != pid || s.backend.members.removed.contains(&msg.from) {
+                return false;
+            }
+            s.step(ctx, msg);
+            s.stop_at.is_some()
+        });
+        if stopping == Some(true) {
+            self.check_stop(machine);
         }
     }
 
