@@ -11,6 +11,7 @@
 //! 5-second rules (`member add`/`remove`, the transferee of a graceful stop) need.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use super::server::{Ctx, Out};
 use crate::sim::url::host_port;
@@ -137,6 +138,8 @@ struct WriterConn {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Peer {
     pub urls: Vec<String>,
+    /// `urls`' first, shared: every raft message to the peer carries it.
+    first_url: Option<Rc<str>>,
     /// Since when the peer has been active (`peerStatus.since`), if it is.
     pub active_since: Option<u64>,
     readers: [Option<ReaderConn>; 2],
@@ -158,6 +161,7 @@ pub struct Peer {
 impl Peer {
     fn new(urls: Vec<String>, now: u64) -> Peer {
         Peer {
+            first_url: urls.first().map(|u| Rc::from(u.as_str())),
             urls,
             active_since: None,
             readers: [None, None],
@@ -239,6 +243,7 @@ impl Transport {
     /// `UpdatePeer`.
     pub fn update_peer(&mut self, ctx: &mut Ctx, id: u64, urls: Vec<String>) {
         if let Some(p) = self.peers.get_mut(&id) {
+            p.first_url = urls.first().map(|u| Rc::from(u.as_str()));
             p.urls = urls;
             self.epoch += 1;
             ctx.server('I', "rafthttp", &format!("updated peer {id:x}"));
@@ -261,6 +266,11 @@ impl Transport {
         for (id, p) in peers {
             stop_peer(ctx, id, p);
         }
+    }
+
+    /// A peer's first URL, shared (no copy per message).
+    pub fn first_url(&self, id: u64) -> Option<Rc<str>> {
+        self.peers.get(&id)?.first_url.clone()
     }
 
     /// Since when a peer has been active, if it is.
@@ -295,24 +305,21 @@ impl Transport {
         let ends = Ends {
             local: self.local,
             cluster: self.cluster,
-            host: self.local_host.clone(),
+            host: &self.local_host,
             dial_timeout_ms: self.dial_timeout_ms,
         };
         let mut requests = Vec::new();
-        let ids: Vec<u64> = self.peers.keys().copied().collect();
-        for id in ids {
+        let next_port = &mut self.next_port;
+        for (&id, p) in self.peers.iter_mut() {
             let Some(r) = reach.get(&id) else {
-                continue;
-            };
-            let Some(p) = self.peers.get_mut(&id) else {
                 continue;
             };
             for k in Kind::ALL {
                 // each connection gets its own ephemeral port
-                let port = self.next_port;
+                let port = *next_port;
                 if let Some(req) = tick_reader(ctx, &ends, id, p, k, r, port) {
                     requests.push(req);
-                    self.next_port = self.next_port.wrapping_add(1).max(32768);
+                    *next_port = next_port.wrapping_add(1).max(32768);
                 }
                 tick_writer(ctx, id, p, k, r);
             }
@@ -390,10 +397,10 @@ fn lost(ctx: &mut Ctx, id: u64, kind: Kind, end: &str) {
 }
 
 /// The local end of reader connections.
-struct Ends {
+struct Ends<'a> {
     local: u64,
     cluster: u64,
-    host: String,
+    host: &'a str,
     dial_timeout_ms: u64,
 }
 

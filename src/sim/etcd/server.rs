@@ -35,7 +35,10 @@ pub const READY_PERCENT: f64 = 0.9;
 pub enum Out {
     /// Send a raft message to a peer, at the URL the transport knew when raft
     /// handed the message over (before this step applied any removal).
-    Raft { msg: Message, url: Option<String> },
+    Raft {
+        msg: Message,
+        url: Option<std::rc::Rc<str>>,
+    },
     /// Answer client request `req`.
     Reply {
         req: u64,
@@ -512,7 +515,10 @@ impl Server {
     fn take_records(&mut self) -> Vec<RaftRecord> {
         self.sink
             .lock()
-            .map(|mut v| std::mem::take(&mut *v))
+            .map(|mut v| match v.is_empty() {
+                true => Vec::new(),
+                false => std::mem::take(&mut *v),
+            })
             .unwrap_or_default()
     }
 
@@ -958,7 +964,7 @@ impl Server {
             if m.get_msg_type() == MessageType::MsgSnapshot {
                 self.start_snapshot_send(ctx, &m);
             }
-            let url = self.peer_url(m.to);
+            let url = self.transport.first_url(m.to);
             ctx.out.push(Out::Raft { msg: m, url });
         }
     }

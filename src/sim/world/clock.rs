@@ -96,21 +96,15 @@ impl Event {
     }
 }
 
-/// An event in the queue. The heap is a max-heap, so the order is reversed:
-/// the earliest (time, sequence number) comes out first.
-#[derive(Debug)]
+/// An event's place in the queue: its moment and the slot of
+/// [`Clock::slots`] that holds it. The heap is a max-heap, so the order is
+/// reversed: the earliest (time, sequence number) comes out first. The heap
+/// moves only these small keys; the events stay where they were put.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Scheduled {
     at: (u64, u64),
-    ev: Event,
+    slot: usize,
 }
-
-impl PartialEq for Scheduled {
-    fn eq(&self, other: &Self) -> bool {
-        self.at == other.at
-    }
-}
-
-impl Eq for Scheduled {}
 
 impl PartialOrd for Scheduled {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
@@ -120,6 +114,7 @@ impl PartialOrd for Scheduled {
 
 impl Ord for Scheduled {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // sequence numbers are unique, so `at` alone orders every two keys
         Reverse(self.at).cmp(&Reverse(other.at))
     }
 }
@@ -130,6 +125,10 @@ pub(super) struct Clock {
     wall_offset_ms: i64,
     /// Events by (time, then the order they were scheduled in).
     queue: BinaryHeap<Scheduled>,
+    /// The queued events, each in the slot its key names; `None`: free.
+    slots: Vec<Option<Event>>,
+    /// Free slots, reused before `slots` grows.
+    free: Vec<usize>,
     seq: u64,
     /// Events handled since the world began: the simulation's unit of work.
     events: u64,
@@ -145,6 +144,8 @@ impl Clock {
             now_ms: 0,
             wall_offset_ms: 0,
             queue: BinaryHeap::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
             seq: 0,
             events: 0,
             budget: Budget::NONE,
@@ -162,6 +163,11 @@ impl Clock {
             self.now_ms
         );
         debug_assert!(self.queue.peek().is_none_or(|s| s.at.1 <= self.seq));
+        debug_assert_eq!(
+            self.queue.len() + self.free.len(),
+            self.slots.len(),
+            "every slot is queued or free"
+        );
     }
 }
 
@@ -220,9 +226,19 @@ impl World {
         );
         let c = &mut self.clock;
         c.seq += 1;
+        let slot = match c.free.pop() {
+            Some(slot) => {
+                c.slots[slot] = Some(ev);
+                slot
+            }
+            None => {
+                c.slots.push(Some(ev));
+                c.slots.len() - 1
+            }
+        };
         c.queue.push(Scheduled {
             at: (c.now_ms + after_ms, c.seq),
-            ev,
+            slot,
         });
     }
 
@@ -250,9 +266,13 @@ impl World {
                 c.spent = Some(Spent::Work);
                 return;
             }
-            let Some(Scheduled { ev, .. }) = c.queue.pop() else {
+            let Some(Scheduled { slot, .. }) = c.queue.pop() else {
                 break;
             };
+            let Some(ev) = c.slots.get_mut(slot).and_then(Option::take) else {
+                break;
+            };
+            c.free.push(slot);
             self.record_frame_before(t);
             self.clock.now_ms = t;
             self.clock.events += 1;

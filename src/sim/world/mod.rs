@@ -31,6 +31,7 @@ use rand_chacha::ChaCha8Rng;
 use super::etcd::config::EtcdConfig;
 use super::etcd::datadir::DataDir;
 use super::etcd::request::{Request, SnapshotData};
+use super::etcd::server as server_out;
 
 pub use super::url::{host_port, split_url};
 pub use clients::CallResult;
@@ -226,6 +227,9 @@ pub struct World {
     clients: clients::Clients,
     // ----- observations only: nothing in the simulation reads these -----
     observe: observe::Observers,
+    /// A server step's output buffer, kept empty between steps (no
+    /// allocation per step; see `World::with_server`).
+    out_buf: Vec<server_out::Out>,
 }
 
 /// What the shell, the page and tests may read of the world's rooms: the
@@ -265,6 +269,7 @@ impl World {
             clock: clock::Clock::new(),
             clients: clients::Clients::new(),
             observe: observe::Observers::default(),
+            out_buf: Vec::new(),
         }
     }
 

@@ -402,35 +402,47 @@ impl World {
             .filter_map(|(name, m)| m.process.as_ref().map(|p| (name.as_str(), &p.server)))
     }
 
-    fn server_mut(&mut self, machine: &str) -> Option<&mut Server> {
-        self.machines
-            .get_mut(machine)
-            .and_then(|m| m.process.as_mut())
-            .map(|p| &mut p.server)
-    }
-
     /// Runs `f` on the machine's server with a context, then routes what it produced.
     pub(super) fn with_server<T>(
         &mut self,
         machine: &str,
         f: impl FnOnce(&mut Server, &mut Ctx) -> T,
     ) -> Option<T> {
+        self.with_process(machine, |p, ctx| f(&mut p.server, ctx))
+    }
+
+    /// [`Self::with_server`] with the whole process (its pid too): one
+    /// lookup of the machine for a step.
+    pub(super) fn with_process<T>(
+        &mut self,
+        machine: &str,
+        f: impl FnOnce(&mut Process, &mut Ctx) -> T,
+    ) -> Option<T> {
         let (now, wall) = (self.now_ms(), self.wall_ms());
-        let mut out = Vec::new();
+        // the buffer of an earlier call, emptied: no allocation per step
+        let mut out = std::mem::take(&mut self.out_buf);
         let mut log = Vec::new();
-        let s = self.server_mut(machine)?;
+        let Some(p) = self
+            .machines
+            .get_mut(machine)
+            .and_then(|m| m.process.as_mut())
+        else {
+            self.out_buf = out;
+            return None;
+        };
         let mut ctx = Ctx {
             now_ms: now,
             wall_ms: wall,
             out: &mut out,
             log: &mut log,
-            zap: s.cfg.logger == Logger::Zap,
+            zap: p.server.cfg.logger == Logger::Zap,
         };
-        let r = f(s, &mut ctx);
+        let r = f(p, &mut ctx);
         if !log.is_empty() {
             self.push_logs(machine, log);
         }
-        self.route(machine, out);
+        self.route_drain(machine, &mut out);
+        self.out_buf = out;
         Some(r)
     }
 
@@ -458,8 +470,13 @@ impl World {
     }
 
     /// Sends what `machine`'s server put out to the room each is for.
-    fn route(&mut self, machine: &str, out: Vec<Out>) {
-        for o in out {
+    fn route(&mut self, machine: &str, mut out: Vec<Out>) {
+        self.route_drain(machine, &mut out);
+    }
+
+    /// [`Self::route`], leaving `out` empty for the next step to fill.
+    fn route_drain(&mut self, machine: &str, out: &mut Vec<Out>) {
+        for o in out.drain(..) {
             match o {
                 Out::Raft { msg, url } => self.send_raft(machine, msg, url),
                 Out::Reply { req, result } => self.reply_to_client(machine, req, result),

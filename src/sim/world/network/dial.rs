@@ -135,7 +135,7 @@ impl World {
         &self,
         from: &str,
         id: u64,
-        url: Option<String>,
+        url: Option<&str>,
     ) -> Result<(String, u64), Reach> {
         let sender = self.machines.get(from);
         let (cid, local) = sender
@@ -159,7 +159,10 @@ impl World {
                 return Ok((target.clone(), *pid));
             }
         }
-        let url = url.or_else(|| self.peer_url(from, id)).unwrap_or_default();
+        let url = url.map_or_else(
+            || self.peer_url(from, id).unwrap_or_default(),
+            str::to_string,
+        );
         match self.reach(from, &url, cid, local, id) {
             Reach::Ok { pid } => {
                 let (target, _) = self

@@ -166,12 +166,12 @@ impl World {
 
     /// Puts a raft message from `from`'s server on the wire (to the peer URL
     /// `url`, or as the transport knows member `m.to`), or drops it.
-    pub(super) fn send_raft(&mut self, from: &str, m: Message, url: Option<String>) {
+    pub(super) fn send_raft(&mut self, from: &str, m: Message, url: Option<Rc<str>>) {
         let snapshot = m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot;
-        let (target, pid) = match self.dial_url(from, m.to, url.clone()) {
+        let (target, pid) = match self.dial_url(from, m.to, url.as_deref()) {
             Ok(found) => found,
             Err(reach) => {
-                if let Some(target) = self.raft_target(from, m.to, url) {
+                if let Some(target) = self.raft_target(from, m.to, url.as_deref()) {
                     self.count_traffic(from, &target, None);
                     self.record_wire(from, &target, &m, None);
                 }
@@ -196,7 +196,7 @@ impl World {
         self.count_traffic(from, &target, Some(&m));
         self.record_wire(from, &target, &m, Some(lat));
         let msg = Box::new(m);
-        let ev = match self.pid_of(from).filter(|_| snapshot) {
+        let ev = match snapshot.then(|| self.pid_of(from)).flatten() {
             Some(from_pid) => Event::Snapshot {
                 machine: target,
                 pid,
@@ -215,17 +215,26 @@ impl World {
 
     /// The machine a raft message to member `id` was meant for: the one its URL
     /// names (`None` when no machine answers to the host).
-    fn raft_target(&self, from: &str, id: u64, url: Option<String>) -> Option<String> {
-        let url = url.or_else(|| self.peer_url(from, id))?;
+    fn raft_target(&self, from: &str, id: u64, url: Option<&str>) -> Option<String> {
+        let url = url.map_or_else(|| self.peer_url(from, id), |u| Some(u.to_string()))?;
         self.target_of(from, &url)
             .map(|(target, _)| target.to_string())
     }
 
     pub(super) fn on_raft(&mut self, machine: &str, pid: u64, msg: Message) {
         // etcd answers a removed member's messages with 410 Gone; the sender
-        // learns it was removed when its stream readers redial (rafthttp)
-        if self.accepts(machine, pid, msg.from) {
-            self.step_raft(machine, msg);
+        // learns it was removed when its stream readers redial (rafthttp).
+        // One lookup of the machine: what `accepts` and `step_raft` do.
+        let stopping = self.with_process(machine, |p, ctx| {
+            let s = &mut p.server;
+            if p.pid != pid || s.backend.members.removed.contains(&msg.from) {
+                return false;
+            }
+            s.step(ctx, msg);
+            s.stop_at.is_some()
+        });
+        if stopping == Some(true) {
+            self.check_stop(machine);
         }
     }
 
