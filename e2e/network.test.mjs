@@ -114,7 +114,7 @@ describe('the network on the map', () => {
       await type(page, 'node04$ etcd --name node04 --initial-advertise-peer-urls http://192.168.0.64:2380 --listen-peer-urls http://0.0.0.0:2380 --advertise-client-urls http://192.168.0.64:2379 --listen-client-urls http://0.0.0.0:2379 --initial-cluster node01=http://192.168.0.61:2380,node02=http://192.168.0.62:2380,node03=http://192.168.0.63:2380,node04=http://192.168.0.64:2380 --initial-cluster-state existing');
       const queue = page.locator('[data-testid="learner-queue"]');
       await queue.waitFor({ timeout: 30_000 });
-      assert.match(await queue.textContent(), /the leader's NIC holds [\d.]+ [kM]B for its peers: about [\d.]+ s at 10mbit/);
+      assert.match(await queue.textContent(), /the leader's NIC holds [\d.]+[kmg]?b for its peers: about [\d.]+ s at 10mbit/);
       await pause(page);
       await queue.scrollIntoViewIfNeeded();
       await mkdir(OUT, { recursive: true });

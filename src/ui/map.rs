@@ -965,8 +965,11 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
     let (bx, by) = (x - g.box_w / 2.0, y - g.box_h / 2.0);
     let line = |j: usize, dy: f64, class: &'static str, text: String| {
         let tip = tip(&text);
+        let squeeze = squeezed(class, &text, g.box_w - 20.0);
+        let adjust = squeeze.as_ref().map(|_| "spacingAndGlyphs");
         let text = html! {
-            <text data-line={j.to_string()} class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}>{ shown(text) }</text>
+            <text data-line={j.to_string()} class={class} x={format!("{:.1}", bx + 10.0)} y={format!("{:.1}", by + dy)}
+                textLength={squeeze} lengthAdjust={adjust}>{ shown(text) }</text>
         };
         if tip.is_empty() {
             return text;
@@ -1018,6 +1021,16 @@ fn never_started(m: &MachineView, member: Option<MemberLabel>) -> (String, Strin
 }
 
 /// The glossary definitions of the words a node's line uses (its tooltip).
+/// A monospaced line (`sub`, 12.5 px: about 7.5 px a character) too long for
+/// its box, e.g. `commit 10010 · applied 10010` after a large data set, is
+/// drawn squeezed into the box's width rather than past its edge: the width
+/// to give SVG's `textLength`, or `None` when it fits.
+fn squeezed(class: &str, text: &str, avail: f64) -> Option<String> {
+    const MONO_CHAR_PX: f64 = 7.5;
+    let wide = text.chars().count() as f64 * MONO_CHAR_PX;
+    (class == "sub" && wide > avail).then(|| format!("{avail:.1}"))
+}
+
 fn tip(text: &str) -> String {
     let mut words: Vec<Word> = text
         .split(|c: char| !(c.is_alphanumeric() || c == '-'))
@@ -1047,6 +1060,18 @@ mod tests {
 
     /// A wide screen's box, half of it.
     const HALF: Point = (98.0, 42.0);
+
+    #[wasm_bindgen_test]
+    fn a_long_line_is_squeezed_into_its_box_and_a_short_one_is_not() {
+        let long = "commit 10010 · applied 10010";
+        assert_eq!(squeezed("sub", long, 176.0), Some("176.0".to_string()));
+        assert_eq!(squeezed("sub", "commit 8 · applied 8", 176.0), None);
+        assert_eq!(
+            squeezed("name", long, 176.0),
+            None,
+            "the name line is not mono"
+        );
+    }
 
     /// The map's `n` machines on their ring, all linked, as the page draws them.
     fn ring(n: usize) -> Vec<(Point, Point)> {

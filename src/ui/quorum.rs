@@ -13,10 +13,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::shell::netunits::rate_text;
-use crate::shell::print::humanize_bytes;
 use crate::sim::glossary::Word;
 use crate::sim::quorum::{Forecast, LearnerInfo, Outcome, QuorumInfo, Row};
 use crate::sim::view::visible_string;
+use crate::ui::netmap::size_text;
 
 /// The panel's numbers, worked out by the page (`quorum::analyze`, `learners`
 /// and `forecast` of the view shown), so the panel re-renders only when one
@@ -139,15 +139,16 @@ fn learner(l: &LearnerInfo) -> Html {
     }
 }
 
-/// What the leader has already sent and still waits in its NIC: bytes, and
-/// the time they take to leave at its rate (`net rate`).
+/// What the leader has already sent and still waits in its NIC: bytes (in
+/// the map's gauge's units), and the time they take to leave at its rate
+/// (`net rate`).
 fn leader_queue((queued, rate_bps): (u64, u64)) -> Html {
     let secs = queued as f64 * 8.0 / rate_bps.max(1) as f64;
     html! {
         <p class="small" data-testid="learner-queue">
             { format!(
                 "the leader's NIC holds {} for its peers: about {secs:.1} s at {}",
-                humanize_bytes(queued),
+                size_text(queued),
                 rate_text(rate_bps)
             ) }
         </p>
