@@ -25,7 +25,7 @@ use yew::prelude::*;
 use super::map::{Geometry, Point};
 use crate::shell::netunits;
 use crate::sim::view::{visible_string as shown, LinkView, WorldView};
-use crate::sim::world::{LinkSpec, DEFAULT_LATENCY_MS};
+use crate::sim::world::{LinkSetting, LinkSpec};
 
 /// A queue is full when a raft message this small (a heartbeat is about 20
 /// bytes with its frame) no longer fits beside what waits.
@@ -65,17 +65,12 @@ impl LinkLabel {
 
 /// A link's settings as the label's lines.
 pub fn spec_lines(spec: &LinkSpec) -> Vec<String> {
-    let mut lines = Vec::new();
-    if spec.latency_ms != DEFAULT_LATENCY_MS || spec.jitter_ms != 0 {
-        lines.push(format!("{} ms", spec.latency_ms));
-    }
-    if spec.jitter_ms != 0 {
-        lines.push(format!("±{} ms", spec.jitter_ms));
-    }
-    if spec.loss_ppm != 0 {
-        lines.push(format!("{} loss", netunits::loss_text(spec.loss_ppm)));
-    }
-    lines
+    let line = |s: LinkSetting| match s {
+        LinkSetting::Delay(ms) => format!("{ms} ms"),
+        LinkSetting::Jitter(ms) => format!("±{ms} ms"),
+        LinkSetting::Loss(ppm) => format!("{} loss", netunits::loss_text(ppm)),
+    };
+    spec.settings().into_iter().map(line).collect()
 }
 
 /// The settings of the link from `from` to `to` in `view`.

@@ -5,7 +5,7 @@
 use super::{usage_error, Session};
 use crate::shell::command::{self, Links, Net};
 use crate::shell::{netunits, parse, Output};
-use crate::sim::world::{Action, LinkSpec, NicSpec, DEFAULT_LATENCY_MS};
+use crate::sim::world::{Action, LinkSetting, LinkSpec, NicSpec, DEFAULT_LATENCY_MS};
 
 /// A subcommand's usage, as an error (status 2).
 fn sub_usage(sub: &str) -> Output {
@@ -207,16 +207,12 @@ impl Session {
 
 /// A link's settings as `net show` prints them (`delay 200ms jitter 10ms loss 5%`).
 fn spec_text(spec: &LinkSpec) -> String {
-    let mut parts = Vec::new();
-    if spec.latency_ms != DEFAULT_LATENCY_MS || spec.jitter_ms != 0 {
-        parts.push(format!("delay {}ms", spec.latency_ms));
-    }
-    if spec.jitter_ms != 0 {
-        parts.push(format!("jitter {}ms", spec.jitter_ms));
-    }
-    if spec.loss_ppm != 0 {
-        parts.push(format!("loss {}", netunits::loss_text(spec.loss_ppm)));
-    }
+    let words = |s: LinkSetting| match s {
+        LinkSetting::Delay(ms) => format!("delay {ms}ms"),
+        LinkSetting::Jitter(ms) => format!("jitter {ms}ms"),
+        LinkSetting::Loss(ppm) => format!("loss {}", netunits::loss_text(ppm)),
+    };
+    let parts: Vec<String> = spec.settings().into_iter().map(words).collect();
     parts.join(" ")
 }
 

@@ -37,7 +37,9 @@ pub use super::url::{host_port, split_url};
 pub use clients::CallResult;
 pub use clock::start_unix_ms;
 pub use machines::{DiskItem, Machine};
-pub use network::{LinkSpec, NicSpec, DEFAULT_LATENCY_MS, DEFAULT_LIMIT_BYTES, DEFAULT_RATE_BPS};
+pub use network::{
+    LinkSetting, LinkSpec, NicSpec, DEFAULT_LATENCY_MS, DEFAULT_LIMIT_BYTES, DEFAULT_RATE_BPS,
+};
 pub use observe::{Traffic, MAX_FRAMES};
 pub use processes::{ExitInfo, LogLine, Process, Signal};
 

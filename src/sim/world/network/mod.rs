@@ -20,7 +20,9 @@ use super::World;
 use crate::sim::etcd::rafthttp::Reaches;
 use crate::sim::etcd::server::Reach;
 use nic::{Link, Nic};
-pub use nic::{LinkSpec, NicSpec, DEFAULT_LATENCY_MS, DEFAULT_LIMIT_BYTES, DEFAULT_RATE_BPS};
+pub use nic::{
+    LinkSetting, LinkSpec, NicSpec, DEFAULT_LATENCY_MS, DEFAULT_LIMIT_BYTES, DEFAULT_RATE_BPS,
+};
 pub(super) use size::{request_bytes, response_bytes, HTTP_OVERHEAD};
 
 /// The network's state: only this room changes it. (Which links are cut is

@@ -83,6 +83,35 @@ impl Default for LinkSpec {
     }
 }
 
+/// One setting of a link that differs from the default LAN, for the places
+/// that print them (`net show`, the map's labels), each in its own words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkSetting {
+    /// One-way latency, ms (shown when it or the jitter is not default).
+    Delay(u64),
+    /// Jitter, ms.
+    Jitter(u64),
+    /// Loss, parts per million.
+    Loss(u32),
+}
+
+impl LinkSpec {
+    /// The settings that differ from the default, in the order they print.
+    pub fn settings(&self) -> Vec<LinkSetting> {
+        let mut parts = Vec::new();
+        if self.latency_ms != DEFAULT_LATENCY_MS || self.jitter_ms != 0 {
+            parts.push(LinkSetting::Delay(self.latency_ms));
+        }
+        if self.jitter_ms != 0 {
+            parts.push(LinkSetting::Jitter(self.jitter_ms));
+        }
+        if self.loss_ppm != 0 {
+            parts.push(LinkSetting::Loss(self.loss_ppm));
+        }
+        parts
+    }
+}
+
 /// A machine's NIC settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NicSpec {
