@@ -90,11 +90,13 @@ fn a_200ms_link_slows_the_far_follower_s_clients_and_elects_no_one() {
     assert_eq!(calls.len(), 63, "9 rounds of 7 calls");
     let mut s = booted();
     let before = terms(&mut s);
+    let delay_start = s.world.now_ms();
     assert_eq!(
         s.run_typed("net delay node01 node02 200ms").output.status,
         0
     );
     let mut failures = Vec::new();
+    let mut rounds = 0;
     for c in &calls {
         let t0 = s.world.now_ms();
         let ex = s.run_typed(&format!("{}$ etcdctl {}", c.host, c.args));
@@ -117,12 +119,103 @@ fn a_200ms_link_slows_the_far_follower_s_clients_and_elects_no_one() {
                 c.host, c.args, c.wall_ms
             ));
         }
-        // the recording's rounds are ~3 s apart
+        // the recording's rounds are ~3 s apart; after round 2 it asks for
+        // the cluster's status and health
         if c.args.contains("consistency=s") {
+            rounds += 1;
+            if rounds == 2 {
+                for cmd in [
+                    "node02$ etcdctl --endpoints=http://192.168.0.62:2379 endpoint status --cluster -w table",
+                    "node03$ etcdctl --endpoints=http://192.168.0.63:2379 endpoint health --cluster -w table",
+                ] {
+                    assert_eq!(s.run_typed(cmd).output.status, 0, "{cmd}");
+                }
+            }
             assert_eq!(s.run_typed("sleep 2").output.status, 0);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(terms(&mut s), before, "no election");
     assert!(!before.is_empty());
+    the_delay_s_log_lines_are_the_recording_s(&s, delay_start);
+}
+
+/// The recording's log excerpt of the delay phase for `node`: its lines (the
+/// recorder's filter, `EXRE` in tools/record-net/net-lib.sh), stamps dropped.
+fn recorded_excerpt(node: &str) -> Vec<String> {
+    let start = RECORDING
+        .find("### LOG EXCERPTS: delay phase")
+        .expect("the excerpts");
+    let end = RECORDING
+        .find("### LOG EXCERPTS: after the clear")
+        .expect("the end");
+    let title = format!("----- log excerpt: {node}.log ");
+    let block = &RECORDING[start..end];
+    let from = block.find(&title).expect("the node's excerpt");
+    let block = &block[from..];
+    let block = &block[..block.find("----- end excerpt").expect("its end")];
+    block.lines().skip(1).map(normalise).collect()
+}
+
+/// The recorder's filter of excerpt lines (`EXRE`).
+fn excerpted(line: &str) -> bool {
+    [
+        "raft20",
+        "rafthttp",
+        "etcdserver",
+        "membership",
+        "W |",
+        "E |",
+        "C |",
+        "N |",
+    ]
+    .iter()
+    .chain(&["took too long", "heartbeat", "prober"])
+    .any(|p| line.contains(p))
+}
+
+/// A log line without its stamps and with its durations as `D` (real etcd
+/// measures in ns, the simulation in ms).
+fn normalise(line: &str) -> String {
+    let line = line.split_once("| ").map_or(
+        line,
+        |(stamp, rest)| {
+            if stamp.len() == 12 {
+                rest
+            } else {
+                line
+            }
+        },
+    );
+    // capnslog's `2026-11-26 02:48:11.486294 `
+    let line = if line.as_bytes().get(4) == Some(&b'-') {
+        line.get(27..).unwrap_or(line)
+    } else {
+        line
+    };
+    let dur = regex::Regex::new(r"\(\d+(\.\d+)?(ms|s|µs)\)").expect("regex");
+    dur.replace_all(line, "(D)").into_owned()
+}
+
+/// The simulation's lines of the delay, node by node, against the recording's
+/// excerpts, in order: node02, whose linearizable gets wait a 400 ms round trip
+/// for the leader's read index, warns of each (10 lines: 9 gets and endpoint
+/// health's `health` key); the leader and node03 print nothing.
+fn the_delay_s_log_lines_are_the_recording_s(s: &Session, from_ms: u64) {
+    let mut counts = Vec::new();
+    for node in ["node01", "node02", "node03"] {
+        let want = recorded_excerpt(node);
+        let have: Vec<String> = s
+            .world
+            .logs()
+            .iter()
+            .filter(|l| l.machine == node && l.ms >= from_ms)
+            .flat_map(|l| l.text.lines())
+            .filter(|l| excerpted(l))
+            .map(normalise)
+            .collect();
+        counts.push(format!("{node}: sim {} real {}", have.len(), want.len()));
+        assert_eq!(have, want, "{node}'s lines during the delay");
+    }
+    println!("{}", counts.join("; "));
 }

@@ -542,9 +542,101 @@ pub fn level_of(text: &str) -> Level {
     }
 }
 
+/// etcd's `WarningApplyDuration` (`embed.DefaultWarningApplyDuration`): a
+/// read-only range request that takes longer is logged as too long.
+pub const WARNING_APPLY_MS: u64 = 100;
+
+/// The bytes a protobuf varint of `v` takes.
+fn varint_len(v: u64) -> u64 {
+    u64::from((64 - v.max(1).leading_zeros()).div_ceil(7))
+}
+
+/// A length-delimited protobuf field of `len` bytes: tag, length, payload.
+fn delimited(len: u64) -> u64 {
+    1 + varint_len(len) + len
+}
+
+/// A varint field: nothing when zero (proto3), else tag and value.
+fn varint_field(v: i64) -> u64 {
+    if v == 0 {
+        0
+    } else {
+        1 + varint_len(v as u64)
+    }
+}
+
+/// One key-value of a range result: its key, value, revisions and version.
+#[derive(Debug, Clone, Copy)]
+pub struct KvSize<'a> {
+    pub key: &'a [u8],
+    pub value_len: u64,
+    pub create_revision: i64,
+    pub mod_revision: i64,
+    pub version: i64,
+}
+
+/// `RangeResponse.Size()` as etcd 3.4's `warnOfExpensiveReadOnlyRangeRequest`
+/// sees it: the header holds only the store's revision (the gRPC layer fills
+/// the rest later), then the key-values, then `count` (`more` is never set:
+/// no limit).
+pub fn range_response_size(kvs: &[KvSize], revision: i64) -> u64 {
+    let header = delimited(varint_field(revision));
+    let kv_bytes: u64 = kvs
+        .iter()
+        .map(|kv| {
+            let key = kv.key.len() as u64;
+            let key = if key == 0 { 0 } else { delimited(key) };
+            let value = if kv.value_len == 0 {
+                0
+            } else {
+                delimited(kv.value_len)
+            };
+            delimited(
+                key + varint_field(kv.create_revision)
+                    + varint_field(kv.mod_revision)
+                    + varint_field(kv.version)
+                    + value,
+            )
+        })
+        .sum();
+    header + kv_bytes + varint_field(kvs.len() as i64)
+}
+
+/// `warnOfExpensiveGenericRequest`'s capnslog line for a read-only range
+/// request (`request` is its protobuf text) that took `took_ms` and ended
+/// with `result`: `range_response_count:N size:S`, or `error:…`.
+pub fn slow_range_line(request: &str, result: &str, took_ms: u64) -> String {
+    format!(
+        "read-only range request {request:?} with result {result:?} took too long ({}) to execute",
+        go_duration(took_ms.saturating_mul(1_000_000))
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn range_response_sizes_are_the_recorded_ones() {
+        // tests/reference-run-b/net-01-200ms-link.txt: `k1-from-2` = `r1` at
+        // revision 15 weighs 29 bytes; no `health` key, 4
+        let kv = KvSize {
+            key: b"k1-from-2",
+            value_len: 2,
+            create_revision: 15,
+            mod_revision: 15,
+            version: 1,
+        };
+        assert_eq!(range_response_size(&[kv], 15), 29);
+        assert_eq!(range_response_size(&[], 15), 4);
+        assert_eq!(range_response_size(&[], 300), 5);
+        assert_eq!(varint_len(127), 1);
+        assert_eq!(varint_len(128), 2);
+        assert_eq!(
+            slow_range_line("key:\"k\" ", "range_response_count:0 size:4", 402),
+            "read-only range request \"key:\\\"k\\\" \" with result \"range_response_count:0 size:4\" took too long (402ms) to execute"
+        );
+    }
 
     #[test]
     fn levels() {

@@ -1197,14 +1197,48 @@ impl Server {
             self.on_published(ctx);
             return;
         }
-        if self.waiters.remove(&req).is_none() {
+        let Some(w) = self.waiters.remove(&req) else {
             return;
-        }
+        };
+        self.warn_slow_range(ctx, &w, &result);
         let result = result.map(|reply| Response {
             header: self.header(),
             reply,
         });
         ctx.out.push(Out::Reply { req, result });
+    }
+
+    /// `warnOfExpensiveReadOnlyRangeRequest`: a range answered (or failed)
+    /// more than `WarningApplyDuration` after it arrived is logged, with its
+    /// result's count and size or its error.
+    fn warn_slow_range(&self, ctx: &mut Ctx, w: &Waiter, result: &Result<Reply, ServerError>) {
+        let Request::Range { key, prefix, .. } = &w.request else {
+            return;
+        };
+        let took = ctx.now_ms.saturating_sub(w.start_ms);
+        if took <= logfmt::WARNING_APPLY_MS {
+            return;
+        }
+        let result = match result {
+            Ok(Reply::Range(kvs)) => {
+                let sizes: Vec<logfmt::KvSize> = kvs
+                    .iter()
+                    .map(|kv| logfmt::KvSize {
+                        key: kv.key.as_bytes(),
+                        value_len: kv.value.len() as u64,
+                        create_revision: kv.create_revision,
+                        mod_revision: kv.mod_revision,
+                        version: kv.version,
+                    })
+                    .collect();
+                let size = logfmt::range_response_size(&sizes, self.backend.kv.revision());
+                format!("range_response_count:{} size:{size}", kvs.len())
+            }
+            Ok(_) => return,
+            Err(e) => format!("error:{}", e.status().1),
+        };
+        let line = logfmt::slow_range_line(&range_text(key, *prefix), &result, took);
+        ctx.server('W', "etcdserver", &line);
     }
 
     fn on_published(&mut self, ctx: &mut Ctx) {

@@ -312,6 +312,8 @@ const RULES: &[Rule] = &[
         "leadership transfer finished", "local-member-id=$1 old-leader-member-id=$2 new-leader-member-id=$3 took=$4"),
     rule("etcdserver: read-only range request \"{}\" with result \"error:{}\" took too long ({}) to execute", "etcdserver/util.go:167",
         "apply request took too long", "took=$3 expected-duration='100ms' prefix='read-only range ' request=unquoted$1 response='' error=$2"),
+    rule("etcdserver: read-only range request \"{}\" with result \"{}\" took too long ({}) to execute", "etcdserver/util.go:167",
+        "apply request took too long", "took=$3 expected-duration='100ms' prefix='read-only range ' request=unquoted$1 response=$2"),
     rule("etcdserver: timed out waiting for read index response (local node might have slow network) timeout: {}", "etcdserver/v3_server.go:830",
         "timed out waiting for read index response (local node might have slow network)", "timeout=$1"),
     rule("etcdserver: waiting for ReadIndex response took too long, retrying (sent-request-id: {}, retry-timeout: {})", "etcdserver/v3_server.go:814",
@@ -924,6 +926,24 @@ mod tests {
         assert_eq!(
             one("2026-11-22 06:05:19.499000 I | etcdserver/membership: added member 21cef95c9ccf688e [http://127.0.0.9:12380] to cluster 41d412a7add8b39a"),
             r#"{"level":"info","ts":"2026-11-22T06:05:19.493Z","caller":"membership/cluster.go:392","msg":"added member","cluster-id":"41d412a7add8b39a","local-member-id":"21cef95c9ccf688e","added-peer-id":"21cef95c9ccf688e","added-peer-peer-urls":["http://127.0.0.9:12380"]}"#
+        );
+    }
+
+    /// `warnOfExpensiveGenericRequest` (etcdserver/util.go:167): zap drops a
+    /// nil error, and prints the result as `response`.
+    #[test]
+    fn a_slow_range_takes_etcds_zap_form() {
+        assert_eq!(
+            one(
+                r#"2026-11-22 06:05:19.493000 W | etcdserver: read-only range request "key:\"k1-from-2\" " with result "range_response_count:1 size:29" took too long (402ms) to execute"#
+            ),
+            r#"{"level":"warn","ts":"2026-11-22T06:05:19.493Z","caller":"etcdserver/util.go:167","msg":"apply request took too long","took":"402ms","expected-duration":"100ms","prefix":"read-only range ","request":"key:\"k1-from-2\" ","response":"range_response_count:1 size:29"}"#
+        );
+        assert_eq!(
+            one(
+                r#"2026-11-22 06:05:19.493000 W | etcdserver: read-only range request "key:\"k\" " with result "error:etcdserver: leader changed" took too long (1.2s) to execute"#
+            ),
+            r#"{"level":"warn","ts":"2026-11-22T06:05:19.493Z","caller":"etcdserver/util.go:167","msg":"apply request took too long","took":"1.2s","expected-duration":"100ms","prefix":"read-only range ","request":"key:\"k\" ","response":"","error":"etcdserver: leader changed"}"#
         );
     }
 
