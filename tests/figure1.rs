@@ -62,6 +62,32 @@ struct Outcome {
     promotes: Vec<String>,
     /// The learner panel's view of the leader's NIC half a second in.
     leader_queue: Option<(u64, u64)>,
+    /// How many lines of each of [`SLOWNESS`] the members printed after
+    /// the member add (the recordings: in their log excerpts).
+    slowness: [usize; SLOWNESS.len()],
+}
+
+/// etcd's lines of an overloaded or slow network, as `tests/net_log_lines.rs`
+/// and the issue name them.
+const SLOWNESS: [&str; 8] = [
+    "ignored a MsgHeartbeatResp message with lower term",
+    "ignored a MsgAppResp message with lower term",
+    "health check for peer",
+    "the clock difference against peer",
+    "took too long",
+    "sending buffer is full",
+    "failed to send out heartbeat",
+    "ignored out-of-date read index response",
+];
+
+fn count_slowness<'a>(lines: impl Iterator<Item = &'a str>) -> [usize; SLOWNESS.len()] {
+    let mut n = [0; SLOWNESS.len()];
+    for line in lines {
+        for (i, kind) in SLOWNESS.iter().enumerate() {
+            n[i] += usize::from(line.contains(kind));
+        }
+    }
+    n
 }
 
 /// The recording's counts (`node0N: became candidate=C  became leader=L …`)
@@ -75,6 +101,9 @@ fn recorded(text: &str) -> Outcome {
             .expect("a count")
     };
     let mut o = Outcome::default();
+    // the excerpts' lines carry the recorder's `HH:MM:SS.mmm| ` prefix
+    let excerpts = text.lines().filter(|l| l.get(12..14) == Some("| "));
+    o.slowness = count_slowness(excerpts);
     for line in text.lines() {
         if line.starts_with("node0") && line.contains(": became candidate=") {
             o.candidacies += count(line, "became candidate=");
@@ -137,11 +166,33 @@ fn simulated(learner: bool) -> Outcome {
             o.promotes.push(run(&mut s, &promote));
         }
     }
+    o.slowness = count_slowness(s.world.logs()[first_log..].iter().map(|l| l.text.as_str()));
     for l in &s.world.logs()[first_log..] {
         o.candidacies += usize::from(l.text.contains(" became candidate at term "));
         o.leaders += usize::from(l.text.contains(" became leader at term "));
     }
     o
+}
+
+/// Prints the counts of [`SLOWNESS`] lines, real runs and the simulation,
+/// and checks the kinds in `compared`: the simulation's count is within a
+/// factor of three of the real runs' range (both zero when they are).
+fn slowness_like_the_recordings(runs: &[&str], sim: &Outcome, compared: &[usize]) {
+    let real: Vec<Outcome> = runs.iter().map(|t| recorded(t)).collect();
+    for (i, kind) in SLOWNESS.iter().enumerate() {
+        let counts: Vec<usize> = real.iter().map(|r| r.slowness[i]).collect();
+        println!("{kind:50} real {counts:?} sim {}", sim.slowness[i]);
+    }
+    for &i in compared {
+        let lo = real.iter().map(|r| r.slowness[i]).min().unwrap_or(0);
+        let hi = real.iter().map(|r| r.slowness[i]).max().unwrap_or(0);
+        let n = sim.slowness[i];
+        assert!(
+            n * 3 >= lo && n <= hi * 3,
+            "{}: sim {n}, real {lo}..={hi}",
+            SLOWNESS[i]
+        );
+    }
 }
 
 #[test]
@@ -154,6 +205,10 @@ fn a_voter_added_behind_a_slow_nic_costs_elections_and_a_put() {
     }
     let sim = simulated(false);
     println!("voter, simulated: {sim:?}");
+    // raft's lower-term lines: the old leader's heartbeats and appends are
+    // answered by members already at a higher term (real: 15 and 11
+    // MsgHeartbeatResp, 9 and 9 MsgAppResp lines)
+    slowness_like_the_recordings(&VOTER_RUNS, &sim, &[0, 1]);
     assert!(sim.candidacies >= 4, "several candidacies: {sim:?}");
     assert!(sim.leaders >= 1, "{sim:?}");
     // One put is lost and fails when its 5 s run out: the client's side of
@@ -184,6 +239,8 @@ fn a_learner_added_behind_a_slow_nic_costs_one_election() {
     }
     let sim = simulated(true);
     println!("learner, simulated: {sim:?}");
+    // one election and no stale leader answered: no lower-term lines, as real
+    slowness_like_the_recordings(&LEARNER_RUNS, &sim, &[0, 1]);
     assert_eq!((sim.candidacies, sim.leaders), (1, 1), "{sim:?}");
     // A put proposed to the old leader in the moment of the one election is
     // lost with it, as etcd loses it (`parseProposeCtxErr`; the recordings'
