@@ -261,9 +261,12 @@ fn sim_name(real: &str, p: &Phase, lossy: &str, lead: &str) -> String {
         .map_or_else(String::new, |m| m.to_string())
 }
 
-/// Replays a recording's loss phases; per phase and member (by role): the
-/// recording's counts and the simulation's, `(took too long, elections)`.
-fn replay(text: &str, seed: u64) -> Vec<(String, String, (usize, usize), (usize, usize))> {
+/// One row of a replay: the phase, the member's role, the recording's and
+/// the simulation's `(took too long, elections)`.
+type Row = (String, String, (usize, usize), (usize, usize));
+
+/// Replays a recording's loss phases; a row per phase and member (by role).
+fn replay(text: &str, seed: u64) -> Vec<Row> {
     let mut s = booted(seed);
     let mut table = Vec::new();
     for p in phases(text) {
