@@ -132,6 +132,51 @@ fn a_slow_linearizable_read_is_warned_with_its_result_and_only_off_the_lan() {
     }
 }
 
+/// The same warning from a server started with `--logger=zap`: etcd's zap
+/// message and fields (`etcdserver/util.go:167`), the result as `response`.
+#[test]
+fn a_slow_read_under_zap_is_etcds_json_line() {
+    let script = include_str!("scripts/zap-logger.sh");
+    let mut s = Session::new(1);
+    let boot: Vec<&str> = script
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(7)
+        .collect();
+    for line in boot {
+        run(&mut s, line);
+    }
+    run(
+        &mut s,
+        "zc1$ etcdctl --endpoints=http://127.0.0.21:22379 put k v",
+    );
+    run(&mut s, "net delay zc1 zc2 200ms");
+    run(&mut s, "net delay zc3 zc2 200ms");
+    let from = s.world.now_ms();
+    let got = run(
+        &mut s,
+        "zc2$ etcdctl --endpoints=http://127.0.0.22:22379 get k --print-value-only",
+    );
+    assert_eq!(got, "v\n");
+    let lines = lines_of(&s, "zc2", from);
+    let slow: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("apply request took too long"))
+        .collect();
+    assert_eq!(slow.len(), 1, "{lines:?}");
+    let v: serde_json::Value = serde_json::from_str(slow[0]).expect("a JSON line");
+    assert_eq!(v["level"], "warn");
+    assert_eq!(v["caller"], "etcdserver/util.go:167");
+    assert_eq!(v["expected-duration"], "100ms");
+    assert_eq!(v["prefix"], "read-only range ");
+    assert_eq!(v["request"], "key:\"k\" ");
+    let response = v["response"].as_str().unwrap_or_default();
+    assert!(response.starts_with("range_response_count:1 size:"), "{v}");
+    assert!(v.get("error").is_none(), "{v}");
+    let took = v["took"].as_str().unwrap_or_default();
+    assert!(took.ends_with("ms") && took.starts_with('4'), "{v}");
+}
+
 /// A ReadIndex that gets no answer for 500 ms is retried with a warning, on
 /// a cut link (the read waits for the leader it cannot reach), never on the LAN.
 #[test]
