@@ -104,9 +104,15 @@ impl World {
         }
     }
 
-    /// Machine `machine`'s NIC gets `spec`; what it queued stays queued.
+    /// Machine `machine`'s NIC gets `spec`; what it queued stays queued,
+    /// and drains at the new rate.
     pub(super) fn set_nic(&mut self, machine: String, spec: NicSpec) {
-        self.net.nics.entry(machine).or_default().spec = spec;
+        let now_us = self.now_ms().saturating_mul(1000);
+        self.net
+            .nics
+            .entry(machine)
+            .or_default()
+            .respec(now_us, spec);
     }
 
     /// The settings of the link from `from` to `to`.

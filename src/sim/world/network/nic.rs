@@ -188,6 +188,19 @@ impl Nic {
         (left_us * self.spec.rate_bps as u128 / 8_000_000) as u64
     }
 
+    /// New settings at `now_us`: the bytes in the queue stay in it and leave
+    /// at the new rate (as `tc` drains a queue after a rate change), so a
+    /// `net clear` after a slow rate does not leave the NIC busy for as
+    /// long as the old rate needed. (Messages already sent keep their
+    /// arrival times.)
+    pub(super) fn respec(&mut self, now_us: u64, spec: NicSpec) {
+        let backlog = self.backlog_bytes(now_us);
+        self.spec = spec;
+        if backlog > 0 {
+            self.busy_until_us = now_us.saturating_add(serialization_us(backlog, spec.rate_bps));
+        }
+    }
+
     /// Queues `bytes` at `now_us`: the µs until its last byte has left, or
     /// `None` when a droppable message does not fit.
     fn enqueue(&mut self, now_us: u64, bytes: u64, droppable: bool) -> Option<u64> {
@@ -388,6 +401,26 @@ mod tests {
         assert_eq!(w.transmit("a", "b", 5_000, false), Some(15 + 1));
         // the other direction has its own NIC
         assert_eq!(w.transmit("b", "a", 2_000, true), Some(1));
+    }
+
+    #[test]
+    fn a_new_rate_drains_the_queued_bytes_at_that_rate() {
+        let mut w = two_machines(1);
+        set_nic(&mut w, 8_000, 1 << 30); // 1 byte per ms
+        assert_eq!(w.transmit("a", "b", 1000, false), Some(1000 + 1));
+        assert!(w.apply(Action::Advance { ms: 400 }).is_ok());
+        assert_eq!(w.net.nics["a"].backlog_bytes(400_000), 600);
+        // 600 bytes left: at 8 bytes per ms they leave in 75 ms
+        set_nic(&mut w, 64_000, 1 << 30);
+        assert_eq!(w.net.nics["a"].backlog_bytes(400_000), 600);
+        assert_eq!(w.transmit("a", "b", 8, false), Some(75 + 1 + 1));
+        // `net clear`: the default NIC takes the queue in microseconds
+        let set = Action::SetNic {
+            machine: "a".into(),
+            spec: NicSpec::default(),
+        };
+        assert!(w.apply(set).is_ok());
+        assert_eq!(w.transmit("a", "b", 100, true), Some(DEFAULT_LATENCY_MS));
     }
 
     #[test]
