@@ -2,7 +2,8 @@
 //! list of random shell lines (puts, gets and deletes from any machine,
 //! graceful stops, crashes, restarts, power cuts, wiped data dirs, cut and
 //! healed links, partitions, member add and remove, learner add and promote,
-//! time passing), with `sim::invariants` checked after every event and the
+//! time passing, and the network's physics: links' latency with jitter and
+//! loss, NICs' rates and queues, and their clearing), with `sim::invariants` checked after every event and the
 //! clients' history checked for linearizability (`sim::history`). A run that
 //! breaks a promise is shrunk to a shorter list of lines that still breaks one,
 //! printed as a script the runner replays (`quorum-playground run`).
@@ -10,6 +11,8 @@
 //! Lines are chosen while the run goes (member IDs are read from `member list`),
 //! so a failing run's lines are a plain script: replaying them, or any subset,
 //! needs no generator.
+
+use std::collections::BTreeSet;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -57,16 +60,49 @@ pub fn boot() -> Vec<String> {
     lines
 }
 
-/// A run in progress: the session, the lines so far, and how each machine's
-/// member was last started (to restart it the same way).
+/// Which actions a run picks from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mix {
+    /// Faults, membership and client actions, on a LAN of default links
+    /// (the runs as they were before the network had physics: a seed's run
+    /// stays the run that once found something).
+    Lan,
+    /// `Lan`'s actions, and about one in nine an action on the network's
+    /// physics: `net delay` (0–300 ms, sometimes with jitter, sometimes one
+    /// way), `net loss` (0–30 %), `net rate` (1 to 100 mbit, sometimes a
+    /// small queue), and `net clear` of a link or NIC set earlier.
+    Network,
+}
+
+impl Mix {
+    /// The range of the roll that picks an action: `Lan`'s actions take
+    /// 0..100, the network's 100..112.
+    fn rolls(self) -> u32 {
+        match self {
+            Mix::Lan => 100,
+            Mix::Network => 112,
+        }
+    }
+}
+
+/// A run in progress: the session, the lines so far, how each machine's
+/// member was last started (to restart it the same way), and which links
+/// and NICs have settings a `net clear` can take back.
 struct Run {
     s: Session,
     lines: Vec<String>,
     started: Vec<Option<String>>,
+    mix: Mix,
+    /// Machine pairs (lower index first) whose links have settings.
+    shaped: BTreeSet<(usize, usize)>,
+    /// Machines whose NIC has a rate.
+    slowed: BTreeSet<usize>,
+    /// `net delay|loss|rate|clear` lines the shell accepted.
+    shaped_lines: usize,
 }
 
 impl Run {
-    fn new(seed: u64) -> Run {
+    fn new(seed: u64, mix: Mix) -> Run {
         let mut s = Session::new(seed);
         s.world.check_invariants();
         s.world.record_history();
@@ -79,6 +115,10 @@ impl Run {
             s,
             lines: Vec::new(),
             started,
+            mix,
+            shaped: BTreeSet::new(),
+            slowed: BTreeSet::new(),
+            shaped_lines: 0,
         };
         for l in boot {
             r.run(l);
@@ -88,14 +128,29 @@ impl Run {
 
     /// Runs one line; its standard output.
     fn run(&mut self, line: String) -> String {
-        let mut out = String::new();
+        self.run_status(line).0
+    }
+
+    /// Runs one line; its last command's standard output and exit status
+    /// (2 when the line does not parse).
+    fn run_status(&mut self, line: String) -> (String, i32) {
+        let (mut out, mut status) = (String::new(), 2);
         if let Ok(cmds) = parse::parse_script(&line) {
             for c in cmds {
-                out = self.s.run(&c.prompt, &c.text).output.stdout;
+                let o = self.s.run(&c.prompt, &c.text).output;
+                (out, status) = (o.stdout, o.status);
             }
         }
         self.lines.push(line);
-        out
+        (out, status)
+    }
+
+    /// Runs a `net` line that must be accepted; counts it.
+    fn run_net(&mut self, line: String) {
+        let (_, status) = self.run_status(line);
+        if status == 0 {
+            self.shaped_lines += 1;
+        }
     }
 
     /// The members as `member list` on machine `i` prints them: (ID, name).
@@ -115,7 +170,7 @@ impl Run {
         let j = rng.gen_range(0..MACHINES);
         let (n, ep) = (name(i), endpoint(j));
         let key = rng.gen_range(0..8);
-        let line = match rng.gen_range(0..100) {
+        let line = match rng.gen_range(0..self.mix.rolls()) {
             0..=24 => format!(
                 "{n}$ etcdctl {ep} --command-timeout=2s put k{key} v{}",
                 rng.gen::<u16>()
@@ -143,9 +198,72 @@ impl Run {
             }
             83..=90 => return self.add_member(rng, i),
             91..=93 => return self.remove_member(rng, j),
-            _ => return self.promote(j),
+            94..=99 => return self.promote(j),
+            roll => return self.shape(rng, roll, i, j),
         };
         self.run(line);
+    }
+
+    /// One action on the network's physics (`roll` in 100..112): delays and
+    /// losses of the links between `i` and `j`, a rate on `i`'s NIC, or a
+    /// clear of something set before. Clears come about as often as
+    /// settings, so a run's network keeps coming back to the LAN.
+    fn shape(&mut self, rng: &mut ChaCha8Rng, roll: u32, i: usize, j: usize) {
+        // a link joins two different machines
+        let j = if i == j { (i + 1) % MACHINES } else { j };
+        let (a, b) = (name(i), name(j));
+        // one way (quoted: `>` is the shell's) or both
+        let links = if rng.gen_bool(0.3) {
+            format!("'{a}->{b}'")
+        } else {
+            format!("{a} {b}")
+        };
+        let line = match roll {
+            100..=102 => {
+                let ms = rng.gen_range(0..=300u64);
+                let jitter = match rng.gen_bool(0.5) {
+                    true => format!(" {}ms", rng.gen_range(0..=ms / 3)),
+                    false => String::new(),
+                };
+                format!("$ net delay {links} {ms}ms{jitter}")
+            }
+            103..=105 => {
+                let tenths = rng.gen_range(0..=300u32);
+                format!("$ net loss {links} {}.{}%", tenths / 10, tenths % 10)
+            }
+            106..=107 => {
+                let mbit = [1, 2, 5, 10, 100][rng.gen_range(0..5)];
+                let limit = match rng.gen_range(0..3) {
+                    0 => format!(" limit {}kb", [64, 256, 1024][rng.gen_range(0..3)]),
+                    _ => String::new(),
+                };
+                self.slowed.insert(i);
+                format!("$ net rate {a} {mbit}mbit{limit}")
+            }
+            _ => return self.clear(rng),
+        };
+        if roll < 106 {
+            self.shaped.insert((i.min(j), i.max(j)));
+        }
+        self.run_net(line);
+    }
+
+    /// `net clear` of a link pair or NIC that has settings (a random pair
+    /// when none has).
+    fn clear(&mut self, rng: &mut ChaCha8Rng) {
+        let pairs: Vec<(usize, usize)> = self.shaped.iter().copied().collect();
+        let nics: Vec<usize> = self.slowed.iter().copied().collect();
+        let pick = rng.gen_range(0..(pairs.len() + nics.len()).max(1));
+        let line = if let Some(&(i, j)) = pairs.get(pick) {
+            self.shaped.remove(&(i, j));
+            format!("$ net clear {} {}", name(i), name(j))
+        } else if let Some(&i) = nics.get(pick - pairs.len()) {
+            self.slowed.remove(&i);
+            format!("$ net clear {}", name(i))
+        } else {
+            format!("$ net clear {} {}", name(0), name(1))
+        };
+        self.run_net(line);
     }
 
     /// `member add` (sometimes as a learner) of machine `i`, then its start.
@@ -218,12 +336,21 @@ pub struct Outcome {
     /// Key-value operations the history holds, and how many were answered.
     pub ops: usize,
     pub answered: usize,
+    /// Actions on the network's physics (`net delay|loss|rate|clear`) the
+    /// shell accepted.
+    pub shaped: usize,
 }
 
-/// `actions` random actions from `seed`.
+/// `actions` random actions from `seed`, the network's among them
+/// ([`Mix::Network`]).
 pub fn run(seed: u64, actions: usize) -> Outcome {
+    run_mix(seed, actions, Mix::Network)
+}
+
+/// `actions` random actions of `mix` from `seed`.
+pub fn run_mix(seed: u64, actions: usize, mix: Mix) -> Outcome {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_c4a0_5000_0000);
-    let mut r = Run::new(seed);
+    let mut r = Run::new(seed, mix);
     for _ in 0..actions {
         r.step(&mut rng);
         // Lost writes are asked after every action too: a leader that
@@ -243,6 +370,7 @@ pub fn run(seed: u64, actions: usize) -> Outcome {
     Outcome {
         ops,
         answered,
+        shaped: r.shaped_lines,
         seed,
         lines: r.lines,
         violations,

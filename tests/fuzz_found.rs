@@ -49,6 +49,17 @@ const NASTY: &[&str] = &[
     "machine add a\na$ etcd --heartbeat-interval 18446744073709551616",
     "title: x\n## \n$ \n| \n? leader \u{e9}",
     "seed: -1\nstart: cluster\n## a\n$ net cut 'a->'",
+    // the network's physics at their extremes: a NIC of one bit per second
+    // (its queue drains for centuries), then cleared; delays of a day and
+    // past u64
+    "machine add a 10.0.0.1\nmachine add b 10.0.0.2\n\
+     a$ etcd --name a --listen-client-urls http://10.0.0.1:2379 --advertise-client-urls http://10.0.0.1:2379\n\
+     $ net rate a 1bit limit 1\n$ net loss a b 100%\n\
+     b$ etcdctl --endpoints=http://10.0.0.1:2379 --command-timeout=1s put k v\n\
+     $ net clear a\n$ net clear a b\n$ net show",
+    "machine add a\nmachine add b\n$ net delay a b 18446744073709551615ms 18446744073709551615ms\n\
+     $ net delay a b 24h 24h\na$ etcd --name a\n$ sleep 1\n\
+     $ net delay 'a->a' 1ms\n$ net loss a b 1e-300%\n$ net rate a 99999999999999999999tbit",
 ];
 
 #[test]

@@ -74,7 +74,26 @@ mod fuzz {
         "->", "node01$ ", "(etcd Container)$ ", "|", "?", "## ", "title:", "seed:", "start:",
         "--initial-cluster", "--force-new-cluster", "--snapshot-count", "put", "get", "del", "-w",
         "table", "json", "0", "18446744073709551616", "-1", "\u{0}", "é", "\t", "  ",
+        "delay", "loss", "rate", "clear", "show", "limit", "ms", "%", "mbit", "kbit", "gbit", "kb",
+        "mb", "0.5%", "100%", "1bit", "300ms", "10ms", "'node01->node02'",
     ];
+
+    /// The network's physics, for the runner and the parser: links' delays,
+    /// jitter and loss and NICs' rates on a cluster, cleared again.
+    const NET_SCRIPT: &str = "machine add node01 10.9.0.1
+machine add node02 10.9.0.2
+node01$ etcd --name node01 --listen-client-urls http://10.9.0.1:2379 --advertise-client-urls http://10.9.0.1:2379
+$ net delay node01 node02 200ms 20ms
+$ net delay 'node02->node01' 50ms
+$ net loss node01 node02 10%
+$ net loss 'node01->node02' 0.5%
+$ net rate node01 1mbit limit 64kb
+node02$ etcdctl --endpoints=http://10.9.0.1:2379 --command-timeout=1s put k v
+$ net show
+$ net rate node01 10mbit
+$ net clear node01 node02
+$ net clear node01
+$ net";
 
     /// The function a target runs on one input.
     pub fn target(name: &str) -> Option<fn(&str)> {
@@ -152,6 +171,9 @@ mod fuzz {
                     lines.chunks(12).map(|c| c.join("\n")).collect::<Vec<_>>()
                 })
                 .collect();
+        }
+        if target != "lesson" {
+            out.push(NET_SCRIPT.to_string());
         }
         out.push(String::new());
         out

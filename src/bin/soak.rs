@@ -1,5 +1,5 @@
-//! `make soak`: randomized runs (`quorum_playground::chaos`) from seed 1 on,
-//! 200 actions each, until 10,000 seeds or 30 minutes (`soak [SEEDS]
+//! `make soak`: randomized runs (`quorum_playground::chaos`, the network's
+//! physics among the actions) from seed 1 on, 200 actions each, until 10,000 seeds or 30 minutes (`soak [SEEDS]
 //! [MINUTES]`). Prints a line per 500 seeds, each failing seed's shrunk script,
 //! and a summary; exits 1 when any seed broke a promise.
 
@@ -19,6 +19,7 @@ fn main() {
     let limit = Duration::from_secs(minutes * 60);
     let start = Instant::now();
     let (mut ran, mut lines, mut failed) = (0u64, 0usize, 0u64);
+    let (mut shaped, mut ops, mut answered) = (0usize, 0usize, 0usize);
     for seed in 1..=seeds {
         if start.elapsed() > limit {
             break;
@@ -32,6 +33,9 @@ fn main() {
         };
         ran += 1;
         lines += out.lines.len();
+        shaped += out.shaped;
+        ops += out.ops;
+        answered += out.answered;
         if !out.violations.is_empty() {
             failed += 1;
             let short = chaos::shrink(seed, &out.lines);
@@ -48,7 +52,8 @@ fn main() {
         }
     }
     println!(
-        "soak: {ran} seeds of 200 random actions ({lines} lines), {failed} broke a promise, {:.0} s",
+        "soak: {ran} seeds of 200 random actions ({lines} lines, {shaped} on the network's physics, \
+         {ops} key-value operations, {answered} answered), {failed} broke a promise, {:.0} s",
         start.elapsed().as_secs_f64()
     );
     if failed > 0 {

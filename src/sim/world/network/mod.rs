@@ -19,7 +19,7 @@ use super::clock::Event;
 use super::World;
 use crate::sim::etcd::rafthttp::Reaches;
 use crate::sim::etcd::server::Reach;
-use nic::{Link, Nic};
+use nic::{Conn, Link, Nic};
 pub use nic::{
     LinkSetting, LinkSpec, NicSpec, DEFAULT_LATENCY_MS, DEFAULT_LIMIT_BYTES, DEFAULT_RATE_BPS,
 };
@@ -104,9 +104,15 @@ impl World {
         }
     }
 
-    /// Machine `machine`'s NIC gets `spec`; what it queued stays queued.
+    /// Machine `machine`'s NIC gets `spec`; what it queued stays queued,
+    /// and drains at the new rate.
     pub(super) fn set_nic(&mut self, machine: String, spec: NicSpec) {
-        self.net.nics.entry(machine).or_default().spec = spec;
+        let now_us = self.now_ms().saturating_mul(1000);
+        self.net
+            .nics
+            .entry(machine)
+            .or_default()
+            .respec(now_us, spec);
     }
 
     /// The settings of the link from `from` to `to`.
@@ -189,7 +195,12 @@ impl World {
             false => None,
         };
         let bytes = bytes.map_or_else(|| size::raft_bytes(&m), |b| b + HTTP_OVERHEAD);
-        let Some(lat) = self.transmit(from, &target, bytes, !snapshot) else {
+        let conn = match m.get_msg_type() {
+            raft::eraftpb::MessageType::MsgSnapshot => Conn::Snapshot,
+            raft::eraftpb::MessageType::MsgAppend => Conn::MsgApp,
+            _ => Conn::Message,
+        };
+        let Some(lat) = self.transmit_on(from, &target, bytes, !snapshot, conn) else {
             // a full queue (or a link losing everything) drops the message
             self.count_traffic(from, &target, None);
             self.record_wire(from, &target, &m, None);
@@ -279,7 +290,7 @@ impl World {
             error,
         };
         // the answer is a stream of bytes too: it waits, and is never dropped
-        let lat = self.transmit(machine, from.0, HTTP_OVERHEAD, false);
+        let lat = self.transmit_on(machine, from.0, HTTP_OVERHEAD, false, Conn::Snapshot);
         self.schedule(lat.unwrap_or(nic::GIVE_UP_MS), done);
     }
 
