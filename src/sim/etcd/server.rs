@@ -507,19 +507,11 @@ impl Server {
     // ----- raft plumbing -----
 
     fn discard_records(&mut self) {
-        if let Ok(mut v) = self.sink.lock() {
-            v.clear();
-        }
+        self.sink.take();
     }
 
     fn take_records(&mut self) -> Vec<RaftRecord> {
-        self.sink
-            .lock()
-            .map(|mut v| match v.is_empty() {
-                true => Vec::new(),
-                false => std::mem::take(&mut *v),
-            })
-            .unwrap_or_default()
+        self.sink.take()
     }
 
     fn reseed_election_timeout(&mut self) {
