@@ -42,6 +42,12 @@ pub struct Records {
 }
 
 impl Records {
+    /// Whether any record was captured since the last take.
+    #[inline]
+    pub fn any(&self) -> bool {
+        self.any.load(Ordering::Acquire)
+    }
+
     /// The records captured since the last take (none: no lock taken).
     pub fn take(&self) -> Vec<RaftRecord> {
         if !self.any.load(Ordering::Acquire) {

@@ -529,6 +529,20 @@ impl Server {
 
     /// Turns captured raft records into log lines, and re-seeds the election timer.
     fn flush_raft(&mut self, ctx: &mut Ctx) {
+        if self.sink.any() {
+            self.log_records(ctx);
+        }
+        // raft-rs draws a new election timeout from thread_rng whenever it resets
+        // (every change of role or term); replace it with a seeded one.
+        let now = (self.node.raft.term, self.node.raft.state);
+        if now != self.last_role {
+            self.last_role = now;
+            self.reseed_election_timeout();
+        }
+    }
+
+    /// The log lines of the raft records captured since the last look.
+    fn log_records(&mut self, ctx: &mut Ctx) {
         let records = self.take_records();
         for rec in &records {
             if rec.msg == "starting a new election" && self.after_timeout_now {
@@ -561,13 +575,6 @@ impl Server {
                     ),
                 );
             }
-        }
-        // raft-rs draws a new election timeout from thread_rng whenever it resets
-        // (every change of role or term); replace it with a seeded one.
-        let now = (self.node.raft.term, self.node.raft.state);
-        if now != self.last_role {
-            self.last_role = now;
-            self.reseed_election_timeout();
         }
     }
 
@@ -949,6 +956,9 @@ impl Server {
     }
 
     fn send(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {
+        if msgs.is_empty() {
+            return;
+        }
         // raft-rs fills a Ready from hash maps whose order depends on the word
         // size; a canonical order keeps native and wasm runs identical.
         msgs.sort_by_key(|m| m.to);
