@@ -241,16 +241,8 @@ impl World {
 
     /// Keeps `machine`'s stream to member `id`.
     fn keep_stream(&mut self, machine: &str, id: u64, stream: (String, u64)) {
-        match self.net.streams.get_mut(machine) {
-            Some(to) => {
-                to.insert(id, stream);
-            }
-            None => {
-                self.net
-                    .streams
-                    .insert(machine.to_string(), BTreeMap::from([(id, stream)]));
-            }
-        }
+        let to = self.net.streams.get_or_insert_with(machine, BTreeMap::new);
+        to.insert(id, stream);
     }
 
     /// Hands the stream requests `machine`'s server made to the servers they reached.

@@ -16,6 +16,7 @@ use std::rc::Rc;
 use raft::eraftpb::Message;
 
 use super::clock::Event;
+use super::names::ByName;
 use super::World;
 use crate::sim::etcd::rafthttp::Reaches;
 use crate::sim::etcd::server::Reach;
@@ -32,16 +33,16 @@ pub(super) struct Network {
     /// Links by (from, to), only those whose settings are not the defaults.
     links: BTreeMap<(String, String), Link>,
     /// Each machine's NIC, from its first message or `net rate` on.
-    nics: BTreeMap<String, Nic>,
+    nics: ByName<Nic>,
     /// rafthttp streams: machine, then peer ID, to the (machine, pid) they reach.
-    streams: BTreeMap<String, BTreeMap<u64, (String, u64)>>,
+    streams: ByName<BTreeMap<u64, (String, u64)>>,
     /// Counts the world's changes that can change what a dial finds: every
     /// action, every process start and end.
     topo_gen: u64,
     /// Each machine's last [`World::peer_reach`], with the key it was
     /// computed under: a pure function of that state, so it is reused until
     /// the key changes.
-    reach_cache: BTreeMap<String, (dial::ReachKey, Rc<Reaches>)>,
+    reach_cache: ByName<(dial::ReachKey, Rc<Reaches>)>,
 }
 
 impl Network {
@@ -106,7 +107,7 @@ impl World {
 
     /// Machine `machine`'s NIC gets `spec`; what it queued stays queued.
     pub(super) fn set_nic(&mut self, machine: String, spec: NicSpec) {
-        self.net.nics.entry(machine).or_default().spec = spec;
+        self.net.nics.get_or_insert_with(&machine, Nic::default).spec = spec;
     }
 
     /// The settings of the link from `from` to `to`.

@@ -236,10 +236,7 @@ impl World {
         }
         let now_ms = self.now_ms();
         let now_us = now_ms.saturating_mul(1000);
-        let nic = match self.net.nics.get_mut(from) {
-            Some(n) => n,
-            None => self.net.nics.entry(from.to_string()).or_default(),
-        };
+        let nic = self.net.nics.get_or_insert_with(from, Nic::default);
         let nic_ms = nic.enqueue(now_us, bytes, droppable)? / 1000;
         let Some(link) = self
             .net
