@@ -6,6 +6,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::rc::Rc;
 
 use raft::eraftpb::Message;
 
@@ -24,19 +25,20 @@ pub fn start_unix_ms() -> i64 {
 /// newer process (or none) on its machine is dropped.
 #[derive(Debug, Clone)]
 pub(super) enum Event {
+    // the machine of the most frequent events is shared: no allocation each
     Tick {
-        machine: String,
+        machine: Rc<str>,
         pid: u64,
     },
     Raft {
-        machine: String,
+        machine: Rc<str>,
         pid: u64,
         msg: Box<Message>,
     },
     /// A merged snapshot reaches its follower (rafthttp's snapshot POST); the
     /// sender, process `from_pid` on `from`, hears back once raft has it.
     Snapshot {
-        machine: String,
+        machine: Rc<str>,
         pid: u64,
         msg: Box<Message>,
         from: String,
@@ -86,8 +88,8 @@ impl Event {
             Event::Raft { machine, pid, .. } | Event::Snapshot { machine, pid, .. } => {
                 Some((machine, Some(*pid)))
             }
-            Event::Tick { machine, .. }
-            | Event::StreamCheck { machine, .. }
+            Event::Tick { machine, .. } => Some((machine, None)),
+            Event::StreamCheck { machine, .. }
             | Event::ClientArrive { machine, .. }
             | Event::StopCheck { machine, .. }
             | Event::Wake { machine, .. } => Some((machine, None)),
@@ -289,7 +291,7 @@ impl World {
     /// Hands an event to the room it is for.
     fn handle(&mut self, ev: Event) {
         match ev {
-            Event::Tick { machine, pid } => self.on_tick(&machine, pid),
+            Event::Tick { machine, pid } => self.on_tick(machine, pid),
             Event::Raft { machine, pid, msg } => self.on_raft(&machine, pid, *msg),
             Event::Snapshot {
                 machine,

@@ -35,7 +35,7 @@ pub(super) struct Network {
     /// Each machine's NIC, from its first message or `net rate` on.
     nics: ByName<Nic>,
     /// rafthttp streams: machine, then peer ID, to the (machine, pid) they reach.
-    streams: ByName<BTreeMap<u64, (String, u64)>>,
+    streams: ByName<BTreeMap<u64, (Rc<str>, u64)>>,
     /// Counts the world's changes that can change what a dial finds: every
     /// action, every process start and end.
     topo_gen: u64,
@@ -146,7 +146,7 @@ impl World {
         net.nics.remove(name);
         net.streams.remove(name);
         for to in net.streams.values_mut() {
-            to.retain(|_, (b, _)| *b != name);
+            to.retain(|_, (b, _)| **b != *name);
         }
     }
 
@@ -326,7 +326,7 @@ impl World {
             );
             for (target, _) in to.values() {
                 debug_assert!(
-                    self.machines.contains_key(target),
+                    self.machines.contains_key(&**target),
                     "{from} streams to {target}"
                 );
             }
