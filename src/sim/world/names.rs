@@ -1,27 +1,50 @@
 //! [`ByName`]: the world's maps keyed by machine name (the machines, each
 //! machine's NIC, streams and traffic). They hold a handful of entries and are
 //! read on every event and every message, so they are a sorted vector with
-//! each name also packed into one integer: a lookup compares integers, not
+//! each name also kept as a few integers: a lookup compares integers, not
 //! strings. They keep a `BTreeMap`'s order and answers (iteration in name
 //! order, one entry per name), so nothing that reads them sees a difference.
 
-/// A name packed into an integer: up to 15 bytes and the length, so two names
-/// of at most 15 bytes have equal keys exactly when they are equal. A longer
-/// name keeps its first 15 bytes; its lookups then compare the names too.
+/// A name's length and its first and last eight bytes (four when shorter,
+/// the bytes themselves below four): two names of at most [`EXACT`] bytes
+/// have equal keys exactly when they are equal. Longer names compare their
+/// text too. Read straight from the name (no buffer to stall the loads).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Key(u128);
+struct Key {
+    len: usize,
+    head: u64,
+    tail: u64,
+}
 
-/// Bytes of a name a [`Key`] holds whole.
-const PACKED: usize = 15;
+/// The longest name a [`Key`] tells apart by itself.
+const EXACT: usize = 16;
 
 impl Key {
     fn of(name: &str) -> Key {
-        let mut b = [0u8; 16];
-        for (d, s) in b.iter_mut().zip(name.bytes().take(PACKED)) {
-            *d = s;
+        let b = name.as_bytes();
+        let (head, tail) = match b.len() {
+            8.. => (
+                b.first_chunk::<8>().map_or(0, |c| u64::from_le_bytes(*c)),
+                b.last_chunk::<8>().map_or(0, |c| u64::from_le_bytes(*c)),
+            ),
+            4..=7 => (
+                b.first_chunk::<4>()
+                    .map_or(0, |c| u64::from(u32::from_le_bytes(*c))),
+                b.last_chunk::<4>()
+                    .map_or(0, |c| u64::from(u32::from_le_bytes(*c))),
+            ),
+            _ => (
+                b.iter()
+                    .enumerate()
+                    .fold(0, |v, (i, &c)| v | u64::from(c) << (8 * i)),
+                0,
+            ),
+        };
+        Key {
+            len: b.len(),
+            head,
+            tail,
         }
-        b[PACKED] = name.len().min(255) as u8;
-        Key(u128::from_le_bytes(b))
     }
 }
 
@@ -51,7 +74,7 @@ impl<V> ByName<V> {
     /// Where `name` is.
     fn position(&self, name: &str) -> Option<usize> {
         let key = Key::of(name);
-        let long = name.len() > PACKED;
+        let long = name.len() > EXACT;
         self.keys
             .iter()
             .enumerate()
@@ -188,8 +211,9 @@ mod tests {
 
     use super::*;
 
-    /// The same inserts and removals give a `BTreeMap`'s answers and order,
-    /// short names, long ones sharing their first 15 bytes, and the empty one.
+    /// The same inserts and removals give a `BTreeMap`'s answers and order:
+    /// short names, long ones with the same length, head and tail, and the
+    /// empty one.
     #[test]
     fn answers_as_a_btreemap_does() {
         let names = [
@@ -197,6 +221,14 @@ mod tests {
             "node01",
             "a-rather-long-machine-name-1",
             "a-rather-long-machine-name-2",
+            "abcdefgh-X-stuvwxyz",
+            "abcdefgh-Y-stuvwxyz",
+            "abcdefghstuvwxyz",
+            "abcdefgXstuvwxyz",
+            "abcde",
+            "abcXe",
+            "ab",
+            "ba",
             "",
             "node10",
             "b",
@@ -213,7 +245,7 @@ mod tests {
             ours.iter().collect::<Vec<_>>(),
             theirs.iter().collect::<Vec<_>>()
         );
-        for n in names.iter().chain(&["node1", "a-rather-long-machine-name-3"]) {
+        for n in names.iter().chain(&["node1", "a", "abcdefgh-Z-stuvwxyz"]) {
             assert_eq!(ours.get(n), theirs.get(*n), "{n}");
         }
         assert_eq!(ours.len(), theirs.len());
