@@ -36,7 +36,9 @@ pub enum Out {
     /// Send a raft message to a peer, at the URL the transport knew when raft
     /// handed the message over (before this step applied any removal).
     Raft {
-        msg: Message,
+        /// Boxed once here, and the box travels to the receiver's raft: a
+        /// message is 192 bytes, moved through many hands.
+        msg: Box<Message>,
         url: Option<std::rc::Rc<str>>,
     },
     /// Answer client request `req`.
@@ -967,7 +969,10 @@ impl Server {
                 self.start_snapshot_send(ctx, &m);
             }
             let url = self.transport.first_url(m.to);
-            ctx.out.push(Out::Raft { msg: m, url });
+            ctx.out.push(Out::Raft {
+                msg: Box::new(m),
+                url,
+            });
         }
     }
 
@@ -1537,7 +1542,7 @@ impl Server {
     // ----- messages -----
 
     /// A raft message from a peer arrives.
-    pub fn step(&mut self, ctx: &mut Ctx, m: Message) {
+    pub fn step(&mut self, ctx: &mut Ctx, m: Box<Message>) {
         self.transport
             .received(ctx.now_ms, m.from, Kind::of(m.get_msg_type()));
         if m.get_msg_type() == MessageType::MsgSnapshot {
@@ -1547,7 +1552,7 @@ impl Server {
             }
         }
         if let Some(range) = self.commit_out_of_range(&m) {
-            self.panic_on_lost_log(ctx, m, range);
+            self.panic_on_lost_log(ctx, *m, range);
             return;
         }
         if self.removed_leader() && m.get_msg_type() == MessageType::MsgAppendResponse {
@@ -1558,7 +1563,7 @@ impl Server {
             self.drive(ctx);
             return;
         }
-        self.step_peer(m);
+        self.step_peer(*m);
         self.drive(ctx);
     }
 

@@ -292,14 +292,14 @@ impl World {
     fn handle(&mut self, ev: Event) {
         match ev {
             Event::Tick { machine, pid } => self.on_tick(machine, pid),
-            Event::Raft { machine, pid, msg } => self.on_raft(&machine, pid, *msg),
+            Event::Raft { machine, pid, msg } => self.on_raft(&machine, pid, msg),
             Event::Snapshot {
                 machine,
                 pid,
                 msg,
                 from,
                 from_pid,
-            } => self.on_snapshot(&machine, pid, *msg, (&from, from_pid)),
+            } => self.on_snapshot(&machine, pid, msg, (&from, from_pid)),
             Event::SnapshotDone {
                 machine,
                 pid,

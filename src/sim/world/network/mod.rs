@@ -169,7 +169,7 @@ impl World {
 
     /// Puts a raft message from `from`'s server on the wire (to the peer URL
     /// `url`, or as the transport knows member `m.to`), or drops it.
-    pub(super) fn send_raft(&mut self, from: &str, m: Message, url: Option<Rc<str>>) {
+    pub(super) fn send_raft(&mut self, from: &str, m: Box<Message>, url: Option<Rc<str>>) {
         let snapshot = m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot;
         let (target, pid) = match self.dial_url(from, m.to, url.as_deref()) {
             Ok(found) => found,
@@ -198,7 +198,7 @@ impl World {
         };
         self.count_traffic(from, &target, Some(&m));
         self.record_wire(from, &target, &m, Some(lat));
-        let msg = Box::new(m);
+        let msg = m;
         let ev = match snapshot.then(|| self.pid_of(from)).flatten() {
             Some(from_pid) => Event::Snapshot {
                 machine: target,
@@ -224,7 +224,7 @@ impl World {
             .map(|(target, _)| target.to_string())
     }
 
-    pub(super) fn on_raft(&mut self, machine: &str, pid: u64, msg: Message) {
+    pub(super) fn on_raft(&mut self, machine: &str, pid: u64, msg: Box<Message>) {
         // etcd answers a removed member's messages with 410 Gone; the sender
         // learns it was removed when its stream readers redial (rafthttp).
         // One lookup of the machine: what `accepts` and `step_raft` do.
@@ -250,7 +250,7 @@ impl World {
     }
 
     /// Hands a message to `machine`'s server, and stops a server that ends on it.
-    fn step_raft(&mut self, machine: &str, msg: Message) {
+    fn step_raft(&mut self, machine: &str, msg: Box<Message>) {
         let stopping = self.with_server(machine, |s, ctx| {
             s.step(ctx, msg);
             s.stop_at.is_some()
@@ -265,7 +265,13 @@ impl World {
     /// A snapshot POST arrives: the follower's handler takes it and answers
     /// once raft has it; a process that is gone (or refuses a removed
     /// sender) fails the POST instead.
-    pub(super) fn on_snapshot(&mut self, machine: &str, pid: u64, msg: Message, from: (&str, u64)) {
+    pub(super) fn on_snapshot(
+        &mut self,
+        machine: &str,
+        pid: u64,
+        msg: Box<Message>,
+        from: (&str, u64),
+    ) {
         let to = msg.to;
         let error = if self.accepts(machine, pid, msg.from) {
             self.step_raft(machine, msg);
