@@ -198,7 +198,10 @@ impl<V> std::ops::Index<&str> for ByName<V> {
 
 impl<'a, V> IntoIterator for &'a ByName<V> {
     type Item = (&'a String, &'a V);
-    type IntoIter = std::iter::Map<std::slice::Iter<'a, (String, V)>, fn(&'a (String, V)) -> (&'a String, &'a V)>;
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, V)>,
+        fn(&'a (String, V)) -> (&'a String, &'a V),
+    >;
 
     fn into_iter(self) -> Self::IntoIter {
         self.entries.iter().map(|(k, v)| (k, v))
@@ -237,7 +240,10 @@ mod tests {
         let mut ours = ByName::new();
         let mut theirs = BTreeMap::new();
         for (i, n) in names.iter().enumerate() {
-            assert_eq!(ours.insert(n.to_string(), i), theirs.insert(n.to_string(), i));
+            assert_eq!(
+                ours.insert(n.to_string(), i),
+                theirs.insert(n.to_string(), i)
+            );
         }
         assert_eq!(ours.remove("node10"), theirs.remove("node10"));
         assert_eq!(ours.remove("node10"), None);
@@ -251,6 +257,9 @@ mod tests {
         assert_eq!(ours.len(), theirs.len());
         ours.retain(|k, _| k.starts_with('n'));
         theirs.retain(|k, _| k.starts_with('n'));
-        assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>());
+        assert_eq!(
+            ours.keys().collect::<Vec<_>>(),
+            theirs.keys().collect::<Vec<_>>()
+        );
     }
 }

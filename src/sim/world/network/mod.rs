@@ -107,7 +107,10 @@ impl World {
 
     /// Machine `machine`'s NIC gets `spec`; what it queued stays queued.
     pub(super) fn set_nic(&mut self, machine: String, spec: NicSpec) {
-        self.net.nics.get_or_insert_with(&machine, Nic::default).spec = spec;
+        self.net
+            .nics
+            .get_or_insert_with(&machine, Nic::default)
+            .spec = spec;
     }
 
     /// The settings of the link from `from` to `to`.
