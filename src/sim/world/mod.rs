@@ -422,7 +422,7 @@ impl World {
 
     /// `Err(NoSuchMachine)` for the first name no machine has.
     fn need_machines(&self, names: &[&str]) -> Result<(), WorldError> {
-        match names.iter().find(|n| !self.machines.contains_key(**n)) {
+        match names.iter().find(|n| !self.machines.contains_key(n)) {
             Some(n) => Err(WorldError::NoSuchMachine(n.to_string())),
             None => Ok(()),
         }

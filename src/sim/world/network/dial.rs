@@ -144,7 +144,7 @@ impl World {
             .unwrap_or((0, 0));
         if let Some((target, pid)) = self.net.streams.get(from).and_then(|to| to.get(&id)) {
             // one lookup of each end: this runs for every raft message
-            let peer = self.machines.get(&**target);
+            let peer = self.machines.get(target);
             let live = peer
                 .and_then(|m| m.process.as_ref())
                 .filter(|p| p.pid == *pid);

@@ -335,7 +335,7 @@ impl World {
             );
             for (target, _) in to.values() {
                 debug_assert!(
-                    self.machines.contains_key(&**target),
+                    self.machines.contains_key(target),
                     "{from} streams to {target}"
                 );
             }
