@@ -105,7 +105,8 @@ impl std::fmt::Debug for DataDir {
 #[derive(Clone, Default)]
 pub struct SimStorage {
     pub mem: LogStorage,
-    snapshot: std::sync::Arc<std::sync::Mutex<SnapState>>,
+    /// Shared with the clones raft-rs holds; one thread, so no lock.
+    snapshot: std::rc::Rc<std::cell::RefCell<SnapState>>,
 }
 
 #[derive(Default)]
@@ -124,17 +125,12 @@ impl SimStorage {
 
     /// Whether raft asked for a snapshot that was not ready (and forgets it).
     pub fn take_request(&self) -> bool {
-        self.snapshot
-            .lock()
-            .map(|mut s| std::mem::take(&mut s.requested))
-            .unwrap_or(false)
+        std::mem::take(&mut self.snapshot.borrow_mut().requested)
     }
 
     /// Offers a snapshot for raft's next request.
     pub fn offer(&self, snap: raft::eraftpb::Snapshot) {
-        if let Ok(mut s) = self.snapshot.lock() {
-            s.ready = Some(snap);
-        }
+        self.snapshot.borrow_mut().ready = Some(snap);
     }
 }
 
@@ -167,9 +163,7 @@ impl Storage for SimStorage {
 
     fn snapshot(&self, request_index: u64, _to: u64) -> raft::Result<raft::eraftpb::Snapshot> {
         let unavailable = raft::Error::Store(raft::StorageError::SnapshotTemporarilyUnavailable);
-        let Ok(mut s) = self.snapshot.lock() else {
-            return Err(unavailable);
-        };
+        let mut s = self.snapshot.borrow_mut();
         // A snapshot is used once: the next follower that needs one gets a fresh
         // one, with the configuration that includes it.
         match s.ready.take() {

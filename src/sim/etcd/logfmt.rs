@@ -2,6 +2,7 @@
 //! lines (capnslog for the server, Go's `log` default logger for raft), with the
 //! time stamps of the simulated wall clock.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use slog::{Drain, Key, OwnedKVList, Record, Serializer, KV};
@@ -29,7 +30,43 @@ impl RaftRecord {
 }
 
 /// The shared buffer a server reads its raft records from after each call into raft.
-pub type RecordSink = Arc<Mutex<Vec<RaftRecord>>>;
+pub type RecordSink = Arc<Records>;
+
+/// Captured records, and whether there are any: a server looks after every
+/// call into raft, and raft says something worth keeping only now and then,
+/// so the look is a plain load rather than a lock.
+#[derive(Default)]
+pub struct Records {
+    any: AtomicBool,
+    list: Mutex<Vec<RaftRecord>>,
+}
+
+impl Records {
+    /// Whether any record was captured since the last take.
+    #[inline]
+    pub fn any(&self) -> bool {
+        self.any.load(Ordering::Acquire)
+    }
+
+    /// The records captured since the last take (none: no lock taken).
+    pub fn take(&self) -> Vec<RaftRecord> {
+        if !self.any.load(Ordering::Acquire) {
+            return Vec::new();
+        }
+        self.any.store(false, Ordering::Release);
+        self.list
+            .lock()
+            .map(|mut v| std::mem::take(&mut *v))
+            .unwrap_or_default()
+    }
+
+    fn push(&self, rec: RaftRecord) {
+        if let Ok(mut list) = self.list.lock() {
+            list.push(rec);
+            self.any.store(true, Ordering::Release);
+        }
+    }
+}
 
 /// A slog drain that keeps the records a server needs: every info and above.
 pub struct CaptureDrain {
@@ -68,9 +105,7 @@ impl Drain for CaptureDrain {
             msg: record.msg().to_string(),
             kv: kv.0,
         };
-        if let Ok(mut sink) = self.sink.lock() {
-            sink.push(rec);
-        }
+        self.sink.push(rec);
         Ok(())
     }
 }

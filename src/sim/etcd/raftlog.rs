@@ -11,7 +11,8 @@
 //! known, as etcd's `MemoryStorage` keeps it in its dummy entry (raft needs it
 //! to check the next append; `MemStorage` forgets it).
 
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::cell::{Ref, RefCell, RefMut};
+use std::rc::Rc;
 
 use bytes::Bytes;
 use protobuf::Message as _;
@@ -208,10 +209,11 @@ impl LogCore {
 }
 
 /// A shared raft log: clones see the same log, as a running server and its
-/// data dir on disk do.
+/// data dir on disk do. The world runs on one thread, so the log is shared
+/// without a lock: raft reads it several times per message.
 #[derive(Clone, Default)]
 pub struct LogStorage {
-    core: Arc<RwLock<LogCore>>,
+    core: Rc<RefCell<LogCore>>,
 }
 
 impl LogStorage {
@@ -219,15 +221,15 @@ impl LogStorage {
         LogStorage::default()
     }
 
-    /// Reads the log (a poisoned lock is still read: nothing here panics
-    /// halfway through a change).
-    pub fn rl(&self) -> RwLockReadGuard<'_, LogCore> {
-        self.core.read().unwrap_or_else(|e| e.into_inner())
+    /// Reads the log (never while a change holds it: each change is one
+    /// statement).
+    pub fn rl(&self) -> Ref<'_, LogCore> {
+        self.core.borrow()
     }
 
     /// Changes the log.
-    pub fn wl(&self) -> RwLockWriteGuard<'_, LogCore> {
-        self.core.write().unwrap_or_else(|e| e.into_inner())
+    pub fn wl(&self) -> RefMut<'_, LogCore> {
+        self.core.borrow_mut()
     }
 }
 

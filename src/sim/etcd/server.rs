@@ -36,7 +36,9 @@ pub enum Out {
     /// Send a raft message to a peer, at the URL the transport knew when raft
     /// handed the message over (before this step applied any removal).
     Raft {
-        msg: Message,
+        /// Boxed once here, and the box travels to the receiver's raft: a
+        /// message is 192 bytes, moved through many hands.
+        msg: Box<Message>,
         url: Option<std::rc::Rc<str>>,
     },
     /// Answer client request `req`.
@@ -507,19 +509,11 @@ impl Server {
     // ----- raft plumbing -----
 
     fn discard_records(&mut self) {
-        if let Ok(mut v) = self.sink.lock() {
-            v.clear();
-        }
+        self.sink.take();
     }
 
     fn take_records(&mut self) -> Vec<RaftRecord> {
-        self.sink
-            .lock()
-            .map(|mut v| match v.is_empty() {
-                true => Vec::new(),
-                false => std::mem::take(&mut *v),
-            })
-            .unwrap_or_default()
+        self.sink.take()
     }
 
     fn reseed_election_timeout(&mut self) {
@@ -537,6 +531,20 @@ impl Server {
 
     /// Turns captured raft records into log lines, and re-seeds the election timer.
     fn flush_raft(&mut self, ctx: &mut Ctx) {
+        if self.sink.any() {
+            self.log_records(ctx);
+        }
+        // raft-rs draws a new election timeout from thread_rng whenever it resets
+        // (every change of role or term); replace it with a seeded one.
+        let now = (self.node.raft.term, self.node.raft.state);
+        if now != self.last_role {
+            self.last_role = now;
+            self.reseed_election_timeout();
+        }
+    }
+
+    /// The log lines of the raft records captured since the last look.
+    fn log_records(&mut self, ctx: &mut Ctx) {
         let records = self.take_records();
         for rec in &records {
             if rec.msg == "starting a new election" && self.after_timeout_now {
@@ -569,13 +577,6 @@ impl Server {
                     ),
                 );
             }
-        }
-        // raft-rs draws a new election timeout from thread_rng whenever it resets
-        // (every change of role or term); replace it with a seeded one.
-        let now = (self.node.raft.term, self.node.raft.state);
-        if now != self.last_role {
-            self.last_role = now;
-            self.reseed_election_timeout();
         }
     }
 
@@ -957,6 +958,9 @@ impl Server {
     }
 
     fn send(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {
+        if msgs.is_empty() {
+            return;
+        }
         // raft-rs fills a Ready from hash maps whose order depends on the word
         // size; a canonical order keeps native and wasm runs identical.
         msgs.sort_by_key(|m| m.to);
@@ -965,7 +969,10 @@ impl Server {
                 self.start_snapshot_send(ctx, &m);
             }
             let url = self.transport.first_url(m.to);
-            ctx.out.push(Out::Raft { msg: m, url });
+            ctx.out.push(Out::Raft {
+                msg: Box::new(m),
+                url,
+            });
         }
     }
 
@@ -1569,7 +1576,7 @@ impl Server {
     // ----- messages -----
 
     /// A raft message from a peer arrives.
-    pub fn step(&mut self, ctx: &mut Ctx, m: Message) {
+    pub fn step(&mut self, ctx: &mut Ctx, m: Box<Message>) {
         self.transport
             .received(ctx.now_ms, m.from, Kind::of(m.get_msg_type()));
         if m.get_msg_type() == MessageType::MsgSnapshot {
@@ -1579,7 +1586,7 @@ impl Server {
             }
         }
         if let Some(range) = self.commit_out_of_range(&m) {
-            self.panic_on_lost_log(ctx, m, range);
+            self.panic_on_lost_log(ctx, *m, range);
             return;
         }
         if self.removed_leader() && m.get_msg_type() == MessageType::MsgAppendResponse {
@@ -1590,7 +1597,7 @@ impl Server {
             self.drive(ctx);
             return;
         }
-        self.step_peer(m);
+        self.step_peer(*m);
         self.drive(ctx);
     }
 

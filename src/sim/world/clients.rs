@@ -250,7 +250,7 @@ impl World {
             return;
         };
         if self.links_up(from, &target) {
-            self.send_request(from, target, req, request, true);
+            self.send_request(from, target.to_string(), req, request, true);
         }
     }
 

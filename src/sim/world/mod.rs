@@ -19,6 +19,7 @@
 mod clients;
 mod clock;
 mod machines;
+mod names;
 mod network;
 mod observe;
 mod processes;
@@ -37,6 +38,7 @@ pub use super::url::{host_port, split_url};
 pub use clients::CallResult;
 pub use clock::start_unix_ms;
 pub use machines::{DiskItem, Machine};
+pub use names::ByName;
 pub use network::{
     LinkSetting, LinkSpec, NicSpec, DEFAULT_LATENCY_MS, DEFAULT_LIMIT_BYTES, DEFAULT_RATE_BPS,
 };
@@ -214,7 +216,7 @@ pub struct World {
     rng: ChaCha8Rng,
     // ----- machines and processes (`machines.rs`, `processes.rs`) -----
     /// The machines by name (read outside `sim` through [`World::machines`]).
-    pub(in crate::sim) machines: BTreeMap<String, Machine>,
+    pub(in crate::sim) machines: ByName<Machine>,
     /// The hosts table: a name to the address it stands for.
     pub(in crate::sim) hosts: BTreeMap<String, String>,
     next_pid: u64,
@@ -238,7 +240,7 @@ pub struct World {
 /// fields are private to `sim`, so every change goes through the door.
 impl World {
     /// The machines by name.
-    pub fn machines(&self) -> &BTreeMap<String, Machine> {
+    pub fn machines(&self) -> &ByName<Machine> {
         &self.machines
     }
 
@@ -262,7 +264,7 @@ impl World {
     pub fn new(seed: u64) -> World {
         World {
             rng: ChaCha8Rng::seed_from_u64(seed),
-            machines: BTreeMap::new(),
+            machines: ByName::new(),
             hosts: BTreeMap::new(),
             next_pid: 100,
             logs: Vec::new(),
@@ -420,7 +422,7 @@ impl World {
 
     /// `Err(NoSuchMachine)` for the first name no machine has.
     fn need_machines(&self, names: &[&str]) -> Result<(), WorldError> {
-        match names.iter().find(|n| !self.machines.contains_key(**n)) {
+        match names.iter().find(|n| !self.machines.contains_key(n)) {
             Some(n) => Err(WorldError::NoSuchMachine(n.to_string())),
             None => Ok(()),
         }

@@ -7,6 +7,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use super::clock::Event;
 use super::{host_port, DiskItem, World, WorldError};
@@ -143,7 +144,7 @@ impl World {
         self.schedule(
             heartbeat.max(1),
             Event::Tick {
-                machine: machine.to_string(),
+                machine: machine.into(),
                 pid,
             },
         );
@@ -341,7 +342,8 @@ impl World {
 
     // ----- timers -----
 
-    pub(super) fn on_tick(&mut self, machine: &str, pid: u64) {
+    pub(super) fn on_tick(&mut self, name: Rc<str>, pid: u64) {
+        let machine = &*name;
         if self.pid_of(machine) != Some(pid) {
             return;
         }
@@ -355,13 +357,11 @@ impl World {
             return;
         };
         self.deliver_stream_requests(machine, requests);
-        self.schedule(
-            hb.max(1),
-            Event::Tick {
-                machine: machine.to_string(),
-                pid,
-            },
-        );
+        let next = Event::Tick {
+            machine: Rc::clone(&name),
+            pid,
+        };
+        self.schedule(hb.max(1), next);
         if stopping {
             self.check_stop(machine);
         }

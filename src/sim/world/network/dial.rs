@@ -126,7 +126,7 @@ impl World {
 
     /// Where a message from `from`'s server to member `id` goes: over the stream
     /// rafthttp already holds to that process, or else by dialling the peer URL.
-    pub(in crate::sim::world) fn dial(&self, from: &str, id: u64) -> Result<(String, u64), Reach> {
+    pub(in crate::sim::world) fn dial(&self, from: &str, id: u64) -> Result<(Rc<str>, u64), Reach> {
         self.dial_url(from, id, None)
     }
 
@@ -136,7 +136,7 @@ impl World {
         from: &str,
         id: u64,
         url: Option<&str>,
-    ) -> Result<(String, u64), Reach> {
+    ) -> Result<(Rc<str>, u64), Reach> {
         let sender = self.machines.get(from);
         let (cid, local) = sender
             .and_then(|m| m.process.as_ref())
@@ -168,7 +168,7 @@ impl World {
                 let (target, _) = self
                     .target_of(from, &url)
                     .ok_or_else(|| Reach::Silent(host_port(&url)))?;
-                Ok((target.to_string(), pid))
+                Ok((Rc::from(target), pid))
             }
             other => Err(other),
         }
@@ -240,17 +240,9 @@ impl World {
     }
 
     /// Keeps `machine`'s stream to member `id`.
-    fn keep_stream(&mut self, machine: &str, id: u64, stream: (String, u64)) {
-        match self.net.streams.get_mut(machine) {
-            Some(to) => {
-                to.insert(id, stream);
-            }
-            None => {
-                self.net
-                    .streams
-                    .insert(machine.to_string(), BTreeMap::from([(id, stream)]));
-            }
-        }
+    fn keep_stream(&mut self, machine: &str, id: u64, stream: (Rc<str>, u64)) {
+        let to = self.net.streams.get_or_insert_with(machine, BTreeMap::new);
+        to.insert(id, stream);
     }
 
     /// Hands the stream requests `machine`'s server made to the servers they reached.

@@ -16,6 +16,7 @@ use std::rc::Rc;
 use raft::eraftpb::Message;
 
 use super::clock::Event;
+use super::names::ByName;
 use super::World;
 use crate::sim::etcd::rafthttp::Reaches;
 use crate::sim::etcd::server::Reach;
@@ -32,16 +33,16 @@ pub(super) struct Network {
     /// Links by (from, to), only those whose settings are not the defaults.
     links: BTreeMap<(String, String), Link>,
     /// Each machine's NIC, from its first message or `net rate` on.
-    nics: BTreeMap<String, Nic>,
+    nics: ByName<Nic>,
     /// rafthttp streams: machine, then peer ID, to the (machine, pid) they reach.
-    streams: BTreeMap<String, BTreeMap<u64, (String, u64)>>,
+    streams: ByName<BTreeMap<u64, (Rc<str>, u64)>>,
     /// Counts the world's changes that can change what a dial finds: every
     /// action, every process start and end.
     topo_gen: u64,
     /// Each machine's last [`World::peer_reach`], with the key it was
     /// computed under: a pure function of that state, so it is reused until
     /// the key changes.
-    reach_cache: BTreeMap<String, (dial::ReachKey, Rc<Reaches>)>,
+    reach_cache: ByName<(dial::ReachKey, Rc<Reaches>)>,
 }
 
 impl Network {
@@ -110,8 +111,7 @@ impl World {
         let now_us = self.now_ms().saturating_mul(1000);
         self.net
             .nics
-            .entry(machine)
-            .or_default()
+            .get_or_insert_with(&machine, Nic::default)
             .respec(now_us, spec);
     }
 
@@ -151,7 +151,7 @@ impl World {
         net.nics.remove(name);
         net.streams.remove(name);
         for to in net.streams.values_mut() {
-            to.retain(|_, (b, _)| *b != name);
+            to.retain(|_, (b, _)| **b != *name);
         }
     }
 
@@ -174,7 +174,7 @@ impl World {
 
     /// Puts a raft message from `from`'s server on the wire (to the peer URL
     /// `url`, or as the transport knows member `m.to`), or drops it.
-    pub(super) fn send_raft(&mut self, from: &str, m: Message, url: Option<Rc<str>>) {
+    pub(super) fn send_raft(&mut self, from: &str, m: Box<Message>, url: Option<Rc<str>>) {
         let snapshot = m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot;
         let (target, pid) = match self.dial_url(from, m.to, url.as_deref()) {
             Ok(found) => found,
@@ -208,7 +208,7 @@ impl World {
         };
         self.count_traffic(from, &target, Some(&m));
         self.record_wire(from, &target, &m, Some(lat));
-        let msg = Box::new(m);
+        let msg = m;
         let ev = match snapshot.then(|| self.pid_of(from)).flatten() {
             Some(from_pid) => Event::Snapshot {
                 machine: target,
@@ -234,7 +234,7 @@ impl World {
             .map(|(target, _)| target.to_string())
     }
 
-    pub(super) fn on_raft(&mut self, machine: &str, pid: u64, msg: Message) {
+    pub(super) fn on_raft(&mut self, machine: &str, pid: u64, msg: Box<Message>) {
         // etcd answers a removed member's messages with 410 Gone; the sender
         // learns it was removed when its stream readers redial (rafthttp).
         // One lookup of the machine: what `accepts` and `step_raft` do.
@@ -260,7 +260,7 @@ impl World {
     }
 
     /// Hands a message to `machine`'s server, and stops a server that ends on it.
-    fn step_raft(&mut self, machine: &str, msg: Message) {
+    fn step_raft(&mut self, machine: &str, msg: Box<Message>) {
         let stopping = self.with_server(machine, |s, ctx| {
             s.step(ctx, msg);
             s.stop_at.is_some()
@@ -275,7 +275,13 @@ impl World {
     /// A snapshot POST arrives: the follower's handler takes it and answers
     /// once raft has it; a process that is gone (or refuses a removed
     /// sender) fails the POST instead.
-    pub(super) fn on_snapshot(&mut self, machine: &str, pid: u64, msg: Message, from: (&str, u64)) {
+    pub(super) fn on_snapshot(
+        &mut self,
+        machine: &str,
+        pid: u64,
+        msg: Box<Message>,
+        from: (&str, u64),
+    ) {
         let to = msg.to;
         let error = if self.accepts(machine, pid, msg.from) {
             self.step_raft(machine, msg);

@@ -184,7 +184,12 @@ pub(super) struct Nic {
 impl Nic {
     /// Bytes waiting in the queue at `now_us`.
     pub(super) fn backlog_bytes(&self, now_us: u64) -> u64 {
-        let left_us = self.busy_until_us.saturating_sub(now_us) as u128;
+        let left_us = self.busy_until_us.saturating_sub(now_us);
+        // in 64 bits while the product fits (an empty queue: 0 at once)
+        if let Some(bits) = left_us.checked_mul(self.spec.rate_bps) {
+            return bits / 8_000_000;
+        }
+        let left_us = left_us as u128;
         (left_us * self.spec.rate_bps as u128 / 8_000_000) as u64
     }
 
@@ -216,6 +221,11 @@ impl Nic {
 
 /// How long `bytes` take to leave a NIC of `rate_bps` (µs, rounded up).
 pub fn serialization_us(bytes: u64, rate_bps: u64) -> u64 {
+    // the same sum in 64 bits while it fits (every message but a huge one):
+    // a 128-bit division is a call into the runtime
+    if let Some(bits) = bytes.checked_mul(8 * 1_000_000) {
+        return bits.div_ceil(rate_bps.max(1));
+    }
     let bits = bytes as u128 * 8 * 1_000_000;
     let rate = rate_bps.max(1) as u128;
     u64::try_from(bits.div_ceil(rate)).unwrap_or(u64::MAX)
@@ -287,10 +297,7 @@ impl World {
         }
         let now_ms = self.now_ms();
         let now_us = now_ms.saturating_mul(1000);
-        let nic = match self.net.nics.get_mut(from) {
-            Some(n) => n,
-            None => self.net.nics.entry(from.to_string()).or_default(),
-        };
+        let nic = self.net.nics.get_or_insert_with(from, Nic::default);
         let nic_ms = nic.enqueue(now_us, bytes, droppable)? / 1000;
         let Some(link) = self
             .net

@@ -11,17 +11,16 @@ mod traffic;
 pub use frames::MAX_FRAMES;
 pub use traffic::Traffic;
 
-use std::collections::BTreeMap;
-
 use crate::sim::invariants::Checker;
 use crate::sim::view::WorldView;
 use crate::sim::wire::WireLog;
+use crate::sim::world::names::ByName;
 
 /// What the observers keep: only this room changes it.
 #[derive(Default)]
 pub(super) struct Observers {
     /// Raft messages per directed pair of machines: from, then to.
-    traffic: BTreeMap<String, BTreeMap<String, Traffic>>,
+    traffic: ByName<ByName<Traffic>>,
     /// When asked: the recent raft messages, one record each (`sim::wire`).
     wire: WireLog,
     /// While recording: the frame spacing, and the frames so far.

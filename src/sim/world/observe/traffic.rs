@@ -4,6 +4,7 @@
 use raft::eraftpb::Message;
 
 use crate::sim::wire::WireLog;
+use crate::sim::world::names::ByName;
 use crate::sim::world::World;
 
 /// Raft messages from one machine to another, cumulative.
@@ -29,14 +30,8 @@ impl World {
     ) {
         let now = self.now_ms();
         let traffic = &mut self.observe.traffic;
-        let row = match traffic.get_mut(from) {
-            Some(row) => row,
-            None => traffic.entry(from.to_string()).or_default(),
-        };
-        let t = match row.get_mut(to) {
-            Some(t) => t,
-            None => row.entry(to.to_string()).or_default(),
-        };
+        let row = traffic.get_or_insert_with(from, ByName::new);
+        let t = row.get_or_insert_with(to, Traffic::default);
         let Some(m) = sent else {
             t.dropped += 1;
             return;
