@@ -102,4 +102,27 @@ mod tests {
         };
         assert_eq!(request_bytes(&put), GRPC_OVERHEAD + 101);
     }
+
+    /// The catch-up panel weighs a log's entries one by one
+    /// (`sim::etcd::catchup`): they add up to what an append carrying them weighs.
+    #[test]
+    fn an_append_weighs_its_header_and_each_entry() {
+        use crate::sim::etcd::catchup::entry_bytes;
+        use raft::eraftpb::Entry;
+        let mut m = Message::default();
+        m.set_msg_type(raft::eraftpb::MessageType::MsgAppend);
+        let empty = raft_bytes(&m);
+        let entries: Vec<Entry> = [10usize, 300, 70_000]
+            .iter()
+            .map(|&n| Entry {
+                data: vec![1u8; n].into(),
+                index: 7,
+                term: 2,
+                ..Default::default()
+            })
+            .collect();
+        let each: u64 = entries.iter().map(entry_bytes).sum();
+        m.set_entries(entries.into());
+        assert_eq!(raft_bytes(&m), empty + each);
+    }
 }
