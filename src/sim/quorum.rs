@@ -327,6 +327,9 @@ pub struct CatchUpBytes {
     pub left: u64,
     /// A snapshot on its way: (bytes sent so far, its bytes).
     pub snapshot: Option<(u64, u64)>,
+    /// The leader must send a snapshot first (it compacted the entries the
+    /// learner lacks) and has not started: `left` is only the log after it.
+    pub needs_snapshot: bool,
 }
 
 impl CatchUpBytes {
@@ -346,6 +349,7 @@ impl CatchUpBytes {
             received: m.have + sent,
             left: m.lack + (total - sent),
             snapshot,
+            needs_snapshot: m.needs_snapshot,
         }
     }
 
@@ -424,10 +428,11 @@ impl CatchUpMeter {
         (span >= RATE_MIN_SPAN_MS && b1 > b0).then(|| (b1 - b0) as f64 * 1000.0 / span as f64)
     }
 
-    /// Seconds left for `l` at its observed rate (`None`: unknown).
+    /// Seconds left for `l` at its observed rate (`None`: unknown, as while
+    /// the snapshot it needs has not started).
     pub fn seconds_left(&self, l: &LearnerInfo) -> Option<f64> {
-        let left = l.bytes?.left;
-        self.rate(l.id).map(|r| left as f64 / r)
+        let b = l.bytes.filter(|b| !b.needs_snapshot)?;
+        self.rate(l.id).map(|r| b.left as f64 / r)
     }
 }
 

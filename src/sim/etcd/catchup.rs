@@ -23,6 +23,10 @@ pub struct CatchUpBytes {
     pub lack: u64,
     /// A merged snapshot being sent to the learner and not yet taken by it.
     pub snapshot: Option<SnapshotSending>,
+    /// The leader no longer holds the entries right after the learner's
+    /// match (it compacted them) and is not sending a snapshot yet: it must,
+    /// and its size is not known before it is made.
+    pub needs_snapshot: bool,
 }
 
 /// A merged snapshot POST on its way.
@@ -45,19 +49,25 @@ pub fn entry_bytes(e: &Entry) -> u64 {
     1 + varint_len(size) + size + shipped
 }
 
-/// How a generated put's proposal names its op and starts its fields.
-const GENERATED_HEAD: &[u8] = b"{\"PutGenerated\":{\"prefix\":\"";
+/// How a proposal starts: its request ID follows.
+const REQ_HEAD: &[u8] = b"{\"req\":";
+/// What follows the ID in a generated put's proposal, up to its prefix.
+const GENERATED_HEAD: &[u8] = b",\"op\":{\"PutGenerated\":{\"prefix\":\"";
 
 /// [`generated_entry_bytes`] without decoding the whole proposal: a panel
-/// weighs thousands of entries per frame. A generated put's JSON starts its op
-/// with its prefix and ends with `"key_len":K,"value_len":V}}}` (the fields'
-/// order in `kv::Generated`); anything else is decoded in full.
-fn generated_weight(data: &[u8]) -> Option<u64> {
-    let head = &data[..data.len().min(64)];
-    let Some(at) = find(head, GENERATED_HEAD) else {
-        return generated_entry_bytes(data);
-    };
-    quick_weight(&data[at + GENERATED_HEAD.len()..]).or_else(|| generated_entry_bytes(data))
+/// weighs thousands of entries per frame, and the network every entry of a
+/// catch-up's appends. A generated put's JSON is `{"req":N,"op":{"PutGenerated":
+/// {"prefix":"…",…,"key_len":K,"value_len":V}}}` (the fields' order in
+/// `server::Proposal` and `kv::Generated`); anything else is decoded in full.
+pub fn generated_weight(data: &[u8]) -> Option<u64> {
+    let rest = data.strip_prefix(REQ_HEAD).and_then(|r| {
+        let digits = r.iter().take_while(|c| c.is_ascii_digit()).count();
+        r[digits..].strip_prefix(GENERATED_HEAD)
+    });
+    match rest {
+        Some(rest) => quick_weight(rest).or_else(|| generated_entry_bytes(data)),
+        None => generated_entry_bytes(data),
+    }
 }
 
 /// `prefix","head":[…],"key_len":K,"value_len":V}}}` → prefix + K + V + overhead
@@ -73,15 +83,19 @@ fn quick_weight(rest: &[u8]) -> Option<u64> {
     Some(prefix.len() as u64 + key + value + PUT_REQUEST_OVERHEAD)
 }
 
-/// `…NAME123` → (`…`, 123).
+/// `…NAME123` → (`…`, 123): the number is the body's last digits (at most
+/// five: the lengths are `u16`).
 fn split_number<'a>(body: &'a [u8], name: &[u8]) -> Option<(&'a [u8], u64)> {
-    let at = body.windows(name.len()).rposition(|w| w == name)?;
-    let digits = std::str::from_utf8(&body[at + name.len()..]).ok()?;
-    Some((&body[..at], digits.parse().ok()?))
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+    let digits = body.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 5 {
+        return None;
+    }
+    let (head, number) = body.split_at(body.len() - digits);
+    let head = head.strip_suffix(name)?;
+    let n = number
+        .iter()
+        .fold(0u64, |n, c| n * 10 + u64::from(c - b'0'));
+    Some((head, n))
 }
 
 /// The bytes of a protobuf varint holding `v`.
@@ -106,6 +120,7 @@ pub fn measure(log: &LogStorage, matched: u64, sending: Option<(u64, u64, u64)>)
         have: weigh(log, first, matched.min(last)),
         lack: weigh(log, lack_from.max(first), last),
         snapshot,
+        needs_snapshot: snapshot.is_none() && lack_from < first,
     }
 }
 
@@ -260,8 +275,14 @@ mod tests {
     #[test]
     fn a_snapshot_on_its_way_covers_the_entries_up_to_its_index() {
         let log = log_of(&[100, 200, 300, 400]);
+        assert!(!measure(&log, 0, None).needs_snapshot);
+        log.wl().compact(3).expect("compacted to 3");
+        let behind = measure(&log, 1, None);
+        assert!(behind.needs_snapshot, "{behind:?}");
         let m = measure(&log, 0, Some((3, 5_000, 70)));
+        assert!(!m.needs_snapshot);
         assert_eq!(m.lack, measure(&log, 3, None).lack);
+        assert_eq!(m.lack, weigh(&log, 4, 4));
         assert_eq!(
             m.snapshot.map(|s| (s.bytes, s.started_ms)),
             Some((5_000, 70))
