@@ -80,7 +80,10 @@ async fn the_catch_up_line_counts_a_snapshots_bytes_and_the_time_left() {
     }
     let sending: Vec<_> = seen
         .iter()
-        .filter(|(b, ..)| b.as_deref().is_some_and(|b| b.contains("(snapshot: ")))
+        .filter(|(b, ..)| {
+            b.as_deref()
+                .is_some_and(|b| b.starts_with("snapshot: ") && b.contains(" sent"))
+        })
         .collect();
     assert!(sending.len() >= 8, "the snapshot takes seconds: {seen:?}");
     assert_eq!(sending[0].1.as_deref(), Some("time left —"), "{seen:?}");

@@ -146,15 +146,16 @@ fn learner(l: &LearnerInfo, seconds_left: Option<f64>) -> Html {
 }
 
 /// The data still on its way: a thin bar of the bytes received, then the
-/// bytes (a snapshot's apart), what is left and the time left at the rate
-/// seen over the last few simulated seconds ("—" while it is not known).
+/// snapshot's bytes sent (and the log after it) or the log's bytes received,
+/// and the time left at the rate seen over the last few simulated seconds
+/// ("—" while it is not known).
 fn transfer(b: &CatchUpBytes, seconds_left: Option<f64>) -> Html {
     if b.needs_snapshot {
         return html! {
             <div class="transfer" data-testid="learner-transfer">
                 <p class="small" data-testid="learner-bytes">
                     { format!(
-                        "data: the leader compacted the entries it lacks, so a snapshot comes first, then {} of log · ",
+                        "snapshot: the leader compacted the entries it lacks, so a snapshot comes first, then {} of log · ",
                         size_text(b.left)
                     ) }
                     <span data-testid="learner-eta">{ "time left —" }</span>
@@ -163,18 +164,26 @@ fn transfer(b: &CatchUpBytes, seconds_left: Option<f64>) -> Html {
         };
     }
     let pct = (b.fraction() * 100.0).clamp(0.0, 100.0);
-    let received = size_text(b.received);
-    let all = size_text(b.received + b.left);
-    let snapshot = b
-        .snapshot
-        .map(|(sent, total)| {
+    let what = match b.snapshot {
+        Some((sent, total)) => {
+            let log = b.left.saturating_sub(total - sent);
+            let then = if log > 0 {
+                format!(", then {} of log", size_text(log))
+            } else {
+                String::new()
+            };
             format!(
-                " (snapshot: {} of {} sent)",
+                "snapshot: {} of {} sent{then}",
                 size_text(sent),
                 size_text(total)
             )
-        })
-        .unwrap_or_default();
+        }
+        None => format!(
+            "log: {} of {} received",
+            size_text(b.received),
+            size_text(b.received + b.left)
+        ),
+    };
     let left = match seconds_left {
         Some(t) => format!("about {} left", seconds_text(t)),
         None => "time left —".to_string(),
@@ -186,7 +195,7 @@ fn transfer(b: &CatchUpBytes, seconds_left: Option<f64>) -> Html {
                 <div class="fill" style={format!("width:{pct:.1}%")}></div>
             </div>
             <p class="small" data-testid="learner-bytes">
-                { format!("data: {received} of {all} received{snapshot}, {} to go · ", size_text(b.left)) }
+                { format!("{what} · ") }
                 <span data-testid="learner-eta">{ left }</span>
             </p>
         </div>
