@@ -476,6 +476,28 @@ pub fn catch_up(s: &mut Session) -> CatchUp {
     }
 }
 
+/// Three voters (the catch-up workload's machines, default settings) and a
+/// typed `etcdctl check datascale --load=l`: 1,000,000 puts of 1 KiB, a 1 GB
+/// data set, run whole (`sim::budget::CHECK_EVENTS`). Returns the session and
+/// the check's output.
+pub fn datascale_l(seed: u64) -> (Session, crate::shell::Output) {
+    let cluster = peers(&CATCH_UP[..3]).join(",");
+    let mut script = String::new();
+    for (n, ip) in &CATCH_UP[..3] {
+        script.push_str(&format!("machine add {n} {ip}\n"));
+    }
+    for (n, ip) in &CATCH_UP[..3] {
+        script.push_str(&etcd_line(n, ip, &cluster, "new"));
+        script.push('\n');
+    }
+    script.push_str("node01$ sleep 3\n");
+    let mut s = session_after(seed, &script);
+    let out = s
+        .run_typed("node01$ etcdctl check datascale --load=l")
+        .output;
+    (s, out)
+}
+
 /// Simulated ticks a run took: each running member ticks every 100 ms.
 pub fn member_ticks(members: u64, ms: u64) -> u64 {
     members * ms / 100
