@@ -108,7 +108,7 @@ describe('lessons', () => {
 
   test('a question is asked before Run and answered after; the learner\'s command is recognised when typed', { timeout: 90_000 }, async () => {
     await withLesson('?lesson=005-snapshot-catch-up&step=3', async (page) => {
-      await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 3 of 3' }).waitFor({ timeout: 15_000 });
+      await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 3 of 5' }).waitFor({ timeout: 15_000 });
       const question = page.locator('[data-testid="lesson-question"]');
       assert.equal(await question.getAttribute('data-verdict'), 'open');
       assert.match(await question.textContent(), /can node02 read/);

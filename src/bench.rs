@@ -2,7 +2,8 @@
 //! (`src/bin/bench.rs`) and the same figures in headless Chromium
 //! (`tests/bench_web.rs`): a five-member cluster with one put per simulated
 //! second, bare raft-rs in the same shape, a ten-minute run with faults and
-//! membership changes to replay, and a day of puts. Nothing here reads a clock:
+//! membership changes to replay, a day of puts, and a learner caught up on
+//! 100 MB over a 10 mbit NIC. Nothing here reads a clock:
 //! the callers time these functions with their own.
 //!
 //! The page never calls this module, so the release site does not carry it
@@ -368,6 +369,135 @@ pub fn replay_budget_spent() -> u64 {
     s.world.events()
 }
 
+/// Machines of the catch-up workload: three voters and the learner.
+const CATCH_UP: [(&str, &str); 4] = [
+    ("node01", "192.168.0.61"),
+    ("node02", "192.168.0.62"),
+    ("node03", "192.168.0.63"),
+    ("node04", "192.168.0.64"),
+];
+
+/// Heartbeat and election timeout of the catch-up workload's members (ms):
+/// etcd's tuning guide raises them for slow networks, and at 10 mbit a full
+/// 4 MB queue holds a heartbeat 3.4 s, so the default 1 s would hand the
+/// leadership to a member whose NIC is idle (lesson 001 step 23) instead of
+/// catching the learner up over the slow one.
+const CATCH_UP_TIMING: (u64, u64) = (500, 5000);
+
+/// The members snapshot (and compact their logs) less often than the data
+/// set's 100,000 puts, so the learner gets them as log entries: a snapshot
+/// would be the whole bbolt file (about 200 MB after `datascale`'s puts and
+/// deletes), and the network sends a snapshot as one message ahead of every
+/// heartbeat behind it.
+const CATCH_UP_SNAPSHOT_COUNT: u64 = 200_000;
+
+/// The catch-up workload up to the learner's start: three voters (tuned
+/// for a slow network) with `etcdctl check datascale --load=m` behind them
+/// (100,000 keys of 1 KiB, then deleted: a raft log of ~100 MB, which no
+/// snapshot compacts), and the
+/// leader's NIC limited to 10 mbit with a 4 MB queue.
+pub fn catch_up_setup(seed: u64) -> Session {
+    let (heartbeat, election) = CATCH_UP_TIMING;
+    let cluster = peers(&CATCH_UP[..3]).join(",");
+    let mut script = String::new();
+    for (n, ip) in CATCH_UP {
+        script.push_str(&format!("machine add {n} {ip}\n"));
+    }
+    for (n, ip) in &CATCH_UP[..3] {
+        let line = etcd_line(n, ip, &cluster, "new");
+        script.push_str(&format!(
+            "{line} --heartbeat-interval {heartbeat} --election-timeout {election} --snapshot-count {CATCH_UP_SNAPSHOT_COUNT}\n"
+        ));
+    }
+    script
+        .push_str("node01$ sleep 10\nnode01$ etcdctl check datascale --load=m\nnode01$ sleep 5\n");
+    let mut s = session_after(seed, &script);
+    if let Some(leader) = crate::sim::quorum::analyze(&s.world.view()).leader {
+        s.run_typed(&format!("net rate {} 10mbit limit 4mb", leader.machine));
+    }
+    s
+}
+
+/// What the catch-up workload measured.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CatchUp {
+    /// Simulated ms from the learner's start until its match reached the
+    /// leader's (`None`: not within ten simulated minutes).
+    pub sim_ms: Option<u64>,
+    /// The bytes it lacked when it started (`sim::quorum::LearnerInfo::bytes`).
+    pub bytes: u64,
+    /// Leaders elected meanwhile.
+    pub elections: usize,
+}
+
+/// Adds node04 as a learner to [`catch_up_setup`]'s cluster, starts it, and
+/// runs the clock a simulated second at a time until it has caught up.
+pub fn catch_up(s: &mut Session) -> CatchUp {
+    let (heartbeat, election) = CATCH_UP_TIMING;
+    let (n, ip) = CATCH_UP[3];
+    let cluster = peers(&CATCH_UP).join(",");
+    let logs = s.world.logs().len();
+    s.run_typed(&format!(
+        "node01$ etcdctl member add {n} --peer-urls=http://{ip}:2380 --learner"
+    ));
+    let line = etcd_line(n, ip, &cluster, "existing");
+    s.run_typed(&format!(
+        "{line} --heartbeat-interval {heartbeat} --election-timeout {election} --snapshot-count {CATCH_UP_SNAPSHOT_COUNT}"
+    ));
+    let t0 = s.world.now_ms();
+    let mut bytes = 0;
+    let mut sim_ms = None;
+    while s.world.now_ms() < t0 + 600_000 {
+        s.run_typed("node01$ sleep 1");
+        let view = s.world.view();
+        let Some(l) = crate::sim::quorum::learners(&view).into_iter().next() else {
+            break;
+        };
+        let b = l.bytes.unwrap_or(crate::sim::quorum::CatchUpBytes {
+            received: 0,
+            left: 0,
+            snapshot: None,
+            needs_snapshot: false,
+        });
+        bytes = bytes.max(b.received + b.left);
+        if l.leader_matched > 0 && l.matched >= l.leader_matched {
+            sim_ms = Some(s.world.now_ms() - t0);
+            break;
+        }
+    }
+    let elections = s.world.logs()[logs..]
+        .iter()
+        .filter(|l| l.text.contains(" became leader at term "))
+        .count();
+    CatchUp {
+        sim_ms,
+        bytes,
+        elections,
+    }
+}
+
+/// Three voters (the catch-up workload's machines, default settings) and a
+/// typed `etcdctl check datascale --load=l`: 1,000,000 puts of 1 KiB, a 1 GB
+/// data set, run whole (`sim::budget::CHECK_EVENTS`). Returns the session and
+/// the check's output.
+pub fn datascale_l(seed: u64) -> (Session, crate::shell::Output) {
+    let cluster = peers(&CATCH_UP[..3]).join(",");
+    let mut script = String::new();
+    for (n, ip) in &CATCH_UP[..3] {
+        script.push_str(&format!("machine add {n} {ip}\n"));
+    }
+    for (n, ip) in &CATCH_UP[..3] {
+        script.push_str(&etcd_line(n, ip, &cluster, "new"));
+        script.push('\n');
+    }
+    script.push_str("node01$ sleep 3\n");
+    let mut s = session_after(seed, &script);
+    let out = s
+        .run_typed("node01$ etcdctl check datascale --load=l")
+        .output;
+    (s, out)
+}
+
 /// Simulated ticks a run took: each running member ticks every 100 ms.
 pub fn member_ticks(members: u64, ms: u64) -> u64 {
     members * ms / 100
@@ -405,6 +535,19 @@ mod tests {
         for fault in ["net isolate node01", "kill -9 etcd", "machine down node03"] {
             assert!(joined.contains(fault), "{fault}");
         }
+    }
+
+    /// The catch-up workload catches its learner up over the slow NIC,
+    /// without an election, in the simulated time 100 MB take at 10 mbit.
+    #[test]
+    fn a_learner_catches_up_over_the_slow_nic() {
+        let mut s = catch_up_setup(1);
+        let c = catch_up(&mut s);
+        assert!(c.bytes > 90_000_000, "{c:?}");
+        assert_eq!(c.elections, 0, "{c:?}");
+        let ms = c.sim_ms.expect("caught up");
+        // 100 MB at 10 mbit: 80 s and more
+        assert!(ms >= 75_000, "{c:?}");
     }
 
     #[test]

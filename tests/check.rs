@@ -191,3 +191,27 @@ fn db_size_grows_as_bbolt_did() {
     assert!(sim > grown);
     assert!((sim as f64 / real_after_del - 1.0).abs() < 0.03, "{sim}");
 }
+
+/// A stranger's link stays bounded: in a replay, `check datascale --load=l`
+/// (1,000,000 puts, ~6.2 M events when typed: `bench --datascale-l`) stops at
+/// the replay's budget and says so, though a typed one may run whole
+/// (`sim::budget::CHECK_EVENTS`).
+#[test]
+fn a_replayed_large_check_stops_at_the_replay_budget() {
+    use quorum_playground::sim::budget;
+    let mut s = cluster();
+    s.start_replay();
+    let before = s.world.events();
+    let (_, err, status) = out(&mut s, "node01$ etcdctl check datascale --load=l");
+    // 124 (as `timeout`), unless the cut-off clients failed it first
+    assert_ne!(status, 0, "{err}");
+    assert!(
+        err.contains(&format!(
+            "a replay handles at most {} simulated events",
+            budget::REPLAY_EVENTS
+        )),
+        "{err}"
+    );
+    assert!(s.world.events() - before <= budget::REPLAY_EVENTS);
+    const { assert!(budget::CHECK_EVENTS > 6_300_000 && budget::COMMAND_EVENTS < 6_300_000) };
+}

@@ -165,13 +165,14 @@ impl Session {
         ex
     }
 
-    /// Runs a command inside its own budget ([`budget::COMMAND_EVENTS`]) and
+    /// Runs a command inside its own budget ([`budget::command_events`]) and
     /// the replay's; a command stopped by either says which, and fails with
     /// 124 (as `timeout` does) if it had not failed already.
     fn budgeted(&mut self, text: &str) -> (Option<Line>, Output) {
+        let bound = budget::command_events(text.split_whitespace());
         let own = Budget {
             until_ms: None,
-            until_events: Some(self.world.events().saturating_add(budget::COMMAND_EVENTS)),
+            until_events: Some(self.world.events().saturating_add(bound)),
         };
         self.world.set_budget(self.replay.min(own));
         let (line, mut output) = self.execute(text);
@@ -179,7 +180,7 @@ impl Session {
         self.world.set_budget(self.replay);
         if let Some(spent) = spent {
             let by_replay = spent_of(self.replay, &self.world).is_some();
-            let message = spent_message(spent, by_replay);
+            let message = spent_message(spent, by_replay, bound);
             output.err(&message);
             self.met.get_or_insert(message);
             if output.status == 0 {
@@ -712,7 +713,7 @@ fn spent_of(budget: Budget, world: &World) -> Option<Spent> {
 }
 
 /// What a command stopped by a budget prints (`sim::budget`).
-fn spent_message(spent: Spent, by_replay: bool) -> String {
+fn spent_message(spent: Spent, by_replay: bool, command_events: u64) -> String {
     let what = match (spent, by_replay) {
         (Spent::Time, _) => format!(
             "a replay runs at most {} simulated hours",
@@ -722,10 +723,9 @@ fn spent_message(spent: Spent, by_replay: bool) -> String {
             "a replay handles at most {} simulated events",
             budget::REPLAY_EVENTS
         ),
-        (Spent::Work, false) => format!(
-            "one command handles at most {} simulated events",
-            budget::COMMAND_EVENTS
-        ),
+        (Spent::Work, false) => {
+            format!("one command handles at most {command_events} simulated events")
+        }
     };
     format!("sh: stopped here: {what} (the playground's work limit); the world stays as it was at this moment")
 }

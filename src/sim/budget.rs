@@ -41,6 +41,30 @@ pub const MAX_MEMBERS: usize = 2 * MAX_MACHINES;
 /// stops there and says so.
 pub const COMMAND_EVENTS: u64 = 1_500_000;
 
+/// The most events one `etcdctl check` (`perf` or `datascale`) may handle
+/// when a person types it: the workload is declared by its `--load` (up to
+/// 1,000,000 puts of about 7 events each for `datascale --load=l`, a 1 GB
+/// data set), and the person asked for all of it, so it runs whole. A replay
+/// (a link, an Import, a lesson, a rewind) still stops it at
+/// [`REPLAY_EVENTS`] over all its commands, so a stranger's link stays
+/// bounded; `--load=xl` (3,000,000 puts) stops here and says so.
+pub const CHECK_EVENTS: u64 = 10_000_000;
+
+/// The events one command may handle: [`CHECK_EVENTS`] for an `etcdctl
+/// check` workload, [`COMMAND_EVENTS`] for every other command. `words` are
+/// the command's words as the shell read them.
+pub fn command_events<'a>(mut words: impl Iterator<Item = &'a str>) -> u64 {
+    let etcdctl = words.any(|w| w == "etcdctl" || w.ends_with("/etcdctl"));
+    let mut rest = words.filter(|w| !w.starts_with('-'));
+    let check = etcdctl && rest.next() == Some("check");
+    let workload = matches!(rest.next(), Some("perf" | "datascale"));
+    if check && workload {
+        CHECK_EVENTS
+    } else {
+        COMMAND_EVENTS
+    }
+}
+
 /// The most events a whole replay (a link, an Import, a lesson, a rewind)
 /// may handle, over all its commands: 33 times the ten-minute benchmark run
 /// (89,000 events) and 240 times the largest lesson (12,000), a few seconds
@@ -102,6 +126,27 @@ mod tests {
         )
         .status();
         assert!(text.contains(&format!("at most {MAX_MEMBERS})")), "{text}");
+    }
+
+    #[test]
+    fn a_check_workload_gets_its_own_bound() {
+        let of = |t: &str| command_events(t.split_whitespace());
+        assert_eq!(of("etcdctl check datascale --load=l"), CHECK_EVENTS);
+        assert_eq!(
+            of("etcdctl --endpoints=http://10.0.0.1:2379 check perf --load=s"),
+            CHECK_EVENTS
+        );
+        assert_eq!(of("/usr/bin/etcdctl check datascale"), CHECK_EVENTS);
+        for other in [
+            "sleep 24h",
+            "etcdctl put check datascale",
+            "echo etcdctl",
+            "etcdctl check",
+            "etcdctl check other",
+            "",
+        ] {
+            assert_eq!(of(other), COMMAND_EVENTS, "{other}");
+        }
     }
 
     #[test]

@@ -28,12 +28,14 @@
 
 use std::fmt;
 
+use super::etcd::catchup;
 use super::etcd::membership::{Member, MemberError, Membership, MAX_LEARNERS};
 use super::etcd::request::ServerError;
 use super::etcd::server::{HEALTH_INTERVAL_MS, READY_PERCENT};
 use super::glossary::Word;
 use super::url::split_url;
 use super::view::{MachineView, PeerProgress, ProcessView, Role, WorldView};
+use super::world::DEFAULT_RATE_BPS;
 
 /// The leader: the process whose role is leader at the highest term.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -307,6 +309,131 @@ pub struct LearnerInfo {
     /// bytes waiting in it and its rate in bits per second, so the page can
     /// say how long what is already sent will take to leave.
     pub leader_queue: Option<(u64, u64)>,
+    /// The catch-up in bytes, from the leader's log and the snapshot on its
+    /// way (`None` without a leader).
+    pub bytes: Option<CatchUpBytes>,
+    /// The view's time (simulated ms): when these numbers were true.
+    pub at_ms: u64,
+}
+
+/// A learner's catch-up in bytes, as the page shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CatchUpBytes {
+    /// What the learner has: the leader's log entries up to its match, and
+    /// what of a snapshot on its way has left the leader's NIC.
+    pub received: u64,
+    /// What it still lacks: the rest of that snapshot and the entries after
+    /// its match (or after the snapshot's index).
+    pub left: u64,
+    /// A snapshot on its way: (bytes sent so far, its bytes).
+    pub snapshot: Option<(u64, u64)>,
+    /// The leader must send a snapshot first (it compacted the entries the
+    /// learner lacks) and has not started: `left` is only the log after it.
+    pub needs_snapshot: bool,
+}
+
+impl CatchUpBytes {
+    /// The leader's measure of its log (`sim::etcd::catchup`), with a
+    /// snapshot's bytes streamed out at the leader NIC's rate since its POST
+    /// started. (The NIC may still have held older bytes ahead of it when it
+    /// started; the snapshot is only counted whole once the learner took it.)
+    fn of(m: &catchup::CatchUpBytes, now_ms: u64, rate_bps: u64) -> CatchUpBytes {
+        let snapshot = m.snapshot.map(|s| {
+            let elapsed = u128::from(now_ms.saturating_sub(s.started_ms));
+            let streamed = elapsed * u128::from(rate_bps) / 8_000;
+            let sent = u64::try_from(streamed).unwrap_or(u64::MAX).min(s.bytes);
+            (sent, s.bytes)
+        });
+        let (sent, total) = snapshot.unwrap_or((0, 0));
+        CatchUpBytes {
+            received: m.have + sent,
+            left: m.lack + (total - sent),
+            snapshot,
+            needs_snapshot: m.needs_snapshot,
+        }
+    }
+
+    /// received / (received + left); 1 with nothing to move.
+    pub fn fraction(&self) -> f64 {
+        match self.received + self.left {
+            0 => 1.0,
+            all => self.received as f64 / all as f64,
+        }
+    }
+}
+
+/// How long the rate is observed over: the bytes a learner received in the
+/// last [`RATE_WINDOW_MS`] of simulated time.
+pub const RATE_WINDOW_MS: u64 = 3_000;
+/// No rate is claimed from less than this much observed time.
+pub const RATE_MIN_SPAN_MS: u64 = 1_000;
+
+/// The time a catch-up has left, from its observed rate: the page feeds it
+/// each view's learners ([`CatchUpMeter::observe`]); the rate is the bytes
+/// received over the last [`RATE_WINDOW_MS`] (at least [`RATE_MIN_SPAN_MS`]
+/// observed), and the time left is the bytes left at that rate. Unknown
+/// (`None`) before that, while nothing arrives, and again from scratch when a
+/// learner's count goes back (a new leader measures it anew) or time does
+/// (the page went back in time).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CatchUpMeter {
+    /// (learner ID, simulated ms, bytes received), oldest first per learner.
+    samples: Vec<(u64, u64, u64)>,
+}
+
+impl CatchUpMeter {
+    /// Takes one view's numbers.
+    pub fn observe(&mut self, learners: &[LearnerInfo]) {
+        self.samples
+            .retain(|(id, ..)| learners.iter().any(|l| l.id == *id && l.bytes.is_some()));
+        for l in learners {
+            let Some(b) = l.bytes else { continue };
+            let last = self
+                .samples
+                .iter()
+                .rev()
+                .find(|(id, ..)| *id == l.id)
+                .copied();
+            match last {
+                Some((_, at, got)) if l.at_ms < at || b.received < got => {
+                    self.samples.retain(|(id, ..)| *id != l.id);
+                }
+                Some((_, at, _)) if l.at_ms == at => continue,
+                _ => {}
+            }
+            self.samples.push((l.id, l.at_ms, b.received));
+            self.forget_before(l.id, l.at_ms.saturating_sub(RATE_WINDOW_MS));
+        }
+    }
+
+    /// Drops a learner's samples older than `start`, keeping the newest of
+    /// them (so the window spans at least its length once observed that long).
+    fn forget_before(&mut self, id: u64, start: u64) {
+        let old: Vec<usize> = (0..self.samples.len())
+            .filter(|&i| self.samples[i].0 == id && self.samples[i].1 < start)
+            .collect();
+        if let Some((_, drop)) = old.split_last() {
+            for &i in drop.iter().rev() {
+                self.samples.remove(i);
+            }
+        }
+    }
+
+    /// Bytes per simulated second a learner received lately, if known.
+    pub fn rate(&self, id: u64) -> Option<f64> {
+        let mut mine = self.samples.iter().filter(|(i, ..)| *i == id);
+        let (_, t0, b0) = *mine.next()?;
+        let (_, t1, b1) = *mine.next_back()?;
+        let span = t1.checked_sub(t0)?;
+        (span >= RATE_MIN_SPAN_MS && b1 > b0).then(|| (b1 - b0) as f64 * 1000.0 / span as f64)
+    }
+
+    /// Seconds left for `l` at its observed rate (`None`: unknown, as while
+    /// the snapshot it needs has not started).
+    pub fn seconds_left(&self, l: &LearnerInfo) -> Option<f64> {
+        let b = l.bytes.filter(|b| !b.needs_snapshot)?;
+        self.rate(l.id).map(|r| b.left as f64 / r)
+    }
 }
 
 /// Every learner of the cluster, with its catch-up and promotion verdict.
@@ -325,6 +452,8 @@ pub fn learners(view: &WorldView) -> Vec<LearnerInfo> {
                 fraction: fraction(c.leader.is_some(), matched, leader_matched),
                 promote: c.promote_check(*id),
                 leader_queue: leader_queue(view, c.info.leader.as_ref()),
+                bytes: catch_up_bytes(view, c.info.leader.as_ref(), *id),
+                at_ms: view.now_ms,
             }
         })
         .collect()
@@ -337,6 +466,28 @@ fn leader_queue(view: &WorldView, leader: Option<&LeaderInfo>) -> Option<(u64, u
         .iter()
         .find(|n| n.machine == leader.machine)
         .map(|n| (n.queued_bytes, n.spec.rate_bps))
+}
+
+/// A learner's catch-up in bytes, from the leader's progress entry for it
+/// and its NIC's rate (the default rate when the view does not list it).
+fn catch_up_bytes(view: &WorldView, leader: Option<&LeaderInfo>, id: u64) -> Option<CatchUpBytes> {
+    let leader = leader?;
+    let m = view
+        .machines
+        .iter()
+        .find(|m| m.name == leader.machine)?
+        .process
+        .as_ref()?
+        .progress
+        .iter()
+        .find(|p| p.id == id)?
+        .bytes?;
+    let rate = view
+        .nics
+        .iter()
+        .find(|n| n.machine == leader.machine)
+        .map_or(DEFAULT_RATE_BPS, |n| n.spec.rate_bps);
+    Some(CatchUpBytes::of(&m, view.now_ms, rate))
 }
 
 fn fraction(has_leader: bool, matched: u64, leader_matched: u64) -> f64 {
@@ -1348,6 +1499,7 @@ mod tests {
                     id,
                     matched: 100,
                     recent_active: true,
+                    bytes: None,
                 })
                 .collect();
         }
@@ -1425,6 +1577,7 @@ mod tests {
             id: i,
             matched,
             recent_active: true,
+            bytes: None,
         });
         leader.active_peers.push(i);
         leader.active_since.push((i, 0));
@@ -1593,11 +1746,13 @@ mod tests {
                 id: 2,
                 matched: 100,
                 recent_active: true,
+                bytes: None,
             },
             PeerProgress {
                 id: 3,
                 matched: 100,
                 recent_active: true,
+                bytes: None,
             },
         ];
         let q = analyze(&v);

@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use raft::StateRole;
 
+use super::etcd::catchup::CatchUpBytes;
 use super::etcd::membership::Member;
 use super::etcd::request::StatusInfo;
 use super::wire::{Wire, WIRE_IN_VIEW};
@@ -45,6 +46,9 @@ pub struct PeerProgress {
     /// last quorum check (cleared at each check, once per election timeout; the
     /// leader's own entry is always set after a check).
     pub recent_active: bool,
+    /// For a learner: its catch-up in bytes, from the leader's log and the
+    /// snapshot on its way to it (`sim::etcd::catchup`).
+    pub bytes: Option<CatchUpBytes>,
 }
 
 /// A running etcd process.
@@ -320,6 +324,7 @@ impl World {
                 id,
                 matched,
                 recent_active,
+                bytes: s.catch_up_bytes(id, matched),
             })
             .collect();
         let active_since = s

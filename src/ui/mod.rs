@@ -28,6 +28,7 @@ pub use lesson::{
     lesson_url, resolve_against, same_site, LessonRefused, Parsed, Refusal, CATALOGUE,
 };
 pub use map::{link_state, machine_state};
+pub use quorum::{QuorumPanel, QuorumProps};
 pub use share::{embed_code, share_url};
 pub use state::{
     command_line, parse_seed, parse_speed, EventKind, Export, ExportKind, LessonState, MapEvent,

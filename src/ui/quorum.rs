@@ -3,7 +3,10 @@
 //! progress and peer activity), failures tolerated, whether the cluster can
 //! commit now, the forecast of the action under the pointer or focus (coloured
 //! by its outcome: refused and quorum lost are warnings), and each learner's
-//! catch-up bar with why `member promote` would be accepted or refused. All
+//! catch-up bar with why `member promote` would be accepted or refused, and
+//! under it the data on its way: bytes received and left (a snapshot's bytes
+//! as they leave the leader) and the time left at the rate the panel has seen
+//! (`sim::quorum::CatchUpMeter`, kept across renders). All
 //! numbers and words come from `sim::quorum`; a label that is a glossary word
 //! carries a [`Gloss`] link to its definition (`sim::glossary`). The quorum
 //! line comes first, so it stays in view at the top of its column.
@@ -14,7 +17,9 @@ use yew::prelude::*;
 
 use crate::shell::netunits::rate_text;
 use crate::sim::glossary::Word;
-use crate::sim::quorum::{Forecast, LearnerInfo, Outcome, QuorumInfo, Row};
+use crate::sim::quorum::{
+    CatchUpBytes, CatchUpMeter, Forecast, LearnerInfo, Outcome, QuorumInfo, Row,
+};
 use crate::sim::view::visible_string;
 use crate::ui::netmap::size_text;
 
@@ -111,7 +116,7 @@ fn row(r: Row) -> Html {
     }
 }
 
-fn learner(l: &LearnerInfo) -> Html {
+fn learner(l: &LearnerInfo, seconds_left: Option<f64>) -> Html {
     let pct = (l.fraction * 100.0).clamp(0.0, 100.0);
     let verdict = match &l.promote {
         Ok(()) => "promote would be accepted".to_string(),
@@ -134,8 +139,76 @@ fn learner(l: &LearnerInfo) -> Html {
                 { "match" }<Gloss word={Word::Match} />
                 { format!(" {} of the leader's {} ({pct:.0} %): {verdict}", l.matched, l.leader_matched) }
             </p>
+            { for l.bytes.filter(|b| b.left > 0).map(|b| transfer(&b, seconds_left)) }
             { for l.leader_queue.filter(|(q, _)| *q > 0 && pct < 100.0).map(leader_queue) }
         </div>
+    }
+}
+
+/// The data still on its way: a thin bar of the bytes received, then the
+/// snapshot's bytes sent (and the log after it) or the log's bytes received,
+/// and the time left at the rate seen over the last few simulated seconds
+/// ("—" while it is not known).
+fn transfer(b: &CatchUpBytes, seconds_left: Option<f64>) -> Html {
+    if b.needs_snapshot {
+        return html! {
+            <div class="transfer" data-testid="learner-transfer">
+                <p class="small" data-testid="learner-bytes">
+                    { format!(
+                        "snapshot: the leader compacted the entries it lacks, so a snapshot comes first, then {} of log · ",
+                        size_text(b.left)
+                    ) }
+                    <span data-testid="learner-eta">{ "time left —" }</span>
+                </p>
+            </div>
+        };
+    }
+    let pct = (b.fraction() * 100.0).clamp(0.0, 100.0);
+    let what = match b.snapshot {
+        Some((sent, total)) => {
+            let log = b.left.saturating_sub(total - sent);
+            let then = if log > 0 {
+                format!(", then {} of log", size_text(log))
+            } else {
+                String::new()
+            };
+            format!(
+                "snapshot: {} of {} sent{then}",
+                size_text(sent),
+                size_text(total)
+            )
+        }
+        None => format!(
+            "log: {} of {} received",
+            size_text(b.received),
+            size_text(b.received + b.left)
+        ),
+    };
+    let left = match seconds_left {
+        Some(t) => format!("about {} left", seconds_text(t)),
+        None => "time left —".to_string(),
+    };
+    html! {
+        <div class="transfer" data-testid="learner-transfer">
+            <div class="bar thin" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}
+                aria-label="data the learner has received">
+                <div class="fill" style={format!("width:{pct:.1}%")}></div>
+            </div>
+            <p class="small" data-testid="learner-bytes">
+                { format!("{what} · ") }
+                <span data-testid="learner-eta">{ left }</span>
+            </p>
+        </div>
+    }
+}
+
+/// A time left in whole seconds (minutes and seconds from a minute on).
+fn seconds_text(t: f64) -> String {
+    let s = t.ceil().max(1.0) as u64;
+    if s < 60 {
+        format!("{s} s")
+    } else {
+        format!("{} min {} s", s / 60, s % 60)
     }
 }
 
@@ -158,6 +231,9 @@ fn leader_queue((queued, rate_bps): (u64, u64)) -> Html {
 #[function_component(QuorumPanel)]
 pub fn quorum_panel(props: &QuorumProps) -> Html {
     let q = &props.quorum;
+    let meter = use_mut_ref(CatchUpMeter::default);
+    meter.borrow_mut().observe(&props.learners);
+    let meter = meter.borrow();
     let ok = q.can_commit;
     let status_class = if ok { "ok" } else { "lost" };
     html! {
@@ -172,7 +248,7 @@ pub fn quorum_panel(props: &QuorumProps) -> Html {
             <dl class="facts" data-testid="quorum-facts">
                 { for q.rows().into_iter().map(row) }
             </dl>
-            { for props.learners.iter().map(learner) }
+            { for props.learners.iter().map(|l| learner(l, meter.seconds_left(l))) }
         </div>
     }
 }

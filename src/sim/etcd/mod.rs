@@ -2,6 +2,7 @@
 //! key-value store, data dir, requests, logs, and the server process itself.
 
 pub mod bootstrap;
+pub mod catchup;
 pub mod config;
 pub mod datadir;
 pub mod ids;

@@ -162,7 +162,7 @@ const GENERATED_MARK: &[u8] = b"\"op\":{\"PutGenerated\"";
 
 /// etcd's `InternalRaftRequest` around a put: its header (the request ID) and
 /// the field tags and lengths of the key and the value.
-const PUT_REQUEST_OVERHEAD: u64 = 16;
+pub const PUT_REQUEST_OVERHEAD: u64 = 16;
 
 /// What a normal entry's payload weighs on the wire when the simulation keeps
 /// it shorter than etcd does. A generated put (`etcdctl check perf|datascale`)
@@ -2169,6 +2169,26 @@ impl Server {
     /// The raft log's last index.
     pub fn last_index(&self) -> u64 {
         self.node.raft.raft_log.last_index()
+    }
+
+    /// A learner's catch-up in bytes, as this leader sees it (`None` off the
+    /// leader, or for an ID that is not a learner here): see
+    /// [`super::catchup::measure`].
+    pub fn catch_up_bytes(&self, id: u64, matched: u64) -> Option<super::catchup::CatchUpBytes> {
+        let learner = self.backend.members.get(id).is_some_and(|m| m.is_learner);
+        if !self.is_leader() || !learner {
+            return None;
+        }
+        let sending = self
+            .inflight
+            .iter()
+            .find(|f| f.transfer.to == id && f.release_at.is_none())
+            .map(|f| (f.transfer.index, f.transfer.total_bytes(), f.started_ms));
+        Some(super::catchup::measure(
+            &self.node.store().mem,
+            matched,
+            sending,
+        ))
     }
 
     // ----- end of read-only observations -----

@@ -16,8 +16,8 @@
 use protobuf::Message as _;
 use raft::eraftpb::Message;
 
+use crate::sim::etcd::catchup::generated_weight;
 use crate::sim::etcd::request::{Reply, Request, Response, ServerError};
-use crate::sim::etcd::server::generated_entry_bytes;
 
 /// rafthttp's frame around a message on a stream: its length.
 const FRAME_BYTES: u64 = 8;
@@ -31,14 +31,14 @@ const KV_OVERHEAD: u64 = 24;
 const MEMBER_BYTES: u64 = 80;
 
 /// A raft message on a stream. An entry the simulation keeps shorter than
-/// etcd does (a generated put) weighs what etcd would ship for it.
+/// etcd does (a generated put) weighs what etcd would ship for it (read from
+/// its proposal's last fields, not by decoding it: a catch-up weighs
+/// thousands of them a message).
 pub fn raft_bytes(m: &Message) -> u64 {
     let shipped: u64 = m
         .entries
         .iter()
-        .filter_map(|e| {
-            generated_entry_bytes(&e.data).map(|b| b.saturating_sub(e.data.len() as u64))
-        })
+        .filter_map(|e| generated_weight(&e.data).map(|b| b.saturating_sub(e.data.len() as u64)))
         .sum();
     FRAME_BYTES + u64::from(m.compute_size()) + shipped
 }
@@ -101,5 +101,28 @@ mod tests {
             value: "v".repeat(100),
         };
         assert_eq!(request_bytes(&put), GRPC_OVERHEAD + 101);
+    }
+
+    /// The catch-up panel weighs a log's entries one by one
+    /// (`sim::etcd::catchup`): they add up to what an append carrying them weighs.
+    #[test]
+    fn an_append_weighs_its_header_and_each_entry() {
+        use crate::sim::etcd::catchup::entry_bytes;
+        use raft::eraftpb::Entry;
+        let mut m = Message::default();
+        m.set_msg_type(raft::eraftpb::MessageType::MsgAppend);
+        let empty = raft_bytes(&m);
+        let entries: Vec<Entry> = [10usize, 300, 70_000]
+            .iter()
+            .map(|&n| Entry {
+                data: vec![1u8; n].into(),
+                index: 7,
+                term: 2,
+                ..Default::default()
+            })
+            .collect();
+        let each: u64 = entries.iter().map(entry_bytes).sum();
+        m.set_entries(entries.into());
+        assert_eq!(raft_bytes(&m), empty + each);
     }
 }
