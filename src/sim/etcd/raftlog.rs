@@ -252,11 +252,8 @@ impl Storage for LogStorage {
         if high > core.last_index() + 1 {
             return Err(Error::Store(StorageError::Unavailable));
         }
-        let mut ents: Vec<Entry> = (low..high)
-            .filter_map(|i| core.slot(i).map(|s| s.entry(i)))
-            .collect();
-        limit_shipped(&mut ents, max_size.into());
-        Ok(ents)
+        let ents = (low..high).map_while(|i| core.slot(i).map(|s| s.entry(i)));
+        Ok(limit_shipped(ents, max_size.into()))
     }
 
     fn term(&self, idx: u64) -> raft::Result<u64> {
@@ -305,20 +302,22 @@ impl Storage for LogStorage {
 /// put (`check perf|datascale`), kept short here, weighs its key and value.
 /// So a catch-up's MsgApp carries at most `max` bytes of real entries (etcd's
 /// 1 MiB `MaxSizePerMsg`), always at least one entry, as in raft.
-fn limit_shipped(ents: &mut Vec<Entry>, max: Option<u64>) {
-    let Some(max) = max else { return };
+/// Entries are built only up to the limit: a catch-up asks for the whole
+/// log behind the follower, and raft keeps only the first megabyte of it.
+fn limit_shipped(ents: impl Iterator<Item = Entry>, max: Option<u64>) -> Vec<Entry> {
     let mut total = 0u64;
-    let keep = ents
-        .iter()
-        .take_while(|e| {
-            let first = total == 0;
-            let size = u64::from(e.compute_size());
-            total += crate::sim::etcd::server::generated_entry_bytes(&e.data)
-                .map_or(size, |shipped| size.max(shipped));
-            first || total <= max
-        })
-        .count();
-    ents.truncate(keep);
+    let mut kept = Vec::new();
+    for e in ents {
+        let first = total == 0;
+        let size = u64::from(e.compute_size());
+        total += crate::sim::etcd::catchup::generated_weight(&e.data)
+            .map_or(size, |shipped| size.max(shipped));
+        if !first && max.is_some_and(|m| total > m) {
+            break;
+        }
+        kept.push(e);
+    }
+    kept
 }
 
 #[cfg(test)]
