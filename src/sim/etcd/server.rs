@@ -1,6 +1,7 @@
 //! One etcd 3.4 server process above a raft-rs `RawNode`: its raft configuration,
 //! the Ready loop, applying entries (key-value operations, publish, cluster
 //! version, membership changes), client requests with their propose-time checks,
+//! linearizable reads through etcd's read loop (one ReadIndex per round),
 //! peer activity as rafthttp tracks it, and stopping.
 
 use std::collections::BTreeMap;
