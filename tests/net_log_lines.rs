@@ -414,3 +414,245 @@ fn loss_phases_warn_of_slow_reads_on_the_lossy_member_as_etcd_does() {
         "members that warned at least 5 times in the real runs"
     );
 }
+
+/// The read loop's lines for one member: (retry IDs in order, out-of-date
+/// `(want, got)` pairs).
+fn read_loop_lines(lines: &[String]) -> (Vec<u64>, Vec<(u64, u64)>) {
+    let retry = regex::Regex::new(r"retrying \(sent-request-id: (\d+), retry-timeout: 500ms\)$")
+        .expect("regex");
+    let stale = regex::Regex::new(r"ignored out-of-date read index response; local node read indexes queueing up and waiting to be in sync with leader \(request ID want (\d+), got (\d+)\)$").expect("regex");
+    let num = |c: &regex::Captures, i: usize| c[i].parse::<u64>().unwrap_or(0);
+    let retries = lines
+        .iter()
+        .filter_map(|l| retry.captures(l).map(|c| num(&c, 1)))
+        .collect();
+    let stales = lines
+        .iter()
+        .filter_map(|l| stale.captures(l).map(|c| (num(&c, 1), num(&c, 2))))
+        .collect();
+    (retries, stales)
+}
+
+/// etcd's read loop sends one ReadIndex per round and re-sends it, with the
+/// same request ID, every 500 ms: behind a 600 ms link the leader answers
+/// the first send and the retries, and the retries' answers reach the next
+/// round, which ignores them with etcd's warning (net-02b lines 530, 544,
+/// 547: `want` is the new round's ID, `got` the retried one). Never on the LAN.
+#[test]
+fn a_retried_read_indexs_late_answer_is_ignored_as_out_of_date() {
+    let mut s = booted(1);
+    assert_eq!(leader(&mut s), "node01");
+    assert_eq!(run(&mut s, "node01$ etcdctl put k v"), "OK\n");
+    let lan = s.world.now_ms();
+    for _ in 0..5 {
+        assert_eq!(
+            run(&mut s, "node02$ etcdctl get k --print-value-only"),
+            "v\n"
+        );
+    }
+    let (retries, stales) = read_loop_lines(&lines_of(&s, "node02", lan));
+    assert!(retries.is_empty() && stales.is_empty(), "on the LAN");
+    run(&mut s, "net delay node01 node02 600ms");
+    let slow = s.world.now_ms();
+    for _ in 0..2 {
+        assert_eq!(
+            run(&mut s, "node02$ etcdctl get k --print-value-only"),
+            "v\n"
+        );
+    }
+    let lines = lines_of(&s, "node02", slow);
+    let (retries, stales) = read_loop_lines(&lines);
+    assert!(!retries.is_empty(), "{lines:?}");
+    assert!(!stales.is_empty(), "{lines:?}");
+    let first = retries[0];
+    // the first round's ID is the one retried, and every retry re-sends it
+    assert!(
+        retries.iter().take_while(|&&r| r == first).count() >= 2,
+        "{retries:?}"
+    );
+    let (want, got) = stales[0];
+    assert_eq!(got, first, "{lines:?}");
+    assert!(want > got, "{lines:?}");
+    // the second get's round is the one that ignored it
+    assert!(
+        lines.iter().position(|l| l.contains("out-of-date"))
+            > lines
+                .iter()
+                .position(|l| l.contains("range_response_count:1")),
+        "{lines:?}"
+    );
+    for node in ["node01", "node03"] {
+        let (r, st) = read_loop_lines(&lines_of(&s, node, slow));
+        assert!(r.is_empty() && st.is_empty(), "{node}");
+    }
+}
+
+/// 09-partitions-06: linearizable gets against a minority member queue up
+/// behind the read loop's one round at a time, each given `ReqTimeout` (7 s).
+/// The third get (`--command-timeout=15s`) waits for two rounds that were
+/// not its own, then fails with its round, after ~10.9 s, with
+/// `etcdserver: request timed out` (retried by the client until its deadline),
+/// as the recording's lines 69-73 and 206-207 show.
+#[test]
+fn a_minority_members_queued_read_fails_with_request_timed_out_as_in_09_06() {
+    const REC: &str = include_str!("reference-run-b/09-partitions-06-client-timeouts.txt");
+    let took_re = regex::Regex::new(
+        r#"range request "key:\\"foo\\" " with result "error:etcdserver: request timed out" took too long \(([\d.]+)(m?s)\)"#,
+    )
+    .expect("regex");
+    let took = |text: &str| -> Vec<f64> {
+        took_re
+            .captures_iter(text)
+            .map(|c| {
+                let v: f64 = c[1].parse().unwrap_or(0.0);
+                if &c[2] == "ms" {
+                    v / 1000.0
+                } else {
+                    v
+                }
+            })
+            .collect()
+    };
+    let real_took = took(REC);
+    assert_eq!(real_took.len(), 1, "the recording's one failed read");
+    // the recording's third get: its client's first warning and its error
+    let third = REC
+        .split("--command-timeout=15s get foo\n")
+        .nth(1)
+        .expect("the third get");
+    let real_out: Vec<&str> = third
+        .lines()
+        .take_while(|l| !l.starts_with("[exit="))
+        .collect();
+    let error_of = |line: &str| -> String {
+        serde_json::from_str::<serde_json::Value>(line)
+            .map(|v| v["error"].as_str().unwrap_or_default().to_string())
+            .unwrap_or_default()
+    };
+    // per round in the recording: 13 retries (500 ms apart) then the give-up
+    let excerpt = &REC[REC.find("LOG EXCERPT").expect("the excerpt")..];
+    let real_lines: Vec<String> = excerpt.lines().map(str::to_string).collect();
+    let (real_retries, _) = read_loop_lines(&real_lines);
+    let per_round = |ids: &[u64]| -> Vec<usize> {
+        let mut v: Vec<usize> = Vec::new();
+        for (i, id) in ids.iter().enumerate() {
+            if i == 0 || ids[i - 1] != *id {
+                v.push(0);
+            }
+            if let Some(n) = v.last_mut() {
+                *n += 1;
+            }
+        }
+        v
+    };
+    let real_rounds = per_round(&real_retries);
+    let gives_up = |lines: &[String]| {
+        lines
+            .iter()
+            .filter(|l| l.contains("timed out waiting for read index response (local node might have slow network) timeout: 7s"))
+            .count()
+    };
+    let real_gave_up = gives_up(&real_lines);
+
+    let mut s = booted(1);
+    assert_eq!(leader(&mut s), "node01");
+    assert_eq!(run(&mut s, "node01$ etcdctl put foo v1"), "OK\n");
+    for (from, to) in [
+        ("node01", "node03"),
+        ("node03", "node01"),
+        ("node02", "node03"),
+        ("node03", "node02"),
+    ] {
+        run(&mut s, &format!("net cut '{from}->{to}'"));
+    }
+    run(&mut s, "sleep 3");
+    let from = s.world.now_ms();
+    let ep = "--endpoints=http://192.168.0.63:2379";
+    for _ in 0..2 {
+        let out = run(&mut s, &format!("node03$ etcdctl {ep} get foo"));
+        assert!(out.ends_with("Error: context deadline exceeded\n"), "{out}");
+    }
+    let start = s.world.now_ms();
+    let out = run(
+        &mut s,
+        &format!("node03$ etcdctl {ep} --command-timeout=15s get foo"),
+    );
+    let spent = s.world.now_ms() - start;
+    let sim_out: Vec<&str> = out.lines().collect();
+    // the first attempt fails as etcd's did, and the command ends as it did
+    assert_eq!(error_of(sim_out[0]), error_of(real_out[0]), "{out}");
+    assert_eq!(
+        error_of(sim_out[0]),
+        "rpc error: code = Unavailable desc = etcdserver: request timed out"
+    );
+    assert_eq!(sim_out.last(), real_out.last(), "{out}");
+    assert!(
+        (14_900..=15_100).contains(&spent),
+        "{spent} ms (real: 15.028 s)"
+    );
+    let lines = lines_of(&s, "node03", from);
+    let sim_took = took(&lines.join("\n"));
+    assert_eq!(sim_took.len(), 1, "{lines:?}");
+    println!(
+        "09-06 third get: failed after {:.3} s (real {:.3} s), command {spent} ms (real 15028 ms)",
+        sim_took[0], real_took[0]
+    );
+    assert!(
+        (sim_took[0] - real_took[0]).abs() < 0.25,
+        "took {} s, real {} s",
+        sim_took[0],
+        real_took[0]
+    );
+    // the rounds up to the failure: as many give-ups, 13 retries each
+    let upto = lines
+        .iter()
+        .position(|l| l.contains("error:etcdserver: request timed out"))
+        .unwrap_or(lines.len());
+    let (sim_retries, _) = read_loop_lines(&lines[..upto]);
+    assert_eq!(gives_up(&lines[..upto]), real_gave_up, "{lines:?}");
+    assert_eq!(real_gave_up, 3);
+    assert_eq!(
+        per_round(&sim_retries),
+        real_rounds[..3].to_vec(),
+        "{sim_retries:?}"
+    );
+    assert_eq!(real_rounds[..3], [13, 13, 13]);
+}
+
+/// A read waiting for its ReadIndex when a new leader is elected fails with
+/// `etcdserver: leader changed` (3.4.23's `leaderChangedNotifier`); etcdctl
+/// retries it and the read succeeds at the new leader, as in net-02 lines
+/// 250-251 (the slow-range warning carries the error, then the answer).
+#[test]
+fn a_read_waiting_through_an_election_fails_with_leader_changed_and_is_retried() {
+    let mut s = booted(1);
+    assert_eq!(leader(&mut s), "node01");
+    assert_eq!(run(&mut s, "node02$ etcdctl put k v"), "OK\n");
+    for (from, to) in [
+        ("node01", "node02"),
+        ("node02", "node01"),
+        ("node01", "node03"),
+        ("node03", "node01"),
+    ] {
+        run(&mut s, &format!("net cut '{from}->{to}'"));
+    }
+    let from = s.world.now_ms();
+    let out = run(&mut s, "node02$ etcdctl get k --print-value-only");
+    let first = out.lines().next().unwrap_or_default();
+    let v: serde_json::Value = serde_json::from_str(first).unwrap_or_default();
+    assert_eq!(
+        v["error"], "rpc error: code = Unavailable desc = etcdserver: leader changed",
+        "{out}"
+    );
+    assert_eq!(v["attempt"], 0, "{out}");
+    assert!(out.ends_with("\nv\n"), "{out}");
+    let lines = lines_of(&s, "node02", from);
+    let failed = lines
+        .iter()
+        .position(|l| l.contains(r#"with result "error:etcdserver: leader changed""#));
+    let served = lines
+        .iter()
+        .position(|l| l.contains(r#"with result "range_response_count:1"#));
+    assert!(failed.is_some(), "{lines:?}");
+    assert!(served.is_none() || served > failed, "{lines:?}");
+}

@@ -189,6 +189,8 @@ pub enum ServerError {
     BadLeaderTransferee,
     NotLeader,
     Timeout,
+    /// The read loop's ReadIndex wait ended with a new leader.
+    LeaderChanged,
     TimeoutDueToLeaderFail,
     TimeoutLeaderTransfer,
     NotSupportedForLearner,
@@ -216,6 +218,7 @@ impl ServerError {
             }
             ServerError::NotLeader => (FailedPrecondition, "etcdserver: not leader"),
             ServerError::Timeout => (Unavailable, "etcdserver: request timed out"),
+            ServerError::LeaderChanged => (Unavailable, "etcdserver: leader changed"),
             ServerError::TimeoutDueToLeaderFail => (
                 Unavailable,
                 "etcdserver: request timed out, possibly due to previous leader failure",

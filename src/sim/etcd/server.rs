@@ -1,6 +1,7 @@
 //! One etcd 3.4 server process above a raft-rs `RawNode`: its raft configuration,
 //! the Ready loop, applying entries (key-value operations, publish, cluster
 //! version, membership changes), client requests with their propose-time checks,
+//! linearizable reads through etcd's read loop (one ReadIndex per round),
 //! peer activity as rafthttp tracks it, and stopping.
 
 use std::collections::BTreeMap;
@@ -218,7 +219,6 @@ struct Waiter {
     proposed: bool,
     /// Proposed while this server led, so the entry is in its own log.
     appended_here: bool,
-    read_index: Option<u64>,
 }
 
 impl Waiter {
@@ -274,8 +274,8 @@ pub struct Server {
     next_internal_req: u64,
     /// etcd's request ID generator (`idutil.Generator`).
     req_ids: ReqIds,
-    /// The linearizable read loop's current ReadIndex request, if reads wait.
-    read_loop: Option<ReadLoop>,
+    /// The linearizable read loop (`linearizableReadLoop`).
+    read_loop: ReadLoop,
     /// When `monitorVersions` next looks at the members.
     version_check_at: u64,
     started_ms: u64,
@@ -323,14 +323,56 @@ impl ReqIds {
     }
 }
 
-/// `linearizableReadLoop`'s wait for one ReadIndex answer: it re-sends every
-/// 500 ms and gives up after `ReqTimeout`.
-#[derive(Debug, Clone, Copy)]
+/// etcd's `linearizableReadLoop` (etcdserver/v3_server.go, 3.4.23): every
+/// linearizable read waits on one shared notifier; the loop sends ONE ReadIndex
+/// for all of them, whose context is a request ID drawn at the top of the loop.
+#[derive(Debug, Clone, Default)]
 struct ReadLoop {
-    id: u64,
-    retry_at_ms: u64,
-    give_up_at_ms: u64,
+    /// The ID the next round sends (`reqIDGen.Next()` at the loop's top).
+    next_id: u64,
+    /// `readwaitc`: a read signalled the loop (a buffer of one).
+    signalled: bool,
+    /// The reads waiting on the current `readNotifier`.
+    waiting: Vec<u64>,
+    /// The round under way, if any.
+    round: Option<ReadRound>,
+    /// `readStateC`: one ReadState the loop has not taken yet (a buffer of one).
+    slot: Option<ReadAnswer>,
+    /// ReadStates whose send waits for the slot: etcd's raft goroutine waits
+    /// up to `internalTimeout` (1 s) each, then drops it with a warning.
+    blocked: std::collections::VecDeque<(ReadAnswer, u64)>,
+    /// An empty entry of a new term was applied (`notifyAboutFirstCommitInTerm`).
+    first_commit: bool,
 }
+
+/// One ReadState: the request ID raft carried back and the read index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ReadAnswer {
+    id: u64,
+    index: u64,
+}
+
+/// One round of the read loop: the notifier it took (`nr`) and its state.
+#[derive(Debug, Clone)]
+struct ReadRound {
+    id: u64,
+    batch: Vec<u64>,
+    phase: ReadPhase,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReadPhase {
+    /// `requestCurrentIndex`: waiting for the ReadState with the round's ID.
+    Asking {
+        retry_at_ms: u64,
+        give_up_at_ms: u64,
+    },
+    /// Waiting for the applied index to reach the confirmed read index.
+    Applying { index: u64 },
+}
+
+/// `internalTimeout`: how long etcd's raft goroutine waits to hand over a ReadState.
+const READ_STATE_SEND_MS: u64 = 1000;
 
 /// `monitorVersionInterval` (rafthttp's ConnWriteTimeout - 1 s).
 const VERSION_MONITOR_MS: u64 = 4000;
@@ -432,6 +474,12 @@ impl Server {
         raft_compacted: u64,
         ctx: &Ctx,
     ) -> Server {
+        let mut req_ids = ReqIds::new(dir.id, ctx.wall_ms);
+        // the read loop draws its first round's ID as it starts
+        let read_loop = ReadLoop {
+            next_id: req_ids.next(),
+            ..ReadLoop::default()
+        };
         Server {
             id: dir.id,
             cluster_id: dir.cluster_id,
@@ -457,8 +505,8 @@ impl Server {
             transferring: false,
             transfer_started_ms: 0,
             next_internal_req: INTERNAL_REQ_BASE,
-            req_ids: ReqIds::new(dir.id, ctx.wall_ms),
-            read_loop: None,
+            req_ids,
+            read_loop,
             version_check_at: ctx.now_ms + VERSION_MONITOR_MS,
             raft_compacted,
             started_ms: ctx.now_ms,
@@ -599,6 +647,9 @@ impl Server {
             self.lead_elected_ms = ctx.now_ms;
         }
         self.last_leader = lead;
+        if lead != 0 {
+            self.read_loop_leader_changed(ctx);
+        }
     }
 
     /// Runs the Ready loop until raft has nothing more to say.
@@ -641,9 +692,7 @@ impl Server {
             self.apply_entries(ctx, more);
             self.maybe_snapshot(ctx);
             self.node.advance_apply();
-            for rs in read_states {
-                self.on_read_state(rs.index, &rs.request_ctx);
-            }
+            self.on_read_states(ctx, &read_states);
             self.flush_raft(ctx);
         }
         self.flush_raft(ctx);
@@ -653,7 +702,7 @@ impl Server {
             self.node.store().offer(snap);
         }
         self.submit_queued(ctx);
-        self.serve_reads(ctx);
+        self.step_read_loop(ctx);
         if self.node.raft.leader_id != 0 {
             self.maybe_publish(ctx);
             self.maybe_set_version(ctx);
@@ -995,6 +1044,7 @@ impl Server {
 
     fn apply_normal(&mut self, ctx: &mut Ctx, e: &Entry) {
         if e.data.is_empty() {
+            self.read_loop_first_commit();
             return;
         }
         let Ok(p) = serde_json::from_slice::<Proposal>(&e.data) else {
@@ -1471,6 +1521,7 @@ impl Server {
     /// A deadline this server asked to be woken for.
     pub fn wake(&mut self, ctx: &mut Ctx) {
         self.expire_waiters(ctx);
+        self.step_read_loop(ctx);
         self.release_snapshots(ctx);
     }
 
@@ -1753,21 +1804,31 @@ impl Server {
             ctx.out.push(Out::Reply { req, result: err });
             return;
         }
+        // a linearizable read waits for the read loop or its client, with no
+        // limit of the server's own (etcd's Range has no ReqTimeout)
+        let deadline_ms = match &request {
+            Request::Range {
+                serializable: false,
+                ..
+            } => u64::MAX,
+            _ => ctx.now_ms + self.cfg.request_timeout_ms(),
+        };
         let waiter = Waiter {
             request: request.clone(),
             start_ms: ctx.now_ms,
-            deadline_ms: ctx.now_ms + self.cfg.request_timeout_ms(),
+            deadline_ms,
             client_deadline_ms,
             proposed: false,
             appended_here: false,
-            read_index: None,
         };
         for at in [
             client_deadline_ms.saturating_sub(1),
             client_deadline_ms,
             waiter.deadline_ms,
         ] {
-            ctx.out.push(Out::WakeAt(at));
+            if at != u64::MAX {
+                ctx.out.push(Out::WakeAt(at));
+            }
         }
         self.waiters.insert(req, waiter);
         let result = self.dispatch(ctx, req, request);
@@ -1885,95 +1946,255 @@ impl Server {
         }
     }
 
+    // ----- linearizable reads: etcd's linearizableReadLoop -----
+
+    /// `linearizableReadNotify`: the read waits on the current notifier and
+    /// signals the loop (a signal already buffered stays one).
     fn start_read(&mut self, ctx: &mut Ctx, req: u64) {
-        if self.node.raft.leader_id == 0 {
-            return;
-        }
-        self.node.read_index(req.to_be_bytes().to_vec());
-        self.drive(ctx);
+        self.read_loop.waiting.push(req);
+        self.read_loop.signalled = true;
+        self.step_read_loop(ctx);
     }
 
-    fn on_read_state(&mut self, index: u64, ctx_bytes: &[u8]) {
-        let Ok(bytes) = <[u8; 8]>::try_from(ctx_bytes) else {
+    /// One Ready's ReadStates: etcd's raft goroutine hands the last of them
+    /// to `readStateC`, which holds one; while it is full the send waits up to
+    /// `internalTimeout`. (etcd's whole raft goroutine waits meanwhile; here
+    /// only that ReadState does.)
+    fn on_read_states(&mut self, ctx: &mut Ctx, states: &[raft::ReadState]) {
+        let Some(rs) = states.last() else {
             return;
         };
-        let req = u64::from_be_bytes(bytes);
-        if let Some(w) = self.waiters.get_mut(&req) {
-            w.read_index = Some(index);
+        // a context that is not 8 bytes reads as ID 0, as in etcd
+        let id = <[u8; 8]>::try_from(rs.request_ctx.as_slice()).map_or(0, u64::from_be_bytes);
+        let answer = ReadAnswer {
+            id,
+            index: rs.index,
+        };
+        let l = &mut self.read_loop;
+        if l.slot.is_none() {
+            l.slot = Some(answer);
+        } else {
+            let after = l.blocked.back().map_or(ctx.now_ms, |b| b.1.max(ctx.now_ms));
+            let until = after + READ_STATE_SEND_MS;
+            l.blocked.push_back((answer, until));
+            ctx.out.push(Out::WakeAt(until));
         }
-        // an answer ends the read loop's wait
-        self.read_loop = None;
+        self.take_read_states(ctx);
     }
 
-    /// Answers linearizable reads whose read index has been applied, and re-asks
-    /// for those still waiting (etcd's read loop retries).
-    fn serve_reads(&mut self, ctx: &mut Ctx) {
-        let applied = self.backend.applied;
-        let ready: Vec<(u64, Request)> = self
-            .waiters
-            .iter()
-            .filter(|(_, w)| w.read_index.is_some_and(|i| i <= applied))
-            .map(|(&r, w)| (r, w.request.clone()))
-            .collect();
-        for (req, request) in ready {
-            if let Request::Range { key, prefix, .. } = request {
-                let kvs = self.backend.kv.range(&key, prefix);
-                self.finish(ctx, req, Ok(Reply::Range(kvs)));
-            }
-        }
-    }
-
-    /// Re-issues read-index requests that have no answer yet (called on ticks).
-    pub fn retry_reads(&mut self, ctx: &mut Ctx) {
-        let waiting: Vec<u64> = self
-            .waiters
-            .iter()
-            .filter(|(_, w)| matches!(w.request, Request::Range { .. }) && w.read_index.is_none())
-            .map(|(&r, _)| r)
-            .collect();
-        self.tick_read_loop(ctx, !waiting.is_empty());
-        for req in waiting {
-            self.start_read(ctx, req);
-        }
-    }
-
-    /// The read loop's timers while reads wait for a read index: a retry warning
-    /// every 500 ms, a give-up warning after `ReqTimeout`, then a new request ID.
-    fn tick_read_loop(&mut self, ctx: &mut Ctx, reads_wait: bool) {
-        let now = ctx.now_ms;
-        let timeout = self.cfg.request_timeout_ms();
-        let Some(l) = self.read_loop.as_mut() else {
-            if !reads_wait {
+    /// `requestCurrentIndex` reading `readStateC`: while it waits, it takes
+    /// every ReadState, ignoring (with a warning) those of older request IDs.
+    fn take_read_states(&mut self, ctx: &mut Ctx) {
+        loop {
+            let l = &mut self.read_loop;
+            let Some(round) = l.round.as_mut() else {
+                return;
+            };
+            if !matches!(round.phase, ReadPhase::Asking { .. }) {
                 return;
             }
-            self.read_loop = Some(ReadLoop {
-                id: self.req_ids.next(),
-                retry_at_ms: now + READ_INDEX_RETRY_MS,
-                give_up_at_ms: now + timeout,
-            });
-            return;
-        };
-        if now >= l.give_up_at_ms {
+            let Some(answer) = l.slot.take() else {
+                return;
+            };
+            l.slot = l.blocked.pop_front().map(|b| b.0);
+            if answer.id == round.id {
+                round.phase = ReadPhase::Applying {
+                    index: answer.index,
+                };
+                return;
+            }
+            let want = round.id;
             ctx.server(
                 'W',
                 "etcdserver",
                 &format!(
-                    "timed out waiting for read index response (local node might have slow network) timeout: {}",
-                    logfmt::go_duration(timeout * 1_000_000)
-                ),
-            );
-            self.read_loop = None;
-        } else if now >= l.retry_at_ms {
-            l.retry_at_ms += READ_INDEX_RETRY_MS;
-            ctx.server(
-                'W',
-                "etcdserver",
-                &format!(
-                    "waiting for ReadIndex response took too long, retrying (sent-request-id: {}, retry-timeout: 500ms)",
-                    l.id
+                    "ignored out-of-date read index response; local node read indexes queueing up and waiting to be in sync with leader (request ID want {want}, got {})",
+                    answer.id
                 ),
             );
         }
+    }
+
+    /// ReadStates whose wait for `readStateC` ran out are dropped.
+    fn expire_read_state_sends(&mut self, ctx: &mut Ctx) {
+        while let Some(&(_, until)) = self.read_loop.blocked.front() {
+            if until > ctx.now_ms {
+                return;
+            }
+            self.read_loop.blocked.pop_front();
+            ctx.server('W', "etcdserver", "timed out sending read state");
+        }
+    }
+
+    /// Runs the read loop until it waits for something: starts a round when
+    /// a read signalled, re-sends or gives up on its timers, and releases the
+    /// batch once the applied index reaches the read index.
+    fn step_read_loop(&mut self, ctx: &mut Ctx) {
+        let mut sent = false;
+        loop {
+            self.expire_read_state_sends(ctx);
+            let Some(phase) = self.read_loop.round.as_ref().map(|r| r.phase) else {
+                if !self.read_loop.signalled {
+                    break;
+                }
+                self.begin_read_round(ctx);
+                sent = true;
+                continue;
+            };
+            match phase {
+                ReadPhase::Asking {
+                    retry_at_ms,
+                    give_up_at_ms,
+                } => {
+                    if ctx.now_ms >= give_up_at_ms {
+                        self.give_up_read_round(ctx);
+                        continue;
+                    }
+                    sent |= self.maybe_resend_read_index(ctx, retry_at_ms);
+                    self.take_read_states(ctx);
+                    let still_asking = self
+                        .read_loop
+                        .round
+                        .as_ref()
+                        .is_some_and(|r| matches!(r.phase, ReadPhase::Asking { .. }));
+                    if still_asking {
+                        break;
+                    }
+                }
+                ReadPhase::Applying { index } => {
+                    if self.backend.applied < index {
+                        break;
+                    }
+                    self.end_read_round(ctx, None);
+                }
+            }
+        }
+        if sent {
+            self.drive(ctx);
+        }
+    }
+
+    /// The loop's top, past `readwaitc`: the waiting reads become the round's
+    /// batch, and the round's ID goes to raft.
+    fn begin_read_round(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now_ms;
+        let timeout = self.cfg.request_timeout_ms();
+        let l = &mut self.read_loop;
+        l.signalled = false;
+        l.first_commit = false;
+        let id = l.next_id;
+        l.round = Some(ReadRound {
+            id,
+            batch: std::mem::take(&mut l.waiting),
+            phase: ReadPhase::Asking {
+                retry_at_ms: now + READ_INDEX_RETRY_MS,
+                give_up_at_ms: now + timeout,
+            },
+        });
+        ctx.out.push(Out::WakeAt(now + READ_INDEX_RETRY_MS));
+        ctx.out.push(Out::WakeAt(now + timeout));
+        self.node.read_index(id.to_be_bytes().to_vec());
+    }
+
+    /// The first commit of a new term or the 500 ms retry timer re-sends the
+    /// round's ReadIndex, with the same ID. Whether it sent.
+    fn maybe_resend_read_index(&mut self, ctx: &mut Ctx, retry_at_ms: u64) -> bool {
+        let now = ctx.now_ms;
+        let first_commit = std::mem::take(&mut self.read_loop.first_commit);
+        let Some(round) = self.read_loop.round.as_mut() else {
+            return false;
+        };
+        let id = round.id;
+        if first_commit {
+            let text = "first commit in current term: resending ReadIndex request";
+            ctx.server('I', "etcdserver", text);
+        } else if now >= retry_at_ms {
+            ctx.server(
+                'W',
+                "etcdserver",
+                &format!(
+                    "waiting for ReadIndex response took too long, retrying (sent-request-id: {id}, retry-timeout: 500ms)"
+                ),
+            );
+        } else {
+            return false;
+        }
+        if let ReadPhase::Asking { retry_at_ms, .. } = &mut round.phase {
+            *retry_at_ms = now + READ_INDEX_RETRY_MS;
+        }
+        ctx.out.push(Out::WakeAt(now + READ_INDEX_RETRY_MS));
+        self.node.read_index(id.to_be_bytes().to_vec());
+        true
+    }
+
+    /// `ReqTimeout` passed without the round's ReadState: its batch fails.
+    fn give_up_read_round(&mut self, ctx: &mut Ctx) {
+        let timeout = self.cfg.request_timeout_ms();
+        ctx.server(
+            'W',
+            "etcdserver",
+            &format!(
+                "timed out waiting for read index response (local node might have slow network) timeout: {}",
+                logfmt::go_duration(timeout * 1_000_000)
+            ),
+        );
+        self.end_read_round(ctx, Some(ServerError::Timeout));
+    }
+
+    /// A round ends: its batch is served (`None`) or fails, and the loop's
+    /// top draws the next round's ID.
+    fn end_read_round(&mut self, ctx: &mut Ctx, error: Option<ServerError>) {
+        let Some(round) = self.read_loop.round.take() else {
+            return;
+        };
+        self.read_loop.first_commit = false;
+        self.read_loop.next_id = self.req_ids.next();
+        for req in round.batch {
+            let Some(Request::Range { key, prefix, .. }) =
+                self.waiters.get(&req).map(|w| w.request.clone())
+            else {
+                continue; // its client gave up
+            };
+            let result = match error {
+                Some(e) => Err(e),
+                None => Ok(Reply::Range(self.backend.kv.range(&key, prefix))),
+            };
+            self.finish(ctx, req, result);
+        }
+    }
+
+    /// `leaderChangedNotify` (3.4.23): a new leader fails the round still
+    /// waiting for its ReadIndex with `etcdserver: leader changed`; an idle
+    /// loop goes round its top (drawing a new ID). A round waiting for the
+    /// applied index does not watch.
+    fn read_loop_leader_changed(&mut self, ctx: &mut Ctx) {
+        match self.read_loop.round.as_ref().map(|r| r.phase) {
+            Some(ReadPhase::Asking { .. }) => {
+                self.end_read_round(ctx, Some(ServerError::LeaderChanged));
+                self.step_read_loop(ctx);
+            }
+            Some(ReadPhase::Applying { .. }) => {}
+            None => self.read_loop.next_id = self.req_ids.next(),
+        }
+    }
+
+    /// `notifyAboutFirstCommitInTerm`: an empty entry applied. A round waiting
+    /// for its ReadIndex re-sends it (the leader drops ReadIndex requests
+    /// until it has committed an entry of its term).
+    fn read_loop_first_commit(&mut self) {
+        let asking = self
+            .read_loop
+            .round
+            .as_ref()
+            .is_some_and(|r| matches!(r.phase, ReadPhase::Asking { .. }));
+        if asking {
+            self.read_loop.first_commit = true;
+        }
+    }
+
+    /// The read loop's timers, on ticks (its deadlines also wake the server).
+    pub fn retry_reads(&mut self, ctx: &mut Ctx) {
+        self.step_read_loop(ctx);
     }
 
     fn connected_since(&self, id: u64, since: u64) -> bool {
