@@ -369,8 +369,10 @@ impl Transport {
         if let Some(p) = self.peers.get_mut(&id) {
             p.first_url = urls.first().map(|u| Rc::from(u.as_str()));
             p.urls = urls;
-            // the probers forget the peer and add it again
+            // the probers forget the peer and add it again: a fresh status,
+            // and a new monitor whose first look is 5 s away
             p.probing = Probing::new(ctx.now_ms);
+            p.monitor_at_ms = ctx.now_ms + PROBE_ERROR_INTERVAL_MS;
             self.epoch += 1;
             ctx.server('I', "rafthttp", &format!("updated peer {id:x}"));
         }
