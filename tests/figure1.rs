@@ -80,6 +80,9 @@ const SLOWNESS: [&str; 8] = [
     "ignored out-of-date read index response",
 ];
 
+/// Every kind of [`SLOWNESS`], by index.
+const ALL_KINDS: [usize; SLOWNESS.len()] = [0, 1, 2, 3, 4, 5, 6, 7];
+
 fn count_slowness<'a>(lines: impl Iterator<Item = &'a str>) -> [usize; SLOWNESS.len()] {
     let mut n = [0; SLOWNESS.len()];
     for line in lines {
@@ -176,7 +179,10 @@ fn simulated(learner: bool) -> Outcome {
 
 /// Prints the counts of [`SLOWNESS`] lines, real runs and the simulation,
 /// and checks the kinds in `compared`: the simulation's count is within a
-/// factor of three of the real runs' range (both zero when they are).
+/// factor of three of the real runs' range (both zero when they are). A
+/// factor, not equality: the two real runs of one scenario differ by that
+/// much themselves (15 and 11 lower-term heartbeat answers; 2 and 0 clock
+/// differences, which hang on whether one probe's answer met the full queue).
 fn slowness_like_the_recordings(runs: &[&str], sim: &Outcome, compared: &[usize]) {
     let real: Vec<Outcome> = runs.iter().map(|t| recorded(t)).collect();
     for (i, kind) in SLOWNESS.iter().enumerate() {
@@ -207,8 +213,11 @@ fn a_voter_added_behind_a_slow_nic_costs_elections_and_a_put() {
     println!("voter, simulated: {sim:?}");
     // raft's lower-term lines: the old leader's heartbeats and appends are
     // answered by members already at a higher term (real: 15 and 11
-    // MsgHeartbeatResp, 9 and 9 MsgAppResp lines)
-    slowness_like_the_recordings(&VOTER_RUNS, &sim, &[0, 1]);
+    // MsgHeartbeatResp, 9 and 9 MsgAppResp lines); the probers of node01 and
+    // node04 see their first probe answered after the 5 s check (`<nil>`,
+    // twice each: real 4 and 4), and node04's answer waited behind the queue
+    // (the clock difference: real 2 and 0); no writer buffer overflowed.
+    slowness_like_the_recordings(&VOTER_RUNS, &sim, &ALL_KINDS);
     assert!(sim.candidacies >= 4, "several candidacies: {sim:?}");
     assert!(sim.leaders >= 1, "{sim:?}");
     // One put is lost and fails when its 5 s run out: the client's side of
@@ -239,8 +248,9 @@ fn a_learner_added_behind_a_slow_nic_costs_one_election() {
     }
     let sim = simulated(true);
     println!("learner, simulated: {sim:?}");
-    // one election and no stale leader answered: no lower-term lines, as real
-    slowness_like_the_recordings(&LEARNER_RUNS, &sim, &[0, 1]);
+    // one election and no stale leader answered: no lower-term lines, as
+    // real; the probers' lines as the voter's
+    slowness_like_the_recordings(&LEARNER_RUNS, &sim, &ALL_KINDS);
     assert_eq!((sim.candidacies, sim.leaders), (1, 1), "{sim:?}");
     // A put proposed to the old leader in the moment of the one election is
     // lost with it, as etcd loses it (`parseProposeCtxErr`; the recordings'

@@ -203,6 +203,93 @@ fn an_unanswered_read_index_is_retried_with_a_warning() {
     );
 }
 
+/// The prober's lines of `lines`: `health check … could not connect` and
+/// `the clock difference … is too high`.
+fn prober_lines(lines: &[String]) -> (Vec<&String>, Vec<&String>) {
+    let health = lines
+        .iter()
+        .filter(|l| l.contains("rafthttp: health check for peer "));
+    let clock = lines
+        .iter()
+        .filter(|l| l.contains("rafthttp: the clock difference against peer "));
+    (health.collect(), clock.collect())
+}
+
+/// node04 joins as a learner, started at once (`node01$ etcd …` of node04).
+fn add_node04(s: &mut Session) -> String {
+    let added = run(
+        s,
+        "node01$ etcdctl member add node04 --learner --peer-urls=http://192.168.0.64:2380",
+    );
+    let id = added
+        .strip_prefix("Member ")
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("member add prints the new ID: {added}"))
+        .to_string();
+    run(s, "node04$ etcd --name node04 --initial-advertise-peer-urls http://192.168.0.64:2380 --listen-peer-urls http://0.0.0.0:2380 --advertise-client-urls http://192.168.0.64:2379 --listen-client-urls http://0.0.0.0:2379 --initial-cluster node01=http://192.168.0.61:2380,node02=http://192.168.0.62:2380,node03=http://192.168.0.63:2380,node04=http://192.168.0.64:2380 --initial-cluster-state existing");
+    id
+}
+
+/// etcd's prober (`rafthttp/probing_status.go`, `xiang90/probing`): a
+/// peer's health is false until its first probe (4 s after it is added) is
+/// answered, so a check at 5 s with the answer still on its way reports
+/// `could not connect: <nil>`; the next check (5 s later) finds it healthy and
+/// its clock difference, the answer's time in flight less half the smoothed
+/// round trip (1.2 s - 2.4 s / 8 / 2 = 1.05 s), above a second. Each line
+/// comes once per prober (two). On the LAN a 40 s run with a member added
+/// prints neither.
+#[test]
+fn a_late_probe_answer_is_unhealthy_with_nil_then_a_clock_difference() {
+    let mut s = booted(1);
+    // etcd adds a member only to a cluster whose members have been connected 5 s
+    run(&mut s, "$ sleep 5");
+    run(&mut s, "machine add node04 192.168.0.64");
+    let lan = s.world.now_ms();
+    let id04 = add_node04(&mut s);
+    run(&mut s, "$ sleep 40");
+    for node in ["node01", "node02", "node03", "node04"] {
+        let lines = lines_of(&s, node, lan);
+        let (health, clock) = prober_lines(&lines);
+        assert!(
+            health.is_empty() && clock.is_empty(),
+            "{node}: {health:?} {clock:?}"
+        );
+    }
+    run(&mut s, &format!("node01$ etcdctl member remove {id04}"));
+    run(&mut s, "machine rm node04");
+    run(&mut s, "machine add node04 192.168.0.64");
+    // a 1.2 s link each way between the leader and the new member
+    run(&mut s, "net delay node01 node04 1200ms");
+    let slow = s.world.now_ms();
+    add_node04(&mut s);
+    run(&mut s, "$ sleep 16");
+    let re = regex::Regex::new(
+        r"^\S+ \S+ W \| rafthttp: the clock difference against peer [0-9a-f]+ is too high \[1\.050001s > 1s\]$",
+    )
+    .expect("regex");
+    for node in ["node01", "node04"] {
+        let lines = lines_of(&s, node, slow);
+        let (health, clock) = prober_lines(&lines);
+        assert_eq!(health.len(), 2, "{node}: {lines:#?}");
+        assert!(
+            health
+                .iter()
+                .all(|l| l.ends_with(" could not connect: <nil>")),
+            "{health:?}"
+        );
+        assert_eq!(clock.len(), 2, "{node}: {lines:#?}");
+        assert!(clock.iter().all(|l| re.is_match(l)), "{clock:?}");
+    }
+    for node in ["node02", "node03"] {
+        let lines = lines_of(&s, node, slow);
+        let (health, clock) = prober_lines(&lines);
+        assert!(
+            health.is_empty() && clock.is_empty(),
+            "{node}: {health:?} {clock:?}"
+        );
+    }
+}
+
 /// One phase of a loss recording: its role, the calls, and what the
 /// recorder counted per member.
 struct Phase {

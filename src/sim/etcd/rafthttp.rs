@@ -1,7 +1,9 @@
 //! etcd 3.4's peer transport (`rafthttp`) as its logs and the membership rules
 //! see it: for each peer a pipeline, two stream writers and two stream readers
 //! (`stream MsgApp v2` and `stream Message`), the peer's active status, and the
-//! two probers whose failures print `health check for peer … could not connect`.
+//! two probers whose failures print `health check for peer … could not connect`
+//! and whose late answers print `the clock difference against peer … is too
+//! high` (etcd's `probing` library: `Probing`).
 //!
 //! The world decides what a dial finds ([`Reach`]); this module decides what the
 //! transport does about it and which lines etcd prints, in etcd's order:
@@ -13,6 +15,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use super::logfmt::go_duration;
 use super::server::{Ctx, Out};
 use crate::sim::url::host_port;
 
@@ -27,6 +30,18 @@ const PROBE_ERROR_INTERVAL_MS: u64 = 5000;
 const PROBE_OK_INTERVAL_MS: u64 = 30_000;
 /// Linux retransmits an unanswered SYN after 1 s.
 const SYN_RETRY_MS: u64 = 1000;
+/// `proberInterval`: `ConnReadTimeout` less a second; a probe is sent on
+/// each tick of this ticker (a tick that finds a probe still out waits for it).
+const PROBE_INTERVAL_MS: u64 = 4000;
+/// `time.Second`: a larger clock difference is warned about.
+const CLOCK_DIFF_LIMIT_US: i64 = 1_000_000;
+/// `streamBufSize`: the messages a stream writer's buffer holds while its
+/// connection cannot take them; a message beyond them is dropped.
+pub const STREAM_BUF_MSGS: usize = 4096;
+/// `pkg/logutil`'s merge logger: a repeated line within this period of its
+/// first is counted, and the count printed when the period is over (its
+/// output loop looks every second).
+const MERGE_PERIOD_MS: u64 = 1000;
 
 /// The two stream types of etcd 3.4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -51,6 +66,14 @@ impl Kind {
         match self {
             Kind::MsgApp => 0,
             Kind::Message => 1,
+        }
+    }
+
+    /// The name `peer.pick` gives the writer's buffer (`streamAppV2`, `streamMsg`).
+    fn buffer_name(self) -> &'static str {
+        match self {
+            Kind::MsgApp => "streamMsgAppV2",
+            Kind::Message => "streamMsg",
         }
     }
 
@@ -117,6 +140,97 @@ pub struct Reaches {
     pub url: BTreeMap<u64, Reach>,
 }
 
+/// How long a probe's request and its answer take (µs), as the world times
+/// them when the probe leaves: each waits behind its sender's NIC queue, then
+/// takes its link's latency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flight {
+    pub there_us: u64,
+    pub back_us: u64,
+}
+
+/// The `probing` library's status of a peer (etcd 3.4.23 vendors
+/// `xiang90/probing@43a291a`): a `GET /raft/probing` every
+/// [`PROBE_INTERVAL_MS`]; each answer records its round trip into the
+/// smoothed one, `srtt = 0.875 srtt + 0.125 rtt` (from 0: that version does
+/// not seed it with the first sample), and the clock difference, `now -
+/// answer's Now - srtt / 2`, which with every clock in step is the answer's
+/// time in flight less half the srtt. Health is false until the first probe
+/// ends: a check before then reports `could not connect: <nil>`. The two
+/// probers (pipeline and stream round trippers) probe alike; one status
+/// stands for both and each of their lines prints twice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Probing {
+    /// When the ticker fires next (at the peer's add plus multiples of the interval).
+    next_ms: u64,
+    /// When the ticker started.
+    base_ms: u64,
+    /// A probe out: when its answer arrives, its round trip and the answer's
+    /// own time in flight (µs).
+    flight: Option<(u64, u64, u64)>,
+    /// No probe has ended since the peer was added.
+    fresh: bool,
+    /// The smoothed round trip (µs).
+    srtt_us: u64,
+    /// The clock difference (µs).
+    clock_diff_us: i64,
+}
+
+impl Probing {
+    fn new(now: u64) -> Probing {
+        Probing {
+            next_ms: now + PROBE_INTERVAL_MS,
+            base_ms: now,
+            flight: None,
+            fresh: true,
+            srtt_us: 0,
+            clock_diff_us: 0,
+        }
+    }
+
+    /// Whether a probe leaves at `now`.
+    fn due(&self, now: u64) -> bool {
+        now >= self.next_ms && self.flight.is_none_or(|(done, _, _)| done <= now)
+    }
+
+    /// An answer that has arrived by `now` is recorded (`status.record`).
+    fn settle(&mut self, now: u64) {
+        let Some((done, rtt, back)) = self.flight else {
+            return;
+        };
+        if done > now {
+            return;
+        }
+        self.flight = None;
+        self.fresh = false;
+        self.srtt_us = (7 * self.srtt_us + rtt) / 8;
+        self.clock_diff_us = back as i64 - (self.srtt_us / 2) as i64;
+    }
+
+    /// The ticker's probe leaves: timed by `flight`, or failed at once
+    /// (`None`: the peer does not answer; the failure is [`Peer::probe_err`]'s).
+    /// It leaves at its tick, or when the probe before it was answered (Go's
+    /// ticker keeps one tick waiting); the next tick is the ticker's next after that.
+    fn send(&mut self, now: u64, flight: Option<Flight>) {
+        let answered = self.flight.map_or(0, |(done, _, _)| done);
+        self.settle(now);
+        let sent = self.next_ms.max(answered);
+        let ticks = (now - self.base_ms) / PROBE_INTERVAL_MS + 1;
+        self.next_ms = self.base_ms + ticks * PROBE_INTERVAL_MS;
+        match flight {
+            Some(f) => {
+                let rtt = f.there_us + f.back_us;
+                self.flight = Some((sent + rtt.div_ceil(1000), rtt, f.back_us));
+            }
+            None => {
+                self.flight = None;
+                self.fresh = false;
+            }
+        }
+        self.settle(now);
+    }
+}
+
 /// A connected stream reader.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct ReaderConn {
@@ -156,6 +270,8 @@ pub struct Peer {
     /// goes unhealthy with no error (`<nil>`); only a probe that has waited out
     /// its dial records `i/o timeout` (09-partitions-03 and -05).
     probe_err: Option<String>,
+    /// The probers' timing (see [`Probing`]).
+    probing: Probing,
 }
 
 impl Peer {
@@ -170,6 +286,7 @@ impl Peer {
             monitor_at_ms: now + PROBE_ERROR_INTERVAL_MS,
             silent_since: None,
             probe_err: None,
+            probing: Probing::new(now),
         }
     }
 }
@@ -197,6 +314,11 @@ pub struct Transport {
     /// Counts changes to `peers`' membership and URLs, so the world knows when
     /// what a dial finds may have changed.
     pub epoch: u64,
+    /// The merge logger's lines: when each was first printed in its period,
+    /// and how many repeats it has counted since.
+    merged: BTreeMap<String, (u64, u64)>,
+    /// When the merge logger's output loop looks next.
+    merge_output_ms: u64,
 }
 
 impl Transport {
@@ -215,6 +337,8 @@ impl Transport {
             local_host,
             next_port: first_port,
             epoch: 0,
+            merged: BTreeMap::new(),
+            merge_output_ms: 0,
         }
     }
 
@@ -245,6 +369,10 @@ impl Transport {
         if let Some(p) = self.peers.get_mut(&id) {
             p.first_url = urls.first().map(|u| Rc::from(u.as_str()));
             p.urls = urls;
+            // the probers forget the peer and add it again: a fresh status,
+            // and a new monitor whose first look is 5 s away
+            p.probing = Probing::new(ctx.now_ms);
+            p.monitor_at_ms = ctx.now_ms + PROBE_ERROR_INTERVAL_MS;
             self.epoch += 1;
             ctx.server('I', "rafthttp", &format!("updated peer {id:x}"));
         }
@@ -287,6 +415,85 @@ impl Transport {
             .collect()
     }
 
+    /// The peers whose probers send a probe at `now`.
+    pub fn probes_due(&self, now: u64) -> Vec<u64> {
+        let due = self.peers.iter().filter(|(_, p)| p.probing.due(now));
+        due.map(|(&id, _)| id).collect()
+    }
+
+    /// The probes [`Self::probes_due`] named leave, each timed by the world
+    /// (`None`: the peer does not answer).
+    pub fn send_probes(&mut self, now: u64, flights: &[(u64, Option<Flight>)]) {
+        for (id, flight) in flights {
+            if let Some(p) = self.peers.get_mut(id) {
+                p.probing.send(now, *flight);
+            }
+        }
+    }
+
+    /// `peer.send` found the buffer of the writer for `kind` full: the message
+    /// is dropped. An active peer's drop is a merged warning; an inactive
+    /// one's is a debug line, not printed. zap warns of every drop.
+    pub fn dropped(&mut self, ctx: &mut Ctx, to: u64, kind: Kind, msg_type: &str) {
+        let active = self.active_since(to).is_some();
+        if ctx.zap {
+            let ts = ctx.stamp().zap();
+            let line = super::zapfmt::dropped(&ts, self.local, to, msg_type, active);
+            ctx.log.push(line);
+            return;
+        }
+        if !active {
+            return;
+        }
+        let text = format!(
+            "dropped internal raft message to {to:x} since {}'s sending buffer is full (bad/overloaded network)",
+            kind.buffer_name()
+        );
+        self.merge_warning(ctx, text);
+    }
+
+    /// `MergeLogger.merge`: a line is printed the first time; repeats within
+    /// its period are counted.
+    fn merge_warning(&mut self, ctx: &mut Ctx, text: String) {
+        if let Some((_, count)) = self.merged.get_mut(&text) {
+            *count += 1;
+            return;
+        }
+        ctx.server('W', "rafthttp", &text);
+        if self.merged.is_empty() {
+            self.merge_output_ms = ctx.now_ms - ctx.now_ms % 1000 + 1000;
+        }
+        self.merged.insert(text, (ctx.now_ms, 0));
+    }
+
+    /// `MergeLogger.outputLoop`: each second, a line whose period is over
+    /// prints its count of repeats (`[merged N repeated lines in 1.2s]`) and
+    /// starts a new period, or is forgotten when it had none.
+    fn flush_merged(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now_ms;
+        if self.merged.is_empty() || now < self.merge_output_ms {
+            return;
+        }
+        self.merge_output_ms = now - now % 1000 + 1000;
+        let round = |ms: u64| (ms + 5) / 10 * 10;
+        let mut out = Vec::new();
+        self.merged.retain(|text, (start, count)| {
+            if *start + MERGE_PERIOD_MS > now {
+                return true;
+            }
+            if *count == 0 {
+                return false;
+            }
+            let took = go_duration((round(now) - round(*start)) * 1_000_000);
+            out.push(format!("{text} [merged {count} repeated lines in {took}]"));
+            (*start, *count) = (now, 0);
+            true
+        });
+        for line in out {
+            ctx.server('W', "rafthttp", &line);
+        }
+    }
+
     /// A message from `from` arrived on a stream of `kind`.
     pub fn received(&mut self, now: u64, from: u64, kind: Kind) {
         let Some(p) = self.peers.get_mut(&from) else {
@@ -325,6 +532,7 @@ impl Transport {
             }
             monitor(ctx, id, p, reaches.url.get(&id).unwrap_or(r));
         }
+        self.flush_merged(ctx);
         requests
     }
 
@@ -570,14 +778,22 @@ fn tick_writer(ctx: &mut Ctx, id: u64, p: &mut Peer, kind: Kind, r: &Reach) {
     }
 }
 
-/// `monitorProbingStatus`, for both probers of the peer.
+/// `monitorProbingStatus`, for both probers of the peer: health first, then
+/// the clock difference, each line once per prober.
 fn monitor(ctx: &mut Ctx, id: u64, p: &mut Peer, r: &Reach) {
     let now = ctx.now_ms;
     record_probe(p, r, now);
+    p.probing.settle(now);
+    if !matches!(r, Reach::Ok { .. }) {
+        // an answer still on its way is lost with the connection
+        p.probing.flight = None;
+    }
     if now < p.monitor_at_ms {
         return;
     }
-    match p.probe_err.clone() {
+    // health is false until the first probe ends, with no error yet
+    let fresh = p.probing.fresh.then(|| "<nil>".to_string());
+    match p.probe_err.clone().or(fresh) {
         Some(err) => {
             let line = format!("health check for peer {id:x} could not connect: {err}");
             ctx.server('W', "rafthttp", &line);
@@ -586,11 +802,36 @@ fn monitor(ctx: &mut Ctx, id: u64, p: &mut Peer, r: &Reach) {
         }
         None => p.monitor_at_ms += PROBE_OK_INTERVAL_MS,
     }
+    if p.probing.clock_diff_us > CLOCK_DIFF_LIMIT_US {
+        clock_drift(ctx, id, &p.probing);
+    }
     // a long pause (a stopped clock) does not replay missed checks
     if p.monitor_at_ms <= ctx.now_ms {
         p.monitor_at_ms = ctx.now_ms + PROBE_ERROR_INTERVAL_MS;
     }
 }
+
+/// `the clock difference against peer … is too high`, from both probers
+/// (zap: `prober found high clock drift`, with the srtt).
+fn clock_drift(ctx: &mut Ctx, id: u64, probing: &Probing) {
+    let drift_ns = probing.clock_diff_us.unsigned_abs() * 1000;
+    let drift = go_duration(drift_ns);
+    if ctx.zap {
+        for name in ROUND_TRIPPERS {
+            let ts = ctx.stamp().zap();
+            let rtt = probing.srtt_us * 1000;
+            let line = super::zapfmt::clock_drift(&ts, name, id, drift_ns, rtt);
+            ctx.log.push(line);
+        }
+        return;
+    }
+    let line = format!("the clock difference against peer {id:x} is too high [{drift} > 1s]");
+    ctx.server('W', "rafthttp", &line);
+    ctx.server('W', "rafthttp", &line);
+}
+
+/// The probers' round trippers, in the order they were added (and report).
+const ROUND_TRIPPERS: [&str; 2] = ["ROUND_TRIPPER_SNAPSHOT", "ROUND_TRIPPER_RAFT_MESSAGE"];
 
 /// What the probers have recorded by now (see [`Peer::probe_err`]).
 fn record_probe(p: &mut Peer, r: &Reach, now: u64) {
@@ -687,5 +928,125 @@ impl Transport {
             ),
             Handler::Accept { pid } => self.accept(ctx, from, kind, pid),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `f` with a context at `now` whose lines go to `log`.
+    fn at<T>(now: u64, zap: bool, log: &mut Vec<String>, f: impl FnOnce(&mut Ctx) -> T) -> T {
+        let mut out = Vec::new();
+        let mut ctx = Ctx {
+            now_ms: now,
+            wall_ms: 1_700_000_000_000 + now as i64,
+            out: &mut out,
+            log,
+            zap,
+        };
+        f(&mut ctx)
+    }
+
+    fn transport(zap: bool, log: &mut Vec<String>) -> Transport {
+        let mut t = Transport::new(1, 9, 2000, "10.0.0.1".into(), 40000);
+        let url = vec!["http://10.0.0.2:2380".to_string()];
+        at(0, zap, log, |ctx| t.add_peer(ctx, 2, url));
+        log.clear();
+        t
+    }
+
+    const DROPPED: &str = "W | rafthttp: dropped internal raft message to 2 since streamMsg's sending buffer is full (bad/overloaded network)";
+
+    #[test]
+    fn a_full_buffer_is_a_merged_warning_for_an_active_peer_only() {
+        let mut log = Vec::new();
+        let mut t = transport(false, &mut log);
+        let drop = |t: &mut Transport, now, log: &mut Vec<String>| {
+            at(now, false, log, |ctx| {
+                t.dropped(ctx, 2, Kind::Message, "MsgHeartbeat")
+            });
+        };
+        let tick = |t: &mut Transport, now, log: &mut Vec<String>| {
+            at(now, false, log, |ctx| t.tick(ctx, &Reaches::default()));
+        };
+        // an inactive peer's drop is a debug line: not printed
+        drop(&mut t, 100, &mut log);
+        assert!(log.is_empty(), "{log:?}");
+        at(200, false, &mut log, |ctx| {
+            t.accept(ctx, 2, Kind::Message, 7)
+        });
+        log.clear();
+        // the first is printed, the repeats in its second are counted
+        for now in [300, 400, 500, 1250] {
+            drop(&mut t, now, &mut log);
+        }
+        assert_eq!(log.len(), 1, "{log:?}");
+        assert!(log[0].ends_with(DROPPED), "{}", log[0]);
+        // the output loop looks each second; the period ends 1 s after 300
+        tick(&mut t, 1000, &mut log);
+        assert_eq!(log.len(), 1, "{log:?}");
+        tick(&mut t, 2000, &mut log);
+        assert_eq!(log.len(), 2, "{log:?}");
+        let merged = format!("{DROPPED} [merged 3 repeated lines in 1.7s]");
+        assert!(log[1].ends_with(&merged), "{}", log[1]);
+        // a period without repeats ends the merge: the next drop prints again
+        tick(&mut t, 3000, &mut log);
+        assert_eq!(log.len(), 2, "{log:?}");
+        drop(&mut t, 3100, &mut log);
+        assert_eq!(log.len(), 3, "{log:?}");
+        assert!(log[2].ends_with(DROPPED), "{}", log[2]);
+    }
+
+    #[test]
+    fn under_zap_every_drop_is_warned_with_the_peers_status() {
+        let mut log = Vec::new();
+        let mut t = transport(true, &mut log);
+        for now in [100, 200] {
+            at(now, true, &mut log, |ctx| {
+                t.dropped(ctx, 2, Kind::MsgApp, "MsgApp")
+            });
+        }
+        assert_eq!(log.len(), 2, "{log:?}");
+        let v: serde_json::Value = serde_json::from_str(&log[0]).expect("JSON");
+        assert_eq!(v["caller"], "rafthttp/peer.go:267");
+        assert_eq!(
+            v["msg"],
+            "dropped internal Raft message since sending buffer is full (overloaded network)"
+        );
+        assert_eq!(v["message-type"], "MsgApp");
+        assert_eq!(v["local-member-id"], "1");
+        assert_eq!(v["from"], "1");
+        assert_eq!(v["remote-peer-id"], "2");
+        assert_eq!(v["remote-peer-active"], false);
+    }
+
+    #[test]
+    fn the_probing_status_smooths_from_zero_and_waits_for_an_answer() {
+        let mut p = Probing::new(0);
+        assert!(!p.due(3999) && p.due(4000));
+        // sent at 4 s: 1.2 s there, 1.2 s back
+        let flight = Flight {
+            there_us: 1_200_000,
+            back_us: 1_200_000,
+        };
+        p.send(4000, Some(flight));
+        assert!(p.fresh && !p.due(6000));
+        p.settle(6399);
+        assert!(p.fresh, "the answer arrives at 6.4 s");
+        p.settle(6400);
+        assert!(!p.fresh);
+        // srtt = 0.125 × 2.4 s; clock difference = 1.2 s - srtt / 2
+        assert_eq!((p.srtt_us, p.clock_diff_us), (300_000, 1_050_000));
+        assert_eq!(p.next_ms, 8000);
+        // an answer later than a tick: the waiting tick fires as it arrives
+        let slow = Flight {
+            there_us: 1000,
+            back_us: 5_000_000,
+        };
+        p.send(8000, Some(slow));
+        assert!(!p.due(12_000) && p.due(13_001));
+        p.send(13_001, None);
+        assert_eq!(p.next_ms, 16_000);
     }
 }

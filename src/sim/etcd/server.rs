@@ -1214,6 +1214,16 @@ impl Server {
         self.transport.on_stream_request(ctx, from, kind, h);
     }
 
+    /// rafthttp's buffer for `m`'s peer was full and dropped it (`peer.send`):
+    /// raft hears the peer is unreachable, the transport warns.
+    pub fn send_buffer_full(&mut self, ctx: &mut Ctx, m: &raft::eraftpb::Message) {
+        self.node.report_unreachable(m.to);
+        let name = format!("{:?}", m.get_msg_type());
+        let kind = Kind::of(m.get_msg_type());
+        let msg_type = super::logfmt::msg_type_name(&name);
+        self.transport.dropped(ctx, m.to, kind, msg_type);
+    }
+
     /// The transport alone takes a step: at start-up the readers dial at once.
     pub fn dial_peers(&mut self, ctx: &mut Ctx, reach: &Reaches) -> Vec<StreamRequest> {
         let requests = self.transport.tick(ctx, reach);

@@ -594,6 +594,52 @@ impl Batch {
     }
 }
 
+/// `prober found high clock drift` (`rafthttp/probing_status.go:86`, the
+/// zap form of `the clock difference against peer … is too high`): the drift
+/// and the smoothed round trip (ns); a healthy prober's nil error is left out.
+pub fn clock_drift(ts: &str, round_tripper: &str, id: u64, drift_ns: u64, rtt_ns: u64) -> String {
+    let fields = [
+        ("round-tripper-name", text(round_tripper)),
+        ("remote-peer-id", hex(id)),
+        ("clock-drift", text(&super::logfmt::go_duration(drift_ns))),
+        ("rtt", text(&super::logfmt::go_duration(rtt_ns))),
+    ];
+    object(
+        "warn",
+        ts,
+        "rafthttp/probing_status.go:86",
+        "prober found high clock drift",
+        &fields,
+    )
+}
+
+/// `dropped internal Raft message since sending buffer is full (overloaded
+/// network)` (`rafthttp/peer.go:254` for an active peer, `:267` for an
+/// inactive one): the zap form of capnslog's merged `dropped internal raft
+/// message to …` warning (active) or its debug line (inactive), printed for
+/// every drop.
+pub fn dropped(ts: &str, local: u64, to: u64, msg_type: &str, active: bool) -> String {
+    let fields = [
+        ("message-type", text(msg_type)),
+        ("local-member-id", hex(local)),
+        ("from", hex(local)),
+        ("remote-peer-id", hex(to)),
+        ("remote-peer-active", Val::Num(active.to_string())),
+    ];
+    let caller = if active {
+        "rafthttp/peer.go:254"
+    } else {
+        "rafthttp/peer.go:267"
+    };
+    object(
+        "warn",
+        ts,
+        caller,
+        "dropped internal Raft message since sending buffer is full (overloaded network)",
+        &fields,
+    )
+}
+
 /// One line's zap form, or `None` for a line zap does not print.
 fn line_to_zap(line: &str, ts: &str, z: &ZapCtx) -> Option<String> {
     if let Some((lvl, text)) = split_raft(line) {
@@ -985,6 +1031,21 @@ mod tests {
         assert_eq!(
             one("2026-11-23 22:41:00.412000 I | etcdserver: compacted raft log at 1"),
             r#"{"level":"info","ts":"2026-11-23T22:41:00.412Z","caller":"etcdserver/server.go:2479","msg":"compacted Raft logs","compact-index":1}"#
+        );
+    }
+
+    #[test]
+    fn a_high_clock_drift_takes_etcds_zap_form() {
+        let line = clock_drift(
+            "2026-11-26T03:39:14.835Z",
+            "ROUND_TRIPPER_SNAPSHOT",
+            0xd0f6bc55ba03a3ed,
+            1_050_001_000,
+            300_000_000,
+        );
+        assert_eq!(
+            line,
+            r#"{"level":"warn","ts":"2026-11-26T03:39:14.835Z","caller":"rafthttp/probing_status.go:86","msg":"prober found high clock drift","round-tripper-name":"ROUND_TRIPPER_SNAPSHOT","remote-peer-id":"d0f6bc55ba03a3ed","clock-drift":"1.050001s","rtt":"300ms"}"#
         );
     }
 }

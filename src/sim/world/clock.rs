@@ -76,6 +76,11 @@ pub(super) enum Event {
         machine: String,
         pid: u64,
     },
+    /// A sender's NIC queue has room for a message waiting in a rafthttp
+    /// writer's buffer (`network::buffer`).
+    NicRoom {
+        machine: String,
+    },
 }
 
 impl Event {
@@ -92,7 +97,8 @@ impl Event {
             Event::StreamCheck { machine, .. }
             | Event::ClientArrive { machine, .. }
             | Event::StopCheck { machine, .. }
-            | Event::Wake { machine, .. } => Some((machine, None)),
+            | Event::Wake { machine, .. }
+            | Event::NicRoom { machine } => Some((machine, None)),
             Event::SnapshotDone { .. } | Event::ClientReply { .. } => None,
         }
     }
@@ -333,6 +339,7 @@ impl World {
             Event::Wake { machine, pid } => self.on_wake(&machine, pid),
             Event::StreamCheck { machine, pid } => self.stream_check(&machine, pid),
             Event::StopCheck { machine, pid } => self.on_stop_check(&machine, pid),
+            Event::NicRoom { machine } => self.on_nic_room(&machine),
         }
     }
 }

@@ -348,7 +348,9 @@ impl World {
             return;
         }
         let reach = self.peer_reach(machine);
+        let probes = self.probe_flights(machine);
         let ticked = self.with_server(machine, |s, ctx| {
+            s.transport.send_probes(ctx.now_ms, &probes);
             let requests = s.tick(ctx, &reach);
             s.retry_reads(ctx);
             (s.cfg.heartbeat_ms, requests, s.stop_at.is_some())

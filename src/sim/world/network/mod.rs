@@ -6,6 +6,7 @@
 //! messages and snapshot POSTs travel as events; `dial` says what a
 //! connection finds at the far end, and keeps rafthttp's streams.
 
+mod buffer;
 mod dial;
 mod nic;
 mod size;
@@ -18,7 +19,7 @@ use raft::eraftpb::Message;
 use super::clock::Event;
 use super::names::ByName;
 use super::World;
-use crate::sim::etcd::rafthttp::Reaches;
+use crate::sim::etcd::rafthttp::{Flight, Kind, Reaches};
 use crate::sim::etcd::server::Reach;
 use nic::{Conn, Link, Nic};
 pub use nic::{
@@ -43,6 +44,8 @@ pub(super) struct Network {
     /// computed under: a pure function of that state, so it is reused until
     /// the key changes.
     reach_cache: ByName<(dial::ReachKey, Rc<Reaches>)>,
+    /// Each sender's rafthttp writer buffers (`buffer`).
+    buffers: BTreeMap<String, buffer::Buffers>,
 }
 
 impl Network {
@@ -55,6 +58,7 @@ impl Network {
     /// streams to it notice by pid).
     pub(super) fn close_streams_of(&mut self, machine: &str) {
         self.streams.remove(machine);
+        self.buffers.remove(machine);
     }
 }
 
@@ -113,6 +117,7 @@ impl World {
             .nics
             .get_or_insert_with(&machine, Nic::default)
             .respec(now_us, spec);
+        self.nic_changed(&machine);
     }
 
     /// The settings of the link from `from` to `to`.
@@ -150,6 +155,7 @@ impl World {
         net.links.retain(|(a, b), _| *a != name && *b != name);
         net.nics.remove(name);
         net.streams.remove(name);
+        net.buffers.remove(name);
         for to in net.streams.values_mut() {
             to.retain(|_, (b, _)| **b != *name);
         }
@@ -168,6 +174,26 @@ impl World {
     /// a lookup by `(String, String)` would allocate on every message).
     fn is_cut(&self, a: &str, b: &str) -> bool {
         self.cut.iter().any(|(x, y)| x == a && y == b)
+    }
+
+    // ----- probes -----
+
+    /// The probes `machine`'s transport sends now, each timed as its request
+    /// and answer would cross the network now (`None`: the peer does not
+    /// answer). Empty, and nothing computed, between the probers' ticks.
+    pub(super) fn probe_flights(&self, machine: &str) -> Vec<(u64, Option<Flight>)> {
+        let now_ms = self.now_ms();
+        let Some(due) = self.server(machine).map(|s| s.transport.probes_due(now_ms)) else {
+            return Vec::new();
+        };
+        let now_us = now_ms.saturating_mul(1000);
+        let flight = |id| {
+            let (target, _) = self.dial(machine, id).ok()?;
+            let there_us = self.one_way_us(machine, &target, HTTP_OVERHEAD, now_us);
+            let back_us = self.one_way_us(&target, machine, HTTP_OVERHEAD, now_us + there_us);
+            Some(Flight { there_us, back_us })
+        };
+        due.into_iter().map(|id| (id, flight(id))).collect()
     }
 
     // ----- raft messages -----
@@ -195,13 +221,14 @@ impl World {
             false => None,
         };
         let bytes = bytes.map_or_else(|| size::raft_bytes(&m), |b| b + HTTP_OVERHEAD);
-        let conn = match m.get_msg_type() {
-            raft::eraftpb::MessageType::MsgSnapshot => Conn::Snapshot,
-            raft::eraftpb::MessageType::MsgAppend => Conn::MsgApp,
-            _ => Conn::Message,
-        };
+        if !snapshot && self.must_wait(from, &target, Kind::of(m.get_msg_type()), bytes) {
+            // backpressure: it waits in its writer's buffer
+            self.hold(from, target, pid, m, bytes);
+            return;
+        }
+        let conn = Conn::of(m.get_msg_type());
         let Some(lat) = self.transmit_on(from, &target, bytes, !snapshot, conn) else {
-            // a full queue (or a link losing everything) drops the message
+            // a link losing everything drops the message
             self.count_traffic(from, &target, None);
             self.record_wire(from, &target, &m, None);
             return;

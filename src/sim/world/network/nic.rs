@@ -13,12 +13,14 @@
 //!   `nic_ms = floor((busy_until' - now) / 1000)` (the clock has millisecond
 //!   resolution: on the default NIC a message's few microseconds round away,
 //!   so the default timing is exactly the latency of old).
-//! - a full queue drops: a raft stream message (droppable) that finds a
-//!   backlog and does not fit beside it (`backlog + bytes > limit`) is lost,
-//!   as rafthttp drops what its writers cannot take. A snapshot POST and
-//!   client traffic are TCP byte streams whose writer waits instead: they
-//!   always join the queue (so a big snapshot holds up what follows it).
-//!   A message on an empty queue always fits, whatever its size.
+//! - a full queue takes no more: a message that finds a backlog and does not
+//!   fit beside it (`backlog + bytes > limit`) does not join it. A raft
+//!   stream message never gets here so: it waits in its rafthttp writer's
+//!   buffer until it fits (`buffer`: backpressure, as TCP gives it; only a
+//!   full writer buffer drops). A snapshot POST and client traffic are TCP
+//!   byte streams whose writer waits too: they always join the queue (so a
+//!   big snapshot holds up what follows it). A message on an empty queue
+//!   always fits, whatever its size.
 //!
 //! **The link** (from, to) adds its latency (default [`DEFAULT_LATENCY_MS`]),
 //! a jitter drawn uniformly from `[-jitter, +jitter]` ms (never below 0), and
@@ -147,6 +149,15 @@ pub(in crate::sim::world) enum Conn {
 }
 
 impl Conn {
+    /// The connection rafthttp sends a raft message of type `t` on.
+    pub(in crate::sim::world) fn of(t: raft::eraftpb::MessageType) -> Conn {
+        match t {
+            raft::eraftpb::MessageType::MsgSnapshot => Conn::Snapshot,
+            raft::eraftpb::MessageType::MsgAppend => Conn::MsgApp,
+            _ => Conn::Message,
+        }
+    }
+
     fn index(self) -> usize {
         match self {
             Conn::Message => 0,
@@ -270,6 +281,49 @@ fn jittered(rng: &mut impl Rng, spec: &LinkSpec) -> u64 {
 }
 
 impl World {
+    /// How long `bytes` sent from `from` to `to` at `at_us` would take (µs):
+    /// the NIC's queue as it stands, their serialization and the link's
+    /// latency, without jitter or loss. Queues nothing and draws nothing: a
+    /// probe's few hundred bytes time the network without changing it.
+    pub(in crate::sim::world) fn one_way_us(
+        &self,
+        from: &str,
+        to: &str,
+        bytes: u64,
+        at_us: u64,
+    ) -> u64 {
+        if from == to {
+            return 0;
+        }
+        let nic = self.net.nics.get(from).copied().unwrap_or_default();
+        let queued = nic.busy_until_us.saturating_sub(at_us);
+        let latency = self.link_spec(from, to).latency_ms;
+        queued + serialization_us(bytes, nic.spec.rate_bps) + latency * 1000
+    }
+
+    /// Whether `machine`'s NIC queue has room for `bytes` now (an empty
+    /// queue takes anything).
+    pub(super) fn nic_has_room(&self, machine: &str, bytes: u64) -> bool {
+        let now_us = self.now_ms().saturating_mul(1000);
+        self.net.nics.get(machine).is_none_or(|n| {
+            let backlog = n.backlog_bytes(now_us);
+            backlog == 0 || backlog.saturating_add(bytes) <= n.spec.limit_bytes
+        })
+    }
+
+    /// The first moment (ms) at which `bytes` fit in `machine`'s NIC queue,
+    /// were nothing more queued: when the queue ahead is down to `limit -
+    /// bytes` (or empty).
+    pub(super) fn room_at_ms(&self, machine: &str, bytes: u64) -> u64 {
+        let Some(n) = self.net.nics.get(machine) else {
+            return 0;
+        };
+        let room = n.spec.limit_bytes.saturating_sub(bytes) as u128;
+        let room_us = room * 8_000_000 / n.spec.rate_bps.max(1) as u128;
+        let room_us = u64::try_from(room_us).unwrap_or(u64::MAX);
+        n.busy_until_us.saturating_sub(room_us).div_ceil(1000)
+    }
+
     /// `bytes` leave `from` for `to` now: after how many ms they arrive, or
     /// `None` when they are dropped (a droppable message on a full queue, or
     /// every try lost). A machine talking to itself uses no NIC and no link.
