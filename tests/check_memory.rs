@@ -78,8 +78,9 @@ fn a_gigabyte_data_set_stays_small() {
 
 /// A whole `--load=m` run (100,000 keys, 100 MB) in a 3-member cluster (each
 /// member holds the data set, and its raft log the entries since the last
-/// compaction): the peak of memory the process held. (An `l` run meets the
-/// per-command event budget of `sim::budget` before its millionth put.)
+/// compaction): the peak of memory the process held. The bound also holds the
+/// event queue to account: it held 117 MB here while every request's three
+/// deadline wakes stayed queued one event each (59 MB with one a moment).
 fn a_datascale_m_run_in_three_members_peaks_small() {
     use quorum_playground::shell::session::Session;
     let mut s = Session::new(7);
@@ -104,5 +105,5 @@ fn a_datascale_m_run_in_three_members_peaks_small() {
     );
     assert_eq!(ex.output.status, 0, "{}", ex.output.stderr);
     assert!(ex.output.stdout.contains("PASS: Approximate"));
-    assert!(peak < 128.0, "{peak} MB");
+    assert!(peak < 80.0, "{peak} MB");
 }

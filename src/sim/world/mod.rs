@@ -220,6 +220,10 @@ pub struct World {
     /// The hosts table: a name to the address it stands for.
     pub(in crate::sim) hosts: BTreeMap<String, String>,
     next_pid: u64,
+    /// The wakes queued for processes, (pid, due ms): a server asks for one
+    /// per deadline (three per request), and many fall on the same
+    /// millisecond; one event a moment wakes it for all of them.
+    wakes: BTreeSet<(u64, u64)>,
     /// Every server's log, in order.
     pub(in crate::sim) logs: Vec<LogLine>,
     // ----- the network (`network/`) -----
@@ -267,6 +271,7 @@ impl World {
             machines: ByName::new(),
             hosts: BTreeMap::new(),
             next_pid: 100,
+            wakes: BTreeSet::new(),
             logs: Vec::new(),
             cut: BTreeSet::new(),
             net: network::Network::default(),

@@ -370,6 +370,7 @@ impl World {
     }
 
     pub(super) fn on_wake(&mut self, machine: &str, pid: u64) {
+        self.wakes.remove(&(pid, self.now_ms()));
         if self.pid_of(machine) == Some(pid) {
             self.with_server(machine, |s, ctx| s.wake(ctx));
         }
@@ -487,6 +488,12 @@ impl World {
                 Out::WakeAt(at) => {
                     if let Some(pid) = self.pid_of(machine) {
                         let after = at.saturating_sub(self.now_ms());
+                        // a wake already due then serves this one too: it
+                        // comes first at that moment, and `wake` handles
+                        // everything due by then
+                        if !self.wakes.insert((pid, self.now_ms() + after)) {
+                            continue;
+                        }
                         let ev = Event::Wake {
                             machine: machine.to_string(),
                             pid,
