@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::command::{self, Command, Docker, Etcd, Line, Machine, Signal};
+use super::command::{self, Command, Docker, Etcd, Line, Machine, Op, Signal};
 use super::parse::{self, Prompt};
 use super::{etcd_flags, etcdctl, Output};
 use crate::sim::budget::{self, Budget, Spent};
@@ -169,13 +169,18 @@ impl Session {
     /// the replay's; a command stopped by either says which, and fails with
     /// 124 (as `timeout` does) if it had not failed already.
     fn budgeted(&mut self, text: &str) -> (Option<Line>, Output) {
-        let bound = budget::command_events(text.split_whitespace());
+        let line = match self.read_line(text) {
+            Ok(line) => line,
+            Err(out) => return (None, out),
+        };
+        let bound = budget::command_events(is_check_workload(&line.command));
         let own = Budget {
             until_ms: None,
             until_events: Some(self.world.events().saturating_add(bound)),
         };
         self.world.set_budget(self.replay.min(own));
-        let (line, mut output) = self.execute(text);
+        let mut output = self.with_assignments(&line);
+        let line = Some(line);
         let spent = self.world.take_spent();
         self.world.set_budget(self.replay);
         if let Some(spent) = spent {
@@ -225,8 +230,9 @@ impl Session {
         }
     }
 
-    /// Reads the line's words, then parses and runs its command.
-    fn execute(&mut self, text: &str) -> (Option<Line>, Output) {
+    /// Reads the line's words and parses them into its one typed command;
+    /// a line the shell cannot read is its error output.
+    fn read_line(&mut self, text: &str) -> Result<Line, Output> {
         let words = {
             let lookup = |n: &str| self.var(n);
             match text.trim_start().strip_prefix("net partition") {
@@ -241,12 +247,10 @@ impl Session {
                 if e == parse::WordsError::TooLong {
                     self.met = Some(e.message());
                 }
-                return (None, Output::failure(&e.message(), 2));
+                return Err(Output::failure(&e.message(), 2));
             }
         };
-        let line = command::parse(&words);
-        let out = self.with_assignments(&line);
-        (Some(line), out)
+        Ok(command::parse(&words))
     }
 
     /// Runs a line's command with its `NAME=VALUE` assignments set for it
@@ -712,6 +716,15 @@ fn spent_of(budget: Budget, world: &World) -> Option<Spent> {
     }
 }
 
+/// Whether a command is an `etcdctl check perf|datascale` workload, which
+/// gets [`budget::CHECK_EVENTS`].
+fn is_check_workload(command: &Command) -> bool {
+    let Command::Etcdctl(e) = command else {
+        return false;
+    };
+    matches!(e.op(), Some((Op::CheckPerf | Op::CheckDatascale, _)))
+}
+
 /// What a command stopped by a budget prints (`sim::budget`).
 fn spent_message(spent: Spent, by_replay: bool, command_events: u64) -> String {
     let what = match (spent, by_replay) {
@@ -809,6 +822,33 @@ fn parse_date(s: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the typed command is, not its text, earns a check's bound.
+    #[test]
+    fn a_check_workload_is_known_by_its_parsed_command() {
+        let of = |t: &str| {
+            let words = parse::words(t, &|_| None, 0).expect("it reads");
+            is_check_workload(&command::parse(&words).command)
+        };
+        for check in [
+            "etcdctl check datascale --load=l",
+            "etcdctl --endpoints=http://10.0.0.1:2379 check perf --load=s",
+            "etcdctl --endpoints http://10.0.0.1:2379 check perf",
+            "ETCDCTL_API=3 etcdctl check datascale",
+        ] {
+            assert!(of(check), "{check}");
+        }
+        for other in [
+            "sleep 24h # etcdctl check perf",
+            "echo etcdctl check perf",
+            "etcdctl put check datascale",
+            "etcdctl check",
+            "etcdctl check other",
+            "",
+        ] {
+            assert!(!of(other), "{other}");
+        }
+    }
 
     #[test]
     fn dates_parse() {

@@ -51,14 +51,11 @@ pub const COMMAND_EVENTS: u64 = 1_500_000;
 pub const CHECK_EVENTS: u64 = 10_000_000;
 
 /// The events one command may handle: [`CHECK_EVENTS`] for an `etcdctl
-/// check` workload, [`COMMAND_EVENTS`] for every other command. `words` are
-/// the command's words as the shell read them.
-pub fn command_events<'a>(mut words: impl Iterator<Item = &'a str>) -> u64 {
-    let etcdctl = words.any(|w| w == "etcdctl" || w.ends_with("/etcdctl"));
-    let mut rest = words.filter(|w| !w.starts_with('-'));
-    let check = etcdctl && rest.next() == Some("check");
-    let workload = matches!(rest.next(), Some("perf" | "datascale"));
-    if check && workload {
+/// check` workload (`check_workload`: what the shell parsed the line as, so
+/// `echo etcdctl check perf` or a comment is not one), [`COMMAND_EVENTS`]
+/// for every other command.
+pub fn command_events(check_workload: bool) -> u64 {
+    if check_workload {
         CHECK_EVENTS
     } else {
         COMMAND_EVENTS
@@ -126,27 +123,6 @@ mod tests {
         )
         .status();
         assert!(text.contains(&format!("at most {MAX_MEMBERS})")), "{text}");
-    }
-
-    #[test]
-    fn a_check_workload_gets_its_own_bound() {
-        let of = |t: &str| command_events(t.split_whitespace());
-        assert_eq!(of("etcdctl check datascale --load=l"), CHECK_EVENTS);
-        assert_eq!(
-            of("etcdctl --endpoints=http://10.0.0.1:2379 check perf --load=s"),
-            CHECK_EVENTS
-        );
-        assert_eq!(of("/usr/bin/etcdctl check datascale"), CHECK_EVENTS);
-        for other in [
-            "sleep 24h",
-            "etcdctl put check datascale",
-            "echo etcdctl",
-            "etcdctl check",
-            "etcdctl check other",
-            "",
-        ] {
-            assert_eq!(of(other), COMMAND_EVENTS, "{other}");
-        }
     }
 
     #[test]
