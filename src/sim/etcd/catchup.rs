@@ -10,7 +10,7 @@ use protobuf::Message as _;
 use raft::eraftpb::Entry;
 use raft::{GetEntriesContext, Storage};
 
-use super::raftlog::LogStorage;
+use super::raftlog::{LogStorage, WeightCache};
 use super::server::{generated_entry_bytes, PUT_REQUEST_OVERHEAD};
 
 /// A learner's catch-up in bytes, as the leader sees it.
@@ -126,45 +126,20 @@ pub fn measure(log: &LogStorage, matched: u64, sending: Option<(u64, u64, u64)>)
 
 /// Entries per cached block of weights.
 const BLOCK: u64 = 256;
-/// Logs whose block weights are kept (the newest used).
-const LOGS_KEPT: usize = 8;
-
-/// A log's weighed blocks: block `b` holds the entries `b*BLOCK+1 ..=
-/// (b+1)*BLOCK`, with the term and payload address of its last entry (by
-/// raft's log matching, an entry with the same index and term means the same
-/// entries up to it, so a block still holding that entry still weighs the same).
-type Blocks = std::collections::BTreeMap<u64, (u64, usize, u64)>;
-
-thread_local! {
-    /// Block weights per log (keyed by the log's address), newest used last:
-    /// a page weighs the same long log every frame.
-    static CACHE: std::cell::RefCell<Vec<(usize, Blocks)>> = const { std::cell::RefCell::new(Vec::new()) };
-}
 
 /// The wire weight of the entries `low..=high` (0 when the range is empty;
 /// entries the log no longer holds count nothing). Whole blocks are weighed
-/// once and remembered.
+/// once and remembered by the log itself (a page weighs the same long log
+/// every frame).
 fn weigh(log: &LogStorage, low: u64, high: u64) -> u64 {
     if low > high {
         return 0;
     }
-    let key = &*log.rl() as *const _ as usize;
-    CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        let mut blocks = match c.iter().position(|(k, _)| *k == key) {
-            Some(i) => c.remove(i).1,
-            None => Blocks::new(),
-        };
-        let total = weigh_blocks(log, &mut blocks, low, high);
-        c.push((key, blocks));
-        if c.len() > LOGS_KEPT {
-            c.remove(0);
-        }
-        total
-    })
+    let mut blocks = log.weights();
+    weigh_blocks(log, &mut blocks, low, high)
 }
 
-fn weigh_blocks(log: &LogStorage, blocks: &mut Blocks, low: u64, high: u64) -> u64 {
+fn weigh_blocks(log: &LogStorage, blocks: &mut WeightCache, low: u64, high: u64) -> u64 {
     let mut total = 0;
     let mut at = low;
     while at <= high {
@@ -186,12 +161,14 @@ fn weigh_blocks(log: &LogStorage, blocks: &mut Blocks, low: u64, high: u64) -> u
 
 /// Block `b`'s weight, remembered or weighed now (`None` when the log does
 /// not hold all of it).
-fn block_weight(log: &LogStorage, blocks: &mut Blocks, b: u64) -> Option<u64> {
+fn block_weight(log: &LogStorage, blocks: &mut WeightCache, b: u64) -> Option<u64> {
     let end = (b + 1) * BLOCK;
     let last = weigh_entries(log, end, end)?.pop()?;
-    let mark = (last.term, last.data.as_ptr() as usize);
-    if let Some(&(term, ptr, w)) = blocks.get(&b) {
-        if (term, ptr) == mark {
+    // by raft's log matching, the same term at the block's last index means
+    // the same entries up to it, unless the log replaced entries since
+    let mark = (last.term, log.rl().rewrites());
+    if let Some(&(term, rewrites, w)) = blocks.get(&b) {
+        if (term, rewrites) == mark {
             return Some(w);
         }
     }

@@ -112,6 +112,9 @@ pub struct LogCore {
     snapshot_metadata: SnapshotMetadata,
     /// Index and term of the last entry compacted away (etcd's dummy entry).
     compacted: (u64, u64),
+    /// How many times entries the log held were replaced (an append over
+    /// them, a snapshot): what was weighed before one is weighed again.
+    rewrites: u64,
 }
 
 impl LogCore {
@@ -146,6 +149,11 @@ impl LogCore {
     }
 
     /// The slot of `index`, if the log holds it.
+    /// How many times entries this log held were replaced.
+    pub fn rewrites(&self) -> u64 {
+        self.rewrites
+    }
+
     fn slot(&self, index: u64) -> Option<&Slot> {
         let i = index.checked_sub(self.offset)?;
         self.slots.get(usize::try_from(i).ok()?)
@@ -162,6 +170,7 @@ impl LogCore {
         hs.commit = meta.index;
         self.slots = Slots::default();
         self.compacted = (0, 0);
+        self.rewrites += 1;
         self.raft_state.conf_state = meta.take_conf_state();
         self.snapshot_metadata = meta;
         Ok(())
@@ -197,6 +206,9 @@ impl LogCore {
             return Err(Error::Store(StorageError::Unavailable));
         }
         let start = self.first_index();
+        if first.index <= self.last_index() {
+            self.rewrites += 1;
+        }
         self.slots.truncate((first.index - start) as usize);
         if self.slots.len == 0 {
             self.offset = first.index;
@@ -214,7 +226,14 @@ impl LogCore {
 #[derive(Clone, Default)]
 pub struct LogStorage {
     core: Rc<RefCell<LogCore>>,
+    /// Weights of whole blocks of entries, remembered for this log
+    /// (`catchup`): by block, the term of its last entry, the log's
+    /// [`LogCore::rewrites`] then, and the weight.
+    weights: Rc<RefCell<WeightCache>>,
 }
+
+/// See [`LogStorage::weights`].
+pub type WeightCache = std::collections::BTreeMap<u64, (u64, u64, u64)>;
 
 impl LogStorage {
     pub fn new() -> LogStorage {
@@ -230,6 +249,11 @@ impl LogStorage {
     /// Changes the log.
     pub fn wl(&self) -> RefMut<'_, LogCore> {
         self.core.borrow_mut()
+    }
+
+    /// The block weights remembered for this log (its clones share them).
+    pub fn weights(&self) -> RefMut<'_, WeightCache> {
+        self.weights.borrow_mut()
     }
 }
 
