@@ -1996,6 +1996,8 @@ impl Server {
     /// every ReadState, ignoring (with a warning) those of older request IDs.
     fn take_read_states(&mut self, ctx: &mut Ctx) {
         loop {
+            // a read state whose send timed out never reaches the loop
+            self.expire_read_state_sends(ctx);
             let l = &mut self.read_loop;
             let Some(round) = l.round.as_mut() else {
                 return;
