@@ -32,13 +32,13 @@ describe('the catch-up line', () => {
         await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 4 of 5' }).waitFor({ timeout: 15_000 });
         await page.locator('[data-testid="lesson-choice-0"]').click();
         await page.locator('[data-testid="lesson-run"]').click();
-        const line = page.locator('[data-testid="learner-bytes"]', { hasText: ' sent' });
+        const line = page.locator('[data-testid="catchup-bytes"]', { hasText: ' sent' });
         await line.waitFor({ timeout: 120_000 });
         assert.match(await line.textContent(), /^snapshot: [\d.]+[kmg]?b of 20mb sent · /);
-        const eta = page.locator('[data-testid="learner-eta"]', { hasText: /about \d+ s left/ });
+        const eta = page.locator('[data-testid="catchup-eta"]', { hasText: /about \d+ s left/ });
         await eta.waitFor({ timeout: 60_000 });
         await pause(page);
-        const bar = page.locator('[data-testid="learner-transfer"] [role="progressbar"]');
+        const bar = page.locator('[data-testid="catchup-transfer"] [role="progressbar"]');
         const now = Number(await bar.getAttribute('aria-valuenow'));
         assert.ok(now > 0 && now < 100, `the bytes bar is between 0 and 100: ${now}`);
         assert.equal(await page.locator('[data-testid="lost-writes"]').count(), 0, 'no write was lost: node01 kept its keys');

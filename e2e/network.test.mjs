@@ -122,7 +122,7 @@ describe('the network on the map', () => {
     }, { width: 1440, height: 900 });
   });
 
-  test('a tiny queue fills, shows full while raft messages drop, and drains', { timeout: 90_000 }, async () => {
+  test('a tiny queue fills and shows full while raft messages wait in their writer buffers, then drains; a link losing everything drops, marked', { timeout: 90_000 }, async () => {
     await withPage(async (page) => {
       await page.locator('[data-testid="machine-node03"]').waitFor();
       await setSpeed(page, '0.5');
@@ -133,10 +133,13 @@ describe('the network on the map', () => {
       await full.waitFor({ timeout: 10_000 });
       assert.match(await full.textContent(), /full/);
       assert.equal(await full.getAttribute('data-fill'), '1.00');
-      // dropped messages are marked on their way
-      await page.locator('[data-testid="msg"][data-dropped="true"]').first().waitFor({ state: 'attached', timeout: 10_000 });
+      // a full queue drops nothing: raft messages wait in rafthttp's buffers (backpressure)
+      assert.equal(await page.locator('[data-testid="msg"][data-dropped="true"]').count(), 0);
       await shot(page, 'network-full-1440.png');
       await page.locator(`${GAUGE}[data-full="false"]`).waitFor({ timeout: 30_000 });
+      // a link that loses every packet drops what crosses it, marked on the way
+      await type(page, 'net loss node01 node02 100%');
+      await page.locator('[data-testid="msg"][data-dropped="true"]').first().waitFor({ state: 'attached', timeout: 10_000 });
     }, { width: 1440, height: 900 });
   });
 

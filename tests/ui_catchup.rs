@@ -68,12 +68,12 @@ async fn the_catch_up_line_counts_a_snapshots_bytes_and_the_time_left() {
         s.run_typed("$ sleep 0.25");
         handle.update(props(&s));
         gloo::timers::future::TimeoutFuture::new(0).await;
-        let bar = by_testid(&root, "learner-transfer")
+        let bar = by_testid(&root, "catchup-transfer")
             .and_then(|t| t.query_selector("[role=progressbar]").ok().flatten())
             .and_then(|b| b.get_attribute("aria-valuenow"));
         seen.push((
-            text(&root, "learner-bytes"),
-            text(&root, "learner-eta"),
+            text(&root, "catchup-bytes"),
+            text(&root, "catchup-eta"),
             bar,
             text(&root, &format!("learner-{:x}", 0x5ab1696a6c225f72u64)).unwrap_or_default(),
         ));

@@ -152,13 +152,13 @@ fn learner(l: &LearnerInfo, seconds_left: Option<f64>) -> Html {
 fn transfer(b: &CatchUpBytes, seconds_left: Option<f64>) -> Html {
     if b.needs_snapshot {
         return html! {
-            <div class="transfer" data-testid="learner-transfer">
-                <p class="small" data-testid="learner-bytes">
+            <div class="transfer" data-testid="catchup-transfer">
+                <p class="small" data-testid="catchup-bytes">
                     { format!(
                         "snapshot: the leader compacted the entries it lacks, so a snapshot comes first, then {} of log · ",
                         size_text(b.left)
                     ) }
-                    <span data-testid="learner-eta">{ "time left —" }</span>
+                    <span data-testid="catchup-eta">{ "time left —" }</span>
                 </p>
             </div>
         };
@@ -189,14 +189,14 @@ fn transfer(b: &CatchUpBytes, seconds_left: Option<f64>) -> Html {
         None => "time left —".to_string(),
     };
     html! {
-        <div class="transfer" data-testid="learner-transfer">
+        <div class="transfer" data-testid="catchup-transfer">
             <div class="bar thin" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow={format!("{pct:.0}")}
                 aria-label="data the learner has received">
                 <div class="fill" style={format!("width:{pct:.1}%")}></div>
             </div>
-            <p class="small" data-testid="learner-bytes">
+            <p class="small" data-testid="catchup-bytes">
                 { format!("{what} · ") }
-                <span data-testid="learner-eta">{ left }</span>
+                <span data-testid="catchup-eta">{ left }</span>
             </p>
         </div>
     }
