@@ -8,21 +8,13 @@
 //! until etcd's rule (match at 90 % of the leader's) holds.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use quorum_playground::shell::session::Session;
 use quorum_playground::sim::quorum::{self, CatchUpMeter, LearnerInfo};
 
-const LOG_CATCH_UP: &str = "\
-$ machine add node01 10.200.0.1
-$ machine add node02 10.200.0.2
-$ machine add node03 10.200.0.3
-$ machine add node04 10.200.0.4
-node01$ etcd --name node01 --initial-advertise-peer-urls http://10.200.0.1:2380 --listen-peer-urls http://10.200.0.1:2380 --advertise-client-urls http://10.200.0.1:2379 --listen-client-urls http://10.200.0.1:2379 --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380
-node02$ etcd --name node02 --initial-advertise-peer-urls http://10.200.0.2:2380 --listen-peer-urls http://10.200.0.2:2380 --advertise-client-urls http://10.200.0.2:2379 --listen-client-urls http://10.200.0.2:2379 --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380
-node03$ etcd --name node03 --initial-advertise-peer-urls http://10.200.0.3:2380 --listen-peer-urls http://10.200.0.3:2380 --advertise-client-urls http://10.200.0.3:2379 --listen-client-urls http://10.200.0.3:2379 --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380
-$ sleep 3
-node01$ etcdctl --endpoints=http://10.200.0.1:2379 check datascale --load=s
-$ sleep 5
-$ net rate node01 10mbit limit 4mb
+/// Figure 1's set-up, then node04 added as a learner and started.
+const LEARNER_JOINS: &str = "\
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member add node04 --peer-urls=http://10.200.0.4:2380 --learner
 node04$ etcd --name node04 --initial-advertise-peer-urls http://10.200.0.4:2380 --listen-peer-urls http://10.200.0.4:2380 --advertise-client-urls http://10.200.0.4:2379 --listen-client-urls http://10.200.0.4:2379 --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380,node04=http://10.200.0.4:2380 --initial-cluster-state existing";
 
@@ -82,7 +74,8 @@ fn between(x: f64) -> bool {
 
 #[test]
 fn a_log_catch_up_moves_through_intermediate_values() {
-    let s = samples(LOG_CATCH_UP, 250, 16);
+    let script = format!("{}\n{LEARNER_JOINS}", common::FIGURE1_BOOT);
+    let s = samples(&script, 250, 16);
     for x in &s {
         println!("{x:?}");
     }

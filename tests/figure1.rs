@@ -22,6 +22,8 @@
 //! simulation shows the same outcome.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use quorum_playground::shell::session::Session;
 use quorum_playground::sim::quorum;
 
@@ -33,20 +35,6 @@ const LEARNER_RUNS: [&str; 2] = [
     include_str!("reference-run-b/net-03-figure1-learner.txt"),
     include_str!("reference-run-b/net-03-figure1-learner-run2.txt"),
 ];
-
-/// Four machines; three start a cluster (lesson 001's first step).
-const BOOT: &str = "\
-$ machine add node01 10.200.0.1
-$ machine add node02 10.200.0.2
-$ machine add node03 10.200.0.3
-$ machine add node04 10.200.0.4
-node01$ etcd --name node01 --initial-advertise-peer-urls http://10.200.0.1:2380 --listen-peer-urls http://10.200.0.1:2380 --advertise-client-urls http://10.200.0.1:2379 --listen-client-urls http://10.200.0.1:2379 --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380
-node02$ etcd --name node02 --initial-advertise-peer-urls http://10.200.0.2:2380 --listen-peer-urls http://10.200.0.2:2380 --advertise-client-urls http://10.200.0.2:2379 --listen-client-urls http://10.200.0.2:2379 --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380
-node03$ etcd --name node03 --initial-advertise-peer-urls http://10.200.0.3:2380 --listen-peer-urls http://10.200.0.3:2380 --advertise-client-urls http://10.200.0.3:2379 --listen-client-urls http://10.200.0.3:2379 --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380
-$ sleep 3
-node01$ etcdctl --endpoints=http://10.200.0.1:2379 check datascale --load=s
-$ sleep 5
-$ net rate node01 10mbit limit 4mb";
 
 const START_NODE04: &str = "node04$ etcd --name node04 --initial-advertise-peer-urls http://10.200.0.4:2380 --listen-peer-urls http://10.200.0.4:2380 --advertise-client-urls http://10.200.0.4:2379 --listen-client-urls http://10.200.0.4:2379 --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380,node04=http://10.200.0.4:2380 --initial-cluster-state existing";
 
@@ -129,7 +117,7 @@ fn run(s: &mut Session, line: &str) -> String {
 /// and tries `member promote` at once and then every 3 s.
 fn simulated(learner: bool) -> Outcome {
     let mut s = Session::new(1);
-    for line in BOOT.lines() {
+    for line in common::FIGURE1_BOOT.lines() {
         run(&mut s, line);
     }
     let first_log = s.world.logs().len();
