@@ -18,7 +18,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "common/page.rs"]
 mod page;
-use page::{by_testid, document};
+use page::{body_root, by_testid};
 
 const SCRIPT: &str = "\
 $ machine add node01 10.0.5.1
@@ -55,12 +55,7 @@ async fn the_catch_up_line_counts_a_snapshots_bytes_and_the_time_left() {
     for line in SCRIPT.lines() {
         assert_eq!(s.run_typed(line).output.status, 0, "{line}");
     }
-    let root = document().create_element("div").expect("div");
-    document()
-        .body()
-        .expect("body")
-        .append_child(&root)
-        .expect("append");
+    let root = body_root();
     let mut handle =
         yew::Renderer::<QuorumPanel>::with_root_and_props(root.clone(), props(&s)).render();
     let mut seen = Vec::new();

@@ -71,14 +71,20 @@ pub fn click(el: &web_sys::Element) {
         });
 }
 
-/// The app mounted on a new element of the body.
-pub fn mount() -> (web_sys::Element, yew::AppHandle<quorum_playground::ui::App>) {
+/// A new, empty element at the end of the body, to mount a component on.
+pub fn body_root() -> web_sys::Element {
     let root = document().create_element("div").expect("div");
     document()
         .body()
         .expect("body")
         .append_child(&root)
         .expect("append");
+    root
+}
+
+/// The app mounted on a new element of the body.
+pub fn mount() -> (web_sys::Element, yew::AppHandle<quorum_playground::ui::App>) {
+    let root = body_root();
     let handle = yew::Renderer::<quorum_playground::ui::App>::with_root(root.clone()).render();
     (root, handle)
 }
