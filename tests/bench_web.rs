@@ -45,7 +45,7 @@ fn sim_and_bare_raft_ticks_per_second() {
         work::sim_and_bare(RUNS, SECS, performance_now).expect("the workloads do their work");
     let ticks = work::member_ticks(5, SECS * 1000) as f64;
     console_log!(
-        "sim_5_members_wasm: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {RUNS}) (goal: >= 0.5 of bare raft-rs)",
+        "sim_5_members_wasm: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {RUNS} after a warm-up) (goal: >= 0.5 of bare raft-rs)",
         ticks / (sim / 1000.0)
     );
     console_log!(

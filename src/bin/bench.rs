@@ -44,7 +44,7 @@ mod native {
             .expect("the workloads do their work");
         let ticks = work::member_ticks(5, SECS * 1000) as f64;
         println!(
-            "sim_5_members_native: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {RUNS}) (goal: >= 0.5 of bare raft-rs)",
+            "sim_5_members_native: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {RUNS} after a warm-up) (goal: >= 0.5 of bare raft-rs)",
             ticks / sim
         );
         println!(
