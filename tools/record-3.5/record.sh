@@ -23,6 +23,23 @@ ALL=(00-versions-and-help 01-single-node 02-add-voter-quorum-loss 03-remove-lead
   09-partitions-04-one-way 09-partitions-05-learner 09-partitions-06-client-timeouts
   10-rolling-upgrade)
 [ $# -gt 0 ] && ALL=("$@")
+# keep_logs SCENARIO SCRIPT: every etcd log the scenario wrote into OUTDIR/logs/SCENARIO/,
+# whole, for the zap catalog (the transcripts hold only excerpts). Its work dirs are the
+# GOLD_ROOT/sNN or WORK/sNN the script names, and their suffixed siblings (s04 -> s04A, s04B).
+keep_logs() {
+  local prefix d
+  declare -A done=()
+  rm -rf "$OUTDIR/logs/$1"
+  for prefix in $(grep -o 'GOLD_ROOT/s[0-9A-Za-z]*\|WORK/s[0-9A-Za-z]*' "$2" | sort -u); do
+    prefix=${prefix/GOLD_ROOT//var/tmp/etcd-gold}; prefix=${prefix/WORK//tmp/partition-work}
+    for d in "$prefix" "$prefix"?*; do
+      [ -d "$d" ] && [ -z "${done[$d]:-}" ] || continue
+      done[$d]=1
+      mkdir -p "$OUTDIR/logs/$1/$(basename "$d")"
+      (cd "$d" && find . -name '*.log' -exec cp --parents {} "$OUTDIR/logs/$1/$(basename "$d")/" \;)
+    done
+  done
+}
 for s in "${ALL[@]}"; do
   case $s in
     09-*) command -v iptables >/dev/null ||
@@ -33,4 +50,5 @@ for s in "${ALL[@]}"; do
   echo "== $s" >&2
   REFERENCE_RECORD=$SCRATCH/record PATH=$ETCD35_BIN:$PATH timeout 900 bash "$script" >/dev/null ||
     echo "== $s: exit $?" >&2
+  keep_logs "$s" "$script"
 done
