@@ -92,8 +92,11 @@ fmt-check: tools
 clippy: tools
 	cargo clippy --all-targets -- -D warnings
 
+# The wasm benchmarks (make bench) are linted, and so compiled, here too: make
+# test runs them nowhere else, and they must not break unseen.
 clippy-wasm: tools
 	cargo clippy --target $(WASM) --lib --bins -- -D warnings
+	cargo clippy --target $(WASM) --features bench-web --test bench_web --test bench_node -- -D warnings
 
 doc: tools
 	RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps
