@@ -1636,16 +1636,19 @@ impl Server {
 
     // ----- messages -----
 
+    /// rafthttp's snapshot handler: the POST's last byte arrived
+    /// `transfer_ms` after its first; it saves the file before raft sees it.
+    pub fn receive_snapshot(&mut self, ctx: &mut Ctx, m: Box<Message>, transfer_ms: u64) {
+        if let Some(t) = self.transfer_of(&m) {
+            t.log_received(ctx, &self.cfg.data_dir(), transfer_ms);
+        }
+        self.step(ctx, m);
+    }
+
     /// A raft message from a peer arrives.
     pub fn step(&mut self, ctx: &mut Ctx, m: Box<Message>) {
         self.transport
             .received(ctx.now_ms, m.from, Kind::of(m.get_msg_type()));
-        if m.get_msg_type() == MessageType::MsgSnapshot {
-            // rafthttp's snapshot handler saves the file before raft sees it
-            if let Some(t) = self.transfer_of(&m) {
-                t.log_received(ctx, &self.cfg.data_dir());
-            }
-        }
         if let Some(range) = self.commit_out_of_range(&m) {
             self.panic_on_lost_log(ctx, *m, range);
             return;
