@@ -1224,6 +1224,12 @@ impl Server {
         self.transport.dropped(ctx, m.to, kind, msg_type);
     }
 
+    /// A stream writer's connection to `peer` closed with messages in its
+    /// buffer (rafthttp's `closeUnlocked`): raft hears the peer is unreachable.
+    pub fn report_unreachable(&mut self, peer: u64) {
+        self.node.report_unreachable(peer);
+    }
+
     /// The transport alone takes a step: at start-up the readers dial at once.
     pub fn dial_peers(&mut self, ctx: &mut Ctx, reach: &Reaches) -> Vec<StreamRequest> {
         let requests = self.transport.tick(ctx, reach);

@@ -19,8 +19,12 @@
 //! queued on the `MsgApp` stream. What it then meets (the NIC's time, the
 //! link's latency, jitter and loss) is [`World::transmit`]'s, from then on.
 //! A message whose connection is gone by then (a cut link, a process that
-//! ended) is lost with it. (The sockets' own buffers are not counted: they
-//! only move where bytes wait.)
+//! ended) is lost with it; and when a sender's dial no longer finds the
+//! process its streams were dialled to (`dial`: the link was cut, the process
+//! ended), what waits for them is lost at once, as rafthttp's stream writer
+//! drops its buffer when its connection closes (so nothing held crosses a
+//! link that was cut and healed meanwhile). (The sockets' own buffers are not
+//! counted: they only move where bytes wait.)
 //!
 //! **A snapshot POST** (rafthttp's snapshot sender: the MsgSnap and the bbolt
 //! file behind it, one HTTP body on its own connection) waits here too, on its
@@ -119,6 +123,16 @@ impl Buffers {
 }
 
 impl World {
+    /// How many raft messages from `from` to machine `to` wait in `from`'s
+    /// writer buffers now (a snapshot POST counts once).
+    pub fn held(&self, from: &str, to: &str) -> usize {
+        let Some(bufs) = self.net.buffers.get(from) else {
+            return 0;
+        };
+        let conns = bufs.conns.iter().filter(|((t, _), _)| t == to);
+        conns.map(|(_, q)| q.len()).sum()
+    }
+
     /// Whether a raft message of `bytes` from `from` to `target` on `conn`
     /// must wait in its writer's buffer.
     pub(super) fn must_wait(&self, from: &str, target: &str, conn: Conn, bytes: u64) -> bool {
@@ -329,6 +343,39 @@ impl World {
             from_pid: post.from_pid,
         };
         self.schedule(lat, ev);
+    }
+
+    /// `from`'s streams to `to` broke (`dial`: a dial no longer finds the
+    /// process they were dialled to): what waited in those writer buffers is
+    /// lost with them, as rafthttp's `streamWriter.closeUnlocked` drops its
+    /// buffer and tells raft the peer is unreachable when it held anything.
+    /// (A snapshot POST has its own connection: its next chunk finds out.)
+    pub(super) fn streams_broke(&mut self, from: &str, to: &str) {
+        let Some(bufs) = self.net.buffers.get_mut(from) else {
+            return;
+        };
+        let broken: Vec<(String, Conn)> = bufs
+            .conns
+            .keys()
+            .filter(|(t, c)| t == to && *c != Conn::Snapshot)
+            .cloned()
+            .collect();
+        let lost: Vec<Held> = broken
+            .iter()
+            .filter_map(|k| bufs.conns.remove(k))
+            .flatten()
+            .collect();
+        let mut peers = Vec::new();
+        for h in lost {
+            self.count_traffic(from, &h.target, None);
+            self.record_wire(from, &h.target, &h.msg, None);
+            if !peers.contains(&h.msg.to) {
+                peers.push(h.msg.to);
+            }
+        }
+        for peer in peers {
+            self.with_server(from, |s, _| s.report_unreachable(peer));
+        }
     }
 
     /// A POST's connection broke (`after_ms`: when its sender notices): the
