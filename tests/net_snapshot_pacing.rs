@@ -215,3 +215,37 @@ fn a_snapshot_fills_the_queue_to_its_limit_and_heartbeats_wait_one_queue() {
         "the snapshot arrives once its bytes left at the rate: {took} ms for {serial_ms} ms of bytes"
     );
 }
+
+/// A POST whose link is cut while its chunks still wait fails (its sender
+/// logs it and raft hears `SnapshotFailure`); once the link is back, raft
+/// sends a new snapshot, which arrives whole.
+#[test]
+fn a_snapshot_cut_midway_fails_and_is_sent_again() {
+    let mut s = joined();
+    let out = s.run_typed("$ sleep 5");
+    assert_eq!(out.output.status, 0);
+    s.run_typed("$ net cut node01 node04");
+    s.run_typed("$ sleep 1");
+    s.run_typed("$ net heal node01 node04");
+    s.run_typed("$ sleep 40");
+    let lines = |machine: &str, text: &str| -> Vec<u64> {
+        let logs = s.world.logs().iter();
+        logs.filter(|l| l.machine == machine && l.text.contains(text))
+            .map(|l| l.ms)
+            .collect()
+    };
+    let started = lines("node01", "start to send database snapshot");
+    let failed = lines("node01", "failed to be sent out");
+    let received = lines(
+        "node04",
+        "successfully received and saved database snapshot",
+    );
+    println!("started {started:?}, failed {failed:?}, received {received:?}");
+    for l in s.world.logs().iter().filter(|l| l.text.contains("failed to be sent out")) {
+        println!("{}", l.text);
+    }
+    assert_eq!(failed.len(), 1, "the cut POST fails");
+    assert!(started.len() >= 2, "raft sends it again");
+    assert_eq!(received.len(), 1, "the second one arrives");
+    assert!(received[0] > started[1], "{received:?} {started:?}");
+}
