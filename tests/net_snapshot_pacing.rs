@@ -241,7 +241,12 @@ fn a_snapshot_cut_midway_fails_and_is_sent_again() {
         "successfully received and saved database snapshot",
     );
     println!("started {started:?}, failed {failed:?}, received {received:?}");
-    for l in s.world.logs().iter().filter(|l| l.text.contains("failed to be sent out")) {
+    for l in s
+        .world
+        .logs()
+        .iter()
+        .filter(|l| l.text.contains("failed to be sent out"))
+    {
         println!("{}", l.text);
     }
     assert_eq!(failed.len(), 1, "the cut POST fails");

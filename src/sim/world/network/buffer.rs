@@ -37,10 +37,11 @@
 //! the queue at its limit and a heartbeat competes for room as it drains: it
 //! waits about one queue (4 MB at 10 mbit: 3.2 s), not the whole snapshot.
 //! The follower's handler gets the POST ([`Event::Snapshot`]) when its last
-//! byte arrives, and logs how long its bytes took since the first arrived. A POST whose connection is gone when its next chunk would
-//! leave (a cut link, a peer process that ended) fails, and its sender hears
-//! it at once; one whose chunk TCP gave up on (every try lost) fails when TCP
-//! gives up ([`GIVE_UP_MS`]).
+//! byte arrives, and logs how long its bytes took since the first arrived.
+//! A POST whose connection is gone when its next chunk would leave (a cut
+//! link, a peer process that ended) fails, and its sender hears it at once;
+//! one whose chunk TCP gave up on (every try lost) fails when TCP gives up
+//! ([`GIVE_UP_MS`]).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
@@ -54,9 +55,9 @@ use crate::sim::etcd::rafthttp::STREAM_BUF_MSGS;
 
 /// What a snapshot POST puts on its NIC at a time, and so the most a NIC's
 /// queue holds beyond its limit: `tools/netproxy.py`'s read size (`CHUNK =
-/// 16384`), the unit in which real etcd's snapshot bytes entered the shaped
-/// queue in the recordings. (Go's `io.Copy` in the sender writes 32 KiB at a
-/// time; the proxy's reads, not the writes, set what the queue admits.)
+/// 16384`, `src.read(CHUNK)` in `pump`), the unit in which real etcd's
+/// snapshot bytes entered the shaped queue in the recordings (however the
+/// sender wrote them, the proxy's reads set what its queue admits).
 pub const POST_CHUNK_BYTES: u64 = 16_384;
 
 /// A raft message waiting in its writer's buffer.
