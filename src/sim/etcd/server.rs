@@ -1224,6 +1224,12 @@ impl Server {
         self.transport.dropped(ctx, m.to, kind, msg_type);
     }
 
+    /// A stream writer's connection to `peer` closed with messages in its
+    /// buffer (rafthttp's `closeUnlocked`): raft hears the peer is unreachable.
+    pub fn report_unreachable(&mut self, peer: u64) {
+        self.node.report_unreachable(peer);
+    }
+
     /// The transport alone takes a step: at start-up the readers dial at once.
     pub fn dial_peers(&mut self, ctx: &mut Ctx, reach: &Reaches) -> Vec<StreamRequest> {
         let requests = self.transport.tick(ctx, reach);
@@ -1636,16 +1642,19 @@ impl Server {
 
     // ----- messages -----
 
+    /// rafthttp's snapshot handler: the POST's last byte arrived
+    /// `transfer_ms` after its first; it saves the file before raft sees it.
+    pub fn receive_snapshot(&mut self, ctx: &mut Ctx, m: Box<Message>, transfer_ms: u64) {
+        if let Some(t) = self.transfer_of(&m) {
+            t.log_received(ctx, &self.cfg.data_dir(), transfer_ms);
+        }
+        self.step(ctx, m);
+    }
+
     /// A raft message from a peer arrives.
     pub fn step(&mut self, ctx: &mut Ctx, m: Box<Message>) {
         self.transport
             .received(ctx.now_ms, m.from, Kind::of(m.get_msg_type()));
-        if m.get_msg_type() == MessageType::MsgSnapshot {
-            // rafthttp's snapshot handler saves the file before raft sees it
-            if let Some(t) = self.transfer_of(&m) {
-                t.log_received(ctx, &self.cfg.data_dir());
-            }
-        }
         if let Some(range) = self.commit_out_of_range(&m) {
             self.panic_on_lost_log(ctx, *m, range);
             return;

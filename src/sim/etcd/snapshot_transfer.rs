@@ -76,9 +76,11 @@ impl Transfer {
 
     /// The follower's `/raft/snapshot` handler: the message arrives, the file
     /// is saved under `data_dir`, and the handler hands the message to raft.
-    pub fn log_received(&self, ctx: &mut Ctx, data_dir: &str) {
+    /// The POST's last byte arrived `transfer_ms` after its first.
+    pub fn log_received(&self, ctx: &mut Ctx, data_dir: &str, transfer_ms: u64) {
+        let took = go_duration(took_nanos(self.db_bytes, transfer_ms));
         if ctx.zap {
-            self.received_zap(ctx, data_dir);
+            self.received_zap(ctx, data_dir, took);
             return;
         }
         let (msg, db) = (
@@ -93,14 +95,13 @@ impl Transfer {
             self.db_bytes
         );
         ctx.server('I', "snap", &text);
-        let took = go_duration(download_nanos(self.db_bytes));
         let text = format!(
             "successfully received and saved database snapshot [index: {index}, from: {from:x}, raft message size: {msg}, db size: {db}, took: {took}]"
         );
         ctx.server('I', "rafthttp", &text);
     }
 
-    fn received_zap(&self, ctx: &mut Ctx, data_dir: &str) {
+    fn received_zap(&self, ctx: &mut Ctx, data_dir: &str, took: String) {
         let ts = ctx.stamp().zap();
         let mut fields = self.handler_fields();
         fields.push((
@@ -122,7 +123,6 @@ impl Transfer {
         let mut fields = self.handler_fields();
         fields.push(("incoming-snapshot-size-bytes", num(self.db_bytes)));
         fields.push(("incoming-snapshot-size", size(self.db_bytes)));
-        let took = go_duration(download_nanos(self.db_bytes));
         fields.push(("download-took", Val::Str(took)));
         let done = (
             "rafthttp/http.go:305",
@@ -255,6 +255,18 @@ pub fn download_nanos(db_bytes: u64) -> u64 {
     1_000_000 + db_bytes * 5 / 2
 }
 
+/// The handler's `took` (etcd's `http.go`: from the moment the handler
+/// starts, when the POST's head arrives with its first bytes, to the file
+/// saved): it reads the body as it arrives, so a slow network sets it
+/// (`transfer_ms`, from the first byte's arrival to the last's, then the
+/// fsync); on a fast one the reading and saving do ([`download_nanos`]).
+pub fn took_nanos(db_bytes: u64, transfer_ms: u64) -> u64 {
+    let network = transfer_ms
+        .saturating_mul(1_000_000)
+        .saturating_add(1_000_000);
+    download_nanos(db_bytes).max(network)
+}
+
 /// go-humanize's `Bytes` (SI units, as etcd and etcdctl print sizes):
 /// `7.7 kB`, `406 kB`, `2.1 GB`; below ten of a unit one decimal, otherwise
 /// none, rounded as Go's `%.0f` rounds (halves to even). The unit is found in
@@ -305,5 +317,8 @@ mod tests {
         assert_eq!(humanize_bytes(message_bytes(3, 2)), "11 kB");
         assert_eq!(go_duration(download_nanos(20_480)), "1.0512ms");
         assert_eq!(go_duration(download_nanos(405_504)), "2.01376ms");
+        // a fast network: reading and saving set it; a slow one: the bytes
+        assert_eq!(took_nanos(20_480, 0), download_nanos(20_480));
+        assert_eq!(go_duration(took_nanos(20_000_000, 16_400)), "16.401s");
     }
 }

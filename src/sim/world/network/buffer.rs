@@ -9,7 +9,7 @@
 //! warning (`dropped internal raft message to … since streamMsg's sending
 //! buffer is full`, `peer.send`).
 //!
-//! Here each sender keeps, per connection (target machine and stream), the
+//! Here each sender keeps, per connection (target machine and [`Conn`]), the
 //! raft messages waiting, oldest first. A message waits when its connection
 //! already has messages waiting, or when the NIC's queue has no room for it
 //! (`backlog + bytes > limit` with a backlog). As the queue drains, the NIC
@@ -19,8 +19,29 @@
 //! queued on the `MsgApp` stream. What it then meets (the NIC's time, the
 //! link's latency, jitter and loss) is [`World::transmit`]'s, from then on.
 //! A message whose connection is gone by then (a cut link, a process that
-//! ended) is lost with it. (The sockets' own buffers are not counted: they
-//! only move where bytes wait.)
+//! ended) is lost with it; and when a sender's dial no longer finds the
+//! process its streams were dialled to (`dial`: the link was cut, the process
+//! ended), what waits for them is lost at once, as rafthttp's stream writer
+//! drops its buffer when its connection closes (so nothing held crosses a
+//! link that was cut and healed meanwhile). (The sockets' own buffers are not
+//! counted: they only move where bytes wait.)
+//!
+//! **A snapshot POST** (rafthttp's snapshot sender: the MsgSnap and the bbolt
+//! file behind it, one HTTP body on its own connection) waits here too, on its
+//! own [`Conn::Snapshot`], but it enters the NIC a chunk of
+//! [`POST_CHUNK_BYTES`] at a time, each only when it fits, as
+//! `tools/netproxy.py` reads a connection into the machine's queue (it reads
+//! 16 KiB and admits them while `backlog + chunk <= limit`; otherwise it stops
+//! reading that socket, and TCP holds the sender's write). After each chunk the
+//! POST's turn goes behind the messages already waiting, so the snapshot keeps
+//! the queue at its limit and a heartbeat competes for room as it drains: it
+//! waits about one queue (4 MB at 10 mbit: 3.2 s), not the whole snapshot.
+//! The follower's handler gets the POST ([`Event::Snapshot`]) when its last
+//! byte arrives, and logs how long its bytes took since the first arrived.
+//! A POST whose connection is gone when its next chunk would leave (a cut
+//! link, a peer process that ended) fails, and its sender hears it at once;
+//! one whose chunk TCP gave up on (every try lost) fails when TCP gives up
+//! ([`GIVE_UP_MS`]).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
@@ -29,7 +50,15 @@ use raft::eraftpb::Message;
 
 use super::super::clock::Event;
 use super::super::World;
-use crate::sim::etcd::rafthttp::{Kind, STREAM_BUF_MSGS};
+use super::nic::{Conn, GIVE_UP_MS};
+use crate::sim::etcd::rafthttp::STREAM_BUF_MSGS;
+
+/// What a snapshot POST puts on its NIC at a time, and so the most a NIC's
+/// queue holds beyond its limit: `tools/netproxy.py`'s read size (`CHUNK =
+/// 16384`, `src.read(CHUNK)` in `pump`), the unit in which real etcd's
+/// snapshot bytes entered the shaped queue in the recordings (however the
+/// sender wrote them, the proxy's reads set what its queue admits).
+pub const POST_CHUNK_BYTES: u64 = 16_384;
 
 /// A raft message waiting in its writer's buffer.
 struct Held {
@@ -40,36 +69,79 @@ struct Held {
     bytes: u64,
     /// Orders messages across connections: the oldest that fits goes first.
     seq: u64,
+    /// A snapshot POST's progress (`None`: a stream message, which goes whole).
+    post: Option<Post>,
+}
+
+/// A snapshot POST on its way out.
+#[derive(Debug, Clone, Copy)]
+struct Post {
+    /// Its bytes not on the NIC yet.
+    left: u64,
+    /// The sending process, which hears how the POST ended.
+    from_pid: u64,
+    /// When its first chunk arrives (the handler starts then).
+    first_arrival_ms: Option<u64>,
+}
+
+impl Held {
+    /// The bytes it puts on the NIC next: a stream message whole, a POST's
+    /// next chunk.
+    fn piece(&self) -> u64 {
+        match self.post {
+            Some(p) => p.left.min(POST_CHUNK_BYTES),
+            None => self.bytes,
+        }
+    }
 }
 
 /// One sender's writer buffers.
 #[derive(Default)]
 pub(super) struct Buffers {
-    /// By (target machine, stream): the messages waiting, oldest first.
-    conns: BTreeMap<(String, Kind), VecDeque<Held>>,
+    /// By (target machine, connection): the messages waiting, oldest first.
+    conns: BTreeMap<(String, Conn), VecDeque<Held>>,
     /// When an [`Event::NicRoom`] is due for this sender, if one is.
     room_at_ms: Option<u64>,
     seq: u64,
 }
 
 impl Buffers {
-    fn conn(&self, target: &str, kind: Kind) -> Option<&VecDeque<Held>> {
+    fn conn(&self, target: &str, conn: Conn) -> Option<&VecDeque<Held>> {
         let mut conns = self.conns.iter();
         conns
-            .find(|((t, k), _)| t == target && *k == kind)
+            .find(|((t, c), _)| t == target && *c == conn)
             .map(|(_, q)| q)
+    }
+
+    /// `h` waits at the head of its connection, after every message already
+    /// waiting on the others (a POST whose chunk just left).
+    fn requeue(&mut self, mut h: Held) {
+        h.seq = self.seq;
+        self.seq += 1;
+        let key = (h.target.to_string(), Conn::Snapshot);
+        self.conns.entry(key).or_default().push_front(h);
     }
 }
 
 impl World {
-    /// Whether a raft message of `bytes` from `from` to `target` on `kind`
+    /// How many raft messages from `from` to machine `to` wait in `from`'s
+    /// writer buffers now (a snapshot POST counts once).
+    pub fn held(&self, from: &str, to: &str) -> usize {
+        let Some(bufs) = self.net.buffers.get(from) else {
+            return 0;
+        };
+        let conns = bufs.conns.iter().filter(|((t, _), _)| t == to);
+        conns.map(|(_, q)| q.len()).sum()
+    }
+
+    /// Whether a raft message of `bytes` from `from` to `target` on `conn`
     /// must wait in its writer's buffer.
-    pub(super) fn must_wait(&self, from: &str, target: &str, kind: Kind, bytes: u64) -> bool {
+    pub(super) fn must_wait(&self, from: &str, target: &str, conn: Conn, bytes: u64) -> bool {
         let waiting = self
             .net
             .buffers
             .get(from)
-            .and_then(|b| b.conn(target, kind));
+            .and_then(|b| b.conn(target, conn));
         waiting.is_some_and(|q| !q.is_empty()) || !self.nic_has_room(from, bytes)
     }
 
@@ -83,10 +155,10 @@ impl World {
         msg: Box<Message>,
         bytes: u64,
     ) {
-        let kind = Kind::of(msg.get_msg_type());
+        let conn = Conn::of(msg.get_msg_type());
         let bufs = self.net.buffers.entry(from.to_string()).or_default();
         let seq = bufs.seq;
-        let q = bufs.conns.entry((target.to_string(), kind)).or_default();
+        let q = bufs.conns.entry((target.to_string(), conn)).or_default();
         if q.len() >= STREAM_BUF_MSGS {
             self.count_traffic(from, &target, None);
             self.record_wire(from, &target, &msg, None);
@@ -99,9 +171,42 @@ impl World {
             pid,
             bytes,
             seq,
+            post: None,
         });
         bufs.seq += 1;
         self.schedule_room(from);
+    }
+
+    /// A snapshot POST of `bytes` starts: its chunks enter the NIC as they
+    /// fit, after the messages already waiting.
+    pub(super) fn post(
+        &mut self,
+        from: &str,
+        target: Rc<str>,
+        pid: u64,
+        msg: Box<Message>,
+        bytes: u64,
+    ) {
+        let Some(from_pid) = self.pid_of(from) else {
+            return;
+        };
+        let bufs = self.net.buffers.entry(from.to_string()).or_default();
+        let seq = bufs.seq;
+        bufs.seq += 1;
+        let key = (target.to_string(), Conn::Snapshot);
+        bufs.conns.entry(key).or_default().push_back(Held {
+            msg,
+            target,
+            pid,
+            bytes,
+            seq,
+            post: Some(Post {
+                left: bytes,
+                from_pid,
+                first_arrival_ms: None,
+            }),
+        });
+        self.pump(from);
     }
 
     /// The NIC of `machine` has drained: it takes what fits now, oldest first.
@@ -110,6 +215,12 @@ impl World {
             return;
         };
         bufs.room_at_ms = None;
+        self.pump(machine);
+    }
+
+    /// `machine`'s NIC takes what fits now, oldest first, and the next look
+    /// is scheduled for what waits still.
+    fn pump(&mut self, machine: &str) {
         while let Some(h) = self.next_fitting(machine) {
             self.admit(machine, h);
         }
@@ -124,7 +235,7 @@ impl World {
         }
     }
 
-    /// Schedules the moment the smallest message at the head of a connection
+    /// Schedules the moment the smallest piece at the head of a connection
     /// fits in `machine`'s NIC queue (unless an earlier look is due).
     fn schedule_room(&mut self, machine: &str) {
         let now = self.now_ms();
@@ -132,7 +243,7 @@ impl World {
             return;
         };
         let heads = bufs.conns.values().filter_map(VecDeque::front);
-        let Some(bytes) = heads.map(|h| h.bytes).min() else {
+        let Some(bytes) = heads.map(Held::piece).min() else {
             return;
         };
         let at = self.room_at_ms(machine, bytes).max(now);
@@ -147,14 +258,15 @@ impl World {
         self.schedule(at - now, Event::NicRoom { machine });
     }
 
-    /// The oldest message at the head of its connection that fits now.
+    /// The oldest message at the head of its connection whose next piece
+    /// fits now.
     fn next_fitting(&mut self, machine: &str) -> Option<Held> {
         let bufs = self.net.buffers.get(machine)?;
         let heads = bufs
             .conns
             .iter()
             .filter_map(|(k, q)| q.front().map(|h| (k, h)));
-        let fitting = heads.filter(|(_, h)| self.nic_has_room(machine, h.bytes));
+        let fitting = heads.filter(|(_, h)| self.nic_has_room(machine, h.piece()));
         let key = fitting.min_by_key(|(_, h)| h.seq).map(|(k, _)| k.clone())?;
         let bufs = self.net.buffers.get_mut(machine)?;
         let q = bufs.conns.get_mut(&key)?;
@@ -165,13 +277,23 @@ impl World {
         h
     }
 
-    /// A waiting message goes on the wire, if its connection is still there.
+    /// Whether the connection a waiting message was dialled on is still
+    /// there: the links up both ways and its process the same.
+    fn conn_holds(&self, from: &str, h: &Held) -> bool {
+        self.links_up(from, &h.target) && self.pid_of(&h.target) == Some(h.pid)
+    }
+
+    /// A waiting message goes on the wire, if its connection is still there
+    /// (a POST: its next chunk).
     fn admit(&mut self, from: &str, h: Held) {
-        let gone = !self.links_up(from, &h.target) || self.pid_of(&h.target) != Some(h.pid);
-        let lat = match gone {
-            true => None,
-            false => {
-                let conn = super::nic::Conn::of(h.msg.get_msg_type());
+        if let Some(post) = h.post {
+            self.admit_chunk(from, h, post);
+            return;
+        }
+        let lat = match self.conn_holds(from, &h) {
+            false => None,
+            true => {
+                let conn = Conn::of(h.msg.get_msg_type());
                 self.transmit_on(from, &h.target, h.bytes, false, conn)
             }
         };
@@ -188,5 +310,86 @@ impl World {
             msg: h.msg,
         };
         self.schedule(lat, ev);
+    }
+
+    /// A POST's next chunk leaves; after its last, the follower's handler
+    /// gets the POST when that chunk arrives. A connection gone fails it.
+    fn admit_chunk(&mut self, from: &str, mut h: Held, mut post: Post) {
+        let chunk = h.piece();
+        if !self.conn_holds(from, &h) {
+            self.post_failed(from, &h, post, 0);
+            return;
+        }
+        let Some(lat) = self.transmit_on(from, &h.target, chunk, false, Conn::Snapshot) else {
+            self.post_failed(from, &h, post, GIVE_UP_MS);
+            return;
+        };
+        let arrival_ms = self.now_ms() + lat;
+        let first_ms = *post.first_arrival_ms.get_or_insert(arrival_ms);
+        post.left -= chunk;
+        if post.left > 0 {
+            h.post = Some(post);
+            if let Some(bufs) = self.net.buffers.get_mut(from) {
+                bufs.requeue(h);
+            }
+            return;
+        }
+        let key = (h.target.to_string(), h.pid, h.msg.from);
+        self.net.transfers.insert(key, arrival_ms - first_ms);
+        let ev = Event::Snapshot {
+            machine: h.target,
+            pid: h.pid,
+            msg: h.msg,
+            from: from.to_string(),
+            from_pid: post.from_pid,
+        };
+        self.schedule(lat, ev);
+    }
+
+    /// `from`'s streams to `to` broke (`dial`: a dial no longer finds the
+    /// process they were dialled to): what waited in those writer buffers is
+    /// lost with them, as rafthttp's `streamWriter.closeUnlocked` drops its
+    /// buffer and tells raft the peer is unreachable when it held anything.
+    /// (A snapshot POST has its own connection: its next chunk finds out.)
+    pub(super) fn streams_broke(&mut self, from: &str, to: &str) {
+        let Some(bufs) = self.net.buffers.get_mut(from) else {
+            return;
+        };
+        let broken: Vec<(String, Conn)> = bufs
+            .conns
+            .keys()
+            .filter(|(t, c)| t == to && *c != Conn::Snapshot)
+            .cloned()
+            .collect();
+        let lost: Vec<Held> = broken
+            .iter()
+            .filter_map(|k| bufs.conns.remove(k))
+            .flatten()
+            .collect();
+        let mut peers = Vec::new();
+        for h in lost {
+            self.count_traffic(from, &h.target, None);
+            self.record_wire(from, &h.target, &h.msg, None);
+            if !peers.contains(&h.msg.to) {
+                peers.push(h.msg.to);
+            }
+        }
+        for peer in peers {
+            self.with_server(from, |s, _| s.report_unreachable(peer));
+        }
+    }
+
+    /// A POST's connection broke (`after_ms`: when its sender notices): the
+    /// sender hears how, as [`World::on_snapshot`] would have answered.
+    fn post_failed(&mut self, from: &str, h: &Held, post: Post, after_ms: u64) {
+        let to = h.msg.to;
+        let error = Some(self.post_error(from, to));
+        let done = Event::SnapshotDone {
+            machine: from.to_string(),
+            pid: post.from_pid,
+            to,
+            error,
+        };
+        self.schedule(after_ms, done);
     }
 }

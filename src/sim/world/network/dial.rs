@@ -226,8 +226,13 @@ impl World {
                     out.stream.insert(id, Reach::Ok { pid });
                 }
                 Err(r) => {
-                    if let Some(to) = self.net.streams.get_mut(machine) {
-                        to.remove(&id);
+                    let gone = self
+                        .net
+                        .streams
+                        .get_mut(machine)
+                        .and_then(|to| to.remove(&id));
+                    if let Some((target, _)) = gone {
+                        self.streams_broke(machine, &target);
                     }
                     out.stream.insert(id, r);
                 }
@@ -239,10 +244,15 @@ impl World {
         out
     }
 
-    /// Keeps `machine`'s stream to member `id`.
+    /// Keeps `machine`'s stream to member `id` (one to another process
+    /// replaces it: the old one broke).
     fn keep_stream(&mut self, machine: &str, id: u64, stream: (Rc<str>, u64)) {
         let to = self.net.streams.get_or_insert_with(machine, BTreeMap::new);
-        to.insert(id, stream);
+        if let Some(old) = to.insert(id, stream.clone()) {
+            if old != stream {
+                self.streams_broke(machine, &old.0);
+            }
+        }
     }
 
     /// Hands the stream requests `machine`'s server made to the servers they reached.

@@ -3,7 +3,9 @@
 //! crosses it leaves through its machine's NIC and takes the link's time
 //! (`nic`: rate, queue, latency, jitter, loss; 1 ms and a 10 gbit NIC unless
 //! `net delay|loss|rate` say otherwise), by its size in bytes (`size`). Raft
-//! messages and snapshot POSTs travel as events; `dial` says what a
+//! messages and snapshot POSTs travel as events; a raft message that finds
+//! the NIC's queue full waits in its writer's buffer, and a snapshot POST
+//! enters the queue in chunks as it has room (`buffer`); `dial` says what a
 //! connection finds at the far end, and keeps rafthttp's streams.
 
 mod buffer;
@@ -19,7 +21,7 @@ use raft::eraftpb::Message;
 use super::clock::Event;
 use super::names::ByName;
 use super::World;
-use crate::sim::etcd::rafthttp::{Flight, Kind, Reaches};
+use crate::sim::etcd::rafthttp::{Flight, Reaches};
 use crate::sim::etcd::server::Reach;
 use nic::{Conn, Link, Nic};
 pub use nic::{
@@ -46,6 +48,10 @@ pub(super) struct Network {
     reach_cache: ByName<(dial::ReachKey, Rc<Reaches>)>,
     /// Each sender's rafthttp writer buffers (`buffer`).
     buffers: BTreeMap<String, buffer::Buffers>,
+    /// Snapshot POSTs whose last byte is on its way, by (receiving machine,
+    /// its process, the sending member): the ms from their first byte's
+    /// arrival to their last's.
+    transfers: BTreeMap<(String, u64, u64), u64>,
 }
 
 impl Network {
@@ -156,6 +162,7 @@ impl World {
         net.nics.remove(name);
         net.streams.remove(name);
         net.buffers.remove(name);
+        net.transfers.retain(|(m, _, _), _| m != name);
         for to in net.streams.values_mut() {
             to.retain(|_, (b, _)| **b != *name);
         }
@@ -216,18 +223,18 @@ impl World {
             }
         };
         // a dial only succeeds over links up both ways
-        let bytes = match snapshot {
-            true => self.server(from).and_then(|s| s.merged_snapshot_bytes(&m)),
-            false => None,
-        };
-        let bytes = bytes.map_or_else(|| size::raft_bytes(&m), |b| b + HTTP_OVERHEAD);
-        if !snapshot && self.must_wait(from, &target, Kind::of(m.get_msg_type()), bytes) {
+        if snapshot {
+            self.start_post(from, target, pid, m);
+            return;
+        }
+        let bytes = size::raft_bytes(&m);
+        let conn = Conn::of(m.get_msg_type());
+        if self.must_wait(from, &target, conn, bytes) {
             // backpressure: it waits in its writer's buffer
             self.hold(from, target, pid, m, bytes);
             return;
         }
-        let conn = Conn::of(m.get_msg_type());
-        let Some(lat) = self.transmit_on(from, &target, bytes, !snapshot, conn) else {
+        let Some(lat) = self.transmit_on(from, &target, bytes, true, conn) else {
             // a link losing everything drops the message
             self.count_traffic(from, &target, None);
             self.record_wire(from, &target, &m, None);
@@ -235,22 +242,27 @@ impl World {
         };
         self.count_traffic(from, &target, Some(&m));
         self.record_wire(from, &target, &m, Some(lat));
-        let msg = m;
-        let ev = match snapshot.then(|| self.pid_of(from)).flatten() {
-            Some(from_pid) => Event::Snapshot {
-                machine: target,
-                pid,
-                msg,
-                from: from.to_string(),
-                from_pid,
-            },
-            None => Event::Raft {
-                machine: target,
-                pid,
-                msg,
-            },
+        let ev = Event::Raft {
+            machine: target,
+            pid,
+            msg: m,
         };
         self.schedule(lat, ev);
+    }
+
+    /// A snapshot POST starts (`buffer`: its chunks enter the NIC as they
+    /// fit). The message record shows it leaving now and arriving when its
+    /// bytes would have left behind the queue as it stands, at the NIC's
+    /// rate, then crossed the link (the handler gets it when its last chunk
+    /// arrives, a little later when other messages take turns with it).
+    fn start_post(&mut self, from: &str, target: Rc<str>, pid: u64, m: Box<Message>) {
+        let merged = self.server(from).and_then(|s| s.merged_snapshot_bytes(&m));
+        let bytes = merged.map_or_else(|| size::raft_bytes(&m), |b| b + HTTP_OVERHEAD);
+        let now_us = self.now_ms().saturating_mul(1000);
+        let eta_ms = self.one_way_us(from, &target, bytes, now_us) / 1000;
+        self.count_traffic(from, &target, Some(&m));
+        self.record_wire(from, &target, &m, Some(eta_ms));
+        self.post(from, target, pid, m, bytes);
     }
 
     /// The machine a raft message to member `id` was meant for: the one its URL
@@ -264,7 +276,7 @@ impl World {
     pub(super) fn on_raft(&mut self, machine: &str, pid: u64, msg: Box<Message>) {
         // etcd answers a removed member's messages with 410 Gone; the sender
         // learns it was removed when its stream readers redial (rafthttp).
-        // One lookup of the machine: what `accepts` and `step_raft` do.
+        // One lookup of the machine: what `accepts` and `receive_snapshot` do.
         let stopping = self.with_process(machine, |p, ctx| {
             let s = &mut p.server;
             if p.pid != pid || s.backend.members.removed.contains(&msg.from) {
@@ -286,10 +298,11 @@ impl World {
             .is_some_and(|p| p.pid == pid && !p.server.backend.members.removed.contains(&from))
     }
 
-    /// Hands a message to `machine`'s server, and stops a server that ends on it.
-    fn step_raft(&mut self, machine: &str, msg: Box<Message>) {
+    /// Hands a snapshot POST whose bytes took `transfer_ms` to `machine`'s
+    /// server, and stops a server that ends on it.
+    fn receive_snapshot(&mut self, machine: &str, msg: Box<Message>, transfer_ms: u64) {
         let stopping = self.with_server(machine, |s, ctx| {
-            s.step(ctx, msg);
+            s.receive_snapshot(ctx, msg, transfer_ms);
             s.stop_at.is_some()
         });
         if stopping == Some(true) {
@@ -310,8 +323,10 @@ impl World {
         from: (&str, u64),
     ) {
         let to = msg.to;
+        let key = (machine.to_string(), pid, msg.from);
+        let transfer_ms = self.net.transfers.remove(&key).unwrap_or(0);
         let error = if self.accepts(machine, pid, msg.from) {
-            self.step_raft(machine, msg);
+            self.receive_snapshot(machine, msg, transfer_ms);
             None
         } else {
             Some(self.post_error(from.0, to))

@@ -17,10 +17,13 @@
 //!   fit beside it (`backlog + bytes > limit`) does not join it. A raft
 //!   stream message never gets here so: it waits in its rafthttp writer's
 //!   buffer until it fits (`buffer`: backpressure, as TCP gives it; only a
-//!   full writer buffer drops). A snapshot POST and client traffic are TCP
-//!   byte streams whose writer waits too: they always join the queue (so a
-//!   big snapshot holds up what follows it). A message on an empty queue
-//!   always fits, whatever its size.
+//!   full writer buffer drops). A snapshot POST waits there too, and enters
+//!   the queue a chunk at a time as it has room (`buffer`), so the queue
+//!   never holds more than its limit and one chunk, and a heartbeat waits
+//!   about one queue behind a snapshot, not the whole of it. Client traffic
+//!   and a POST's answer, small TCP byte streams whose writer waits too,
+//!   always join the queue. A message on an empty queue always fits,
+//!   whatever its size.
 //!
 //! **The link** (from, to) adds its latency (default [`DEFAULT_LATENCY_MS`]),
 //! a jitter drawn uniformly from `[-jitter, +jitter]` ms (never below 0), and
@@ -137,7 +140,7 @@ impl Default for NicSpec {
 
 /// The connection a message crosses a link on: TCP keeps order within one,
 /// not across them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(in crate::sim::world) enum Conn {
     /// rafthttp's `message` stream (heartbeats, votes, proposals, every
     /// response), and any other traffic.
