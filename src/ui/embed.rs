@@ -42,6 +42,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 use super::state::{Model, Msg, Start, TermKind, TermLine};
+use crate::sim::view::clipped;
 
 /// The panels a page can show, by their `panels=` names.
 pub const PANELS: [&str; 10] = [
@@ -370,15 +371,7 @@ fn said_list(items: &[String]) -> String {
 
 /// A value as a problem repeats it: quoted, escaped, and cut short.
 fn quoted(v: &str) -> String {
-    format!("{:?}", shown(v))
-}
-
-fn shown(v: &str) -> String {
-    let mut s: String = v.chars().take(SHOWN_CHARS).collect();
-    if v.chars().nth(SHOWN_CHARS).is_some() {
-        s.push('…');
-    }
-    s
+    format!("{:?}", clipped(v, SHOWN_CHARS))
 }
 
 /// `0` or `1`.
@@ -401,14 +394,12 @@ fn read_step(v: &str) -> Result<usize, String> {
 }
 
 fn read_start(v: &str) -> Result<Start, String> {
-    match v {
-        "cluster" => Ok(Start::Cluster),
-        "empty" => Ok(Start::Empty),
-        _ => Err(format!(
+    Start::from_name(v).ok_or_else(|| {
+        format!(
             "start: {} is not cluster or empty; the page starts with a three-member cluster.",
             quoted(v)
-        )),
-    }
+        )
+    })
 }
 
 fn read_seed(v: &str) -> Result<u64, String> {

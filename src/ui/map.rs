@@ -22,11 +22,12 @@ use yew::prelude::*;
 use super::flights::{self, Inspector, Sky};
 use super::netmap;
 use super::quorum::labelled;
-use super::state::{MapEvent, PauseOn};
+use super::state::{MapEvent, PauseOn, Shared};
+use super::tables::MachinesOf;
 use crate::shell::actions;
 use crate::sim::glossary::Word;
 use crate::sim::quorum::{self, Change, MemberLabel, QuorumInfo};
-use crate::sim::view::{visible_string as shown, LinkView, MachineView, Role, WorldView};
+use crate::sim::view::{clipped, visible_string as shown, LinkView, MachineView, Role, WorldView};
 use crate::sim::wire::Wire;
 
 /// The map's drawing sizes (SVG units): the whole map, a machine's box, and
@@ -156,15 +157,6 @@ impl PartialEq for LinksOf {
     }
 }
 
-#[derive(Clone)]
-struct MachinesOf(Rc<WorldView>);
-
-impl PartialEq for MachinesOf {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0) || self.0.machines == other.0.machines
-    }
-}
-
 #[derive(Properties, PartialEq)]
 struct LinksProps {
     view: LinksOf,
@@ -173,19 +165,9 @@ struct LinksProps {
     /// dots) or the handles (over everything, so no dot takes their click).
     handles: bool,
     /// The link under the pointer or focus, shared by both parts.
-    pointed: PointedState,
+    pointed: Shared<PointedLink>,
     on_run: Callback<String>,
     on_forecast: Callback<Option<Change>>,
-}
-
-/// [`Pointed`], compared by identity.
-#[derive(Clone)]
-struct PointedState(Pointed);
-
-impl PartialEq for PointedState {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -197,14 +179,7 @@ struct NodesProps {
 }
 
 /// The dots in flight, kept by the map between renders (`flights::Sky`).
-#[derive(Clone)]
-struct SkyState(Rc<std::cell::RefCell<Sky>>);
-
-impl PartialEq for SkyState {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
+type SkyState = Shared<std::cell::RefCell<Sky>>;
 
 #[derive(Properties, PartialEq)]
 struct FlightsProps {
@@ -316,8 +291,8 @@ fn positions(view: &WorldView, g: Geometry) -> BTreeMap<String, (f64, f64)> {
 
 #[function_component(ClusterMap)]
 pub fn cluster_map(props: &MapProps) -> Html {
-    let sky = SkyState(use_mut_ref(Sky::default));
-    let pointed = PointedState(use_mut_ref(|| None));
+    let sky = Shared(use_mut_ref(Sky::default));
+    let pointed = Shared(use_mut_ref(|| None));
     let q = props
         .quorum
         .clone()
@@ -453,7 +428,8 @@ fn links(props: &LinksProps) -> Html {
 
 /// The link under the pointer or keyboard focus: its ends and whether it was
 /// up when its forecast was sent.
-type Pointed = Rc<std::cell::RefCell<Option<(String, String, bool)>>>;
+type PointedLink = std::cell::RefCell<Option<(String, String, bool)>>;
+type Pointed = Rc<PointedLink>;
 
 /// The change a link's handle forecasts: a cut while it is up, else a heal.
 fn link_change(a: &str, b: &str, up: bool) -> Change {
@@ -849,12 +825,7 @@ fn link(
         let run = run.clone();
         Callback::from(move |e: MouseEvent| run(e.shift_key()))
     };
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" || e.key() == " " {
-            e.prevent_default();
-            run(e.shift_key());
-        }
-    });
+    let onkeydown = pressed_by_key(run);
     let (hover, leave, focus, blur) = link_pointer(l, state == "up", props, pointed);
     let (aria, title, label) = link_words(l, state);
     // a link that is not the default says how, after what a press does
@@ -905,6 +876,17 @@ fn link(
     (line, handle)
 }
 
+/// A key handler for an element that acts as a button: Enter or Space
+/// presses it (`press` is told whether Shift was held).
+fn pressed_by_key(press: impl Fn(bool) + 'static) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            press(e.shift_key());
+        }
+    })
+}
+
 fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps) -> Html {
     let Some(&(x, y)) = pos.get(&m.name) else {
         return Html::default();
@@ -926,7 +908,7 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
         }
         (None, Some(e)) => (
             format!("exited ({})", e.status),
-            short(&e.reason, 26),
+            clipped(&e.reason, 26),
             String::new(),
         ),
         (None, None) => never_started(m, quorum::resident(&props.view.0, &m.name)),
@@ -941,12 +923,7 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
         let select = select.clone();
         Callback::from(move |_: MouseEvent| select())
     };
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" || e.key() == " " {
-            e.prevent_default();
-            select();
-        }
-    });
+    let onkeydown = pressed_by_key(move |_| select());
     let addr = actions::address(m).to_string();
     let full = match &m.last_exit {
         Some(e) if m.process.is_none() => format!(
@@ -1042,14 +1019,6 @@ fn tip(text: &str) -> String {
         .map(|w| format!("{}: {}", w.name(), w.definition()))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-fn short(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(n).collect::<String>())
-    }
 }
 
 #[cfg(test)]
