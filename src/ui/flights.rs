@@ -268,19 +268,14 @@ pub fn lane(a: Point, b: Point, (ha, hb): (Point, Point)) -> (Point, Point) {
         return (a, b);
     }
     // the share of the way from a box's centre to its edge
-    let exit = |half: Point| {
-        let tx = if dx.abs() > 1e-9 {
-            half.0 / dx.abs()
+    let share = |h: f64, d: f64| {
+        if d.abs() > 1e-9 {
+            h / d.abs()
         } else {
             f64::INFINITY
-        };
-        let ty = if dy.abs() > 1e-9 {
-            half.1 / dy.abs()
-        } else {
-            f64::INFINITY
-        };
-        tx.min(ty).min(0.45)
+        }
     };
+    let exit = |half: Point| share(half.0, dx).min(share(half.1, dy)).min(0.45);
     let (ta, tb) = (exit(ha), exit(hb));
     let (nx, ny) = (-dy / len * 5.0, dx / len * 5.0);
     (

@@ -20,6 +20,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::flights::{self, Inspector, Sky};
+use super::machine::Pointing;
 use super::netmap;
 use super::quorum::labelled;
 use super::state::{MapEvent, PauseOn, Shared};
@@ -761,47 +762,21 @@ fn link_words(l: &LinkView, state: &str) -> (String, String, String) {
 }
 
 /// A link under the pointer or the keyboard's focus: the forecast of
-/// pressing it, and which link that is (`Pointed`). Returns the handlers
-/// for the pointer entering and leaving, focus and blur.
-fn link_pointer(
-    l: &LinkView,
-    up: bool,
-    props: &LinksProps,
-    pointed: &Pointed,
-) -> (
-    Callback<MouseEvent>,
-    Callback<MouseEvent>,
-    Callback<FocusEvent>,
-    Callback<FocusEvent>,
-) {
-    let point = {
-        let f = props.on_forecast.clone();
-        let pointed = pointed.clone();
-        let (a, b) = (l.a.clone(), l.b.clone());
+/// pressing it, and which link that is (`Pointed`).
+fn link_pointer(l: &LinkView, up: bool, props: &LinksProps, pointed: &Pointed) -> Pointing {
+    let (f, g) = (props.on_forecast.clone(), props.on_forecast.clone());
+    let (pointed, unpointed) = (pointed.clone(), pointed.clone());
+    let (a, b) = (l.a.clone(), l.b.clone());
+    Pointing::new(
         move || {
             *pointed.borrow_mut() = Some((a.clone(), b.clone(), up));
             f.emit(Some(link_change(&a, &b, up)))
-        }
-    };
-    let unpoint = {
-        let f = props.on_forecast.clone();
-        let pointed = pointed.clone();
+        },
         move || {
-            *pointed.borrow_mut() = None;
-            f.emit(None)
-        }
-    };
-    let hover = {
-        let point = point.clone();
-        Callback::from(move |_: MouseEvent| point())
-    };
-    let focus = Callback::from(move |_: FocusEvent| point());
-    let leave = {
-        let unpoint = unpoint.clone();
-        Callback::from(move |_: MouseEvent| unpoint())
-    };
-    let blur = Callback::from(move |_: FocusEvent| unpoint());
-    (hover, leave, focus, blur)
+            *unpointed.borrow_mut() = None;
+            g.emit(None)
+        },
+    )
 }
 
 fn link(
@@ -826,7 +801,7 @@ fn link(
         Callback::from(move |e: MouseEvent| run(e.shift_key()))
     };
     let onkeydown = pressed_by_key(run);
-    let (hover, leave, focus, blur) = link_pointer(l, state == "up", props, pointed);
+    let p = link_pointer(l, state == "up", props, pointed);
     let (aria, title, label) = link_words(l, state);
     // a link that is not the default says how, after what a press does
     let net: Vec<String> = netmap::pair_labels(&props.view.0, l)
@@ -851,7 +826,7 @@ fn link(
     // know, is drawn above every line so no other link's stroke covers it.
     let line = html! {
         <g key={key.clone()} class={classes!("link", "link-line", state)} aria-hidden="true"
-            onclick={onclick.clone()} onmouseenter={hover.clone()} onmouseleave={leave.clone()}>
+            onclick={onclick.clone()} onmouseenter={p.enter.clone()} onmouseleave={p.leave.clone()}>
             <title>{ title.clone() }</title>
             <line class="hit" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()} />
             <line class="wire" {x1} {y1} {x2} {y2} />
@@ -860,7 +835,7 @@ fn link(
     let handle = html! {
         <g {key} class={classes!("link", state)} data-testid={format!("link-{}-{}", l.a, l.b)}
             data-state={state} role="button" tabindex="0" aria-label={aria} {onclick} {onkeydown}
-            onmouseenter={hover} onmouseleave={leave} onfocus={focus} onblur={blur}>
+            onmouseenter={p.enter} onmouseleave={p.leave} onfocus={p.focus} onblur={p.blur}>
             <title>{ title }</title>
             <circle class="touch" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r={format!("{touch_r:.1}")} aria-hidden="true" />
             <circle class="focus-ring" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r="16" aria-hidden="true" />
