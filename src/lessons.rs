@@ -983,15 +983,13 @@ fn parse_choice(right: bool, text: &str, line: usize) -> Result<Choice, Mistake>
 
 /// A check, `exit N` or `output contains TEXT`.
 fn parse_condition(text: &str, line: usize) -> Result<Condition, Mistake> {
-    if text == "exit" || text.starts_with("exit ") {
-        let n = text["exit".len()..].trim();
+    if let Some(n) = after_mark(text, "exit").map(str::trim) {
         return match n.parse::<i32>() {
             Ok(n) => Ok(Condition::Exit(n)),
             Err(_) => mistake(line, format!("`exit` needs a whole number, not {n:?}")),
         };
     }
-    if text == "output contains" || text.starts_with("output contains ") {
-        let t = text["output contains".len()..].trim();
+    if let Some(t) = after_mark(text, "output contains").map(str::trim) {
         if t.is_empty() {
             return mistake(line, "`output contains` needs a text");
         }
