@@ -282,11 +282,6 @@ impl Options {
         }
     }
 
-    /// Whether a world control (one of [`WORLD_CONTROLS`]) shows.
-    pub fn shows_control(&self, control: &str) -> bool {
-        self.controls.contains(&control)
-    }
-
     /// The panels that show: those `panels=` names, else the default ones
     /// (which an empty `panels=` gets too, with a problem saying so).
     fn chosen_panels(&mut self, asked: Option<Vec<&'static str>>) -> Vec<&'static str> {
@@ -771,7 +766,7 @@ mod tests {
         assert_eq!(o.controls, ["reset"]);
         let o = one_problem(&[("controls", "seed")], "only an embedded page");
         assert_eq!(o.controls, all);
-        assert!(o.shows_control("empty"));
+        assert!(o.controls.contains(&"empty"));
     }
 
     #[wasm_bindgen_test]

@@ -537,9 +537,8 @@ const LISTED: usize = 8;
 pub fn inspector(props: &InspectorProps) -> Html {
     let list = (!props.playing).then(|| {
         let items = props.recent.iter().rev().take(LISTED).map(|w| {
-            let pick = props.on_pick.clone();
             let wire = w.clone();
-            let onclick = Callback::from(move |_: MouseEvent| pick.emit(Some(wire.clone())));
+            let onclick = props.on_pick.reform(move |_: MouseEvent| Some(wire.clone()));
             let on = props.picked.as_ref().is_some_and(|p| p.seq == w.seq);
             html! {
                 <li key={w.seq.to_string()}>
@@ -563,10 +562,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
         }
     });
     let card = props.picked.as_ref().map(|w| {
-        let close = {
-            let pick = props.on_pick.clone();
-            Callback::from(move |_: MouseEvent| pick.emit(None))
-        };
+        let close = props.on_pick.reform(|_: MouseEvent| None);
         html! {
             <section class="inspector" data-testid="inspector" aria-label="The message inspector" data-kind={w.kind.name()}>
                 <header>

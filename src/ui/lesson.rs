@@ -399,10 +399,7 @@ pub fn lesson_panel(props: &LessonProps) -> Html {
     let Some(step) = lesson.steps.get(state.step) else {
         return html! {};
     };
-    let send = |msg: Msg| {
-        let on = props.on_msg.clone();
-        Callback::from(move |_: MouseEvent| on.emit(msg.clone()))
-    };
+    let send = |msg: Msg| props.on_msg.reform(move |_: MouseEvent| msg.clone());
     let checks = props.checks.as_ref().map(|results| {
         let off = results.iter().any(|r| r.is_err());
         html! {
@@ -514,8 +511,7 @@ fn question_view(
             <legend>{ "Predict: " }{ inline(&q.text) }</legend>
             <div class="choices">
                 { for q.choices.iter().enumerate().map(|(i, c)| {
-                    let on = on_msg.clone();
-                    let onclick = Callback::from(move |_: MouseEvent| on.emit(Msg::LessonAnswer(i)));
+                    let onclick = on_msg.reform(move |_: MouseEvent| Msg::LessonAnswer(i));
                     let mark = match (answered, c.right, picked == Some(i)) {
                         (true, true, _) => "✔ ",
                         (true, false, true) => "✖ ",

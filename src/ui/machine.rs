@@ -293,10 +293,7 @@ fn terminal_switch(name: &str, props: &MachineProps) -> Html {
 #[function_component(MachinePanel)]
 pub fn machine_panel(props: &MachineProps) -> Html {
     let data = &props.data;
-    let close = {
-        let on = props.on_select.clone();
-        Callback::from(move |_: MouseEvent| on.emit(None))
-    };
+    let close = props.on_select.reform(|_: MouseEvent| None);
     html! {
         <div class="actions">
             <h2>{ "Actions" }</h2>

@@ -317,10 +317,7 @@ pub fn cluster_map(props: &MapProps) -> Html {
             }
         })
     };
-    let on_pick_or_close = {
-        let picked = picked.clone();
-        Callback::from(move |w: Option<Wire>| picked.set(w))
-    };
+    let on_pick_or_close = picked.setter().to_callback();
     if props.view.machines.is_empty() {
         return html! {
             <p class="muted empty-map">{ "No machines yet. Type " }<code>{ "machine add node01 192.168.0.61" }</code>{ " or use “Add machine”." }</p>
