@@ -29,7 +29,7 @@
 use std::fmt;
 
 use super::etcd::catchup;
-use super::etcd::membership::{Member, MemberError, Membership, MAX_LEARNERS};
+use super::etcd::membership::{Member, MemberError, Membership, Shortfall, MAX_LEARNERS};
 use super::etcd::request::ServerError;
 use super::etcd::server::{HEALTH_INTERVAL_MS, READY_PERCENT};
 use super::glossary::Word;
@@ -908,6 +908,22 @@ impl<'a> Cluster<'a> {
         )
     }
 
+    /// What `--strict-reconfig-check` refuses of a voter added or removed:
+    /// fewer `started` voters than the quorum after it, else a voter not
+    /// connected for long enough (not `healthy`).
+    fn strict_refusal(&self, started: Result<(), Shortfall>, healthy: bool) -> Option<Forecast> {
+        if !self.strict() {
+            return None;
+        }
+        if let Err(s) = started {
+            return Some(self.refused(Refusal::NotEnoughStarted {
+                started: s.started,
+                quorum: s.quorum,
+            }));
+        }
+        (!healthy).then(|| self.refused(Refusal::Unhealthy))
+    }
+
     /// A membership change needs a committing cluster; `None` when there is one.
     fn cannot_commit(&self, what: &str) -> Option<Forecast> {
         if self.info.can_commit {
@@ -924,18 +940,8 @@ impl<'a> Cluster<'a> {
     }
 
     fn add_voter(&self, name: &str, started: bool) -> Forecast {
-        if self.strict() {
-            if let Err(s) = self.table().ready_to_add_voter() {
-                return self.refused(Refusal::NotEnoughStarted {
-                    started: s.started,
-                    quorum: s.quorum,
-                });
-            }
-            if !self.healthy_for_add() {
-                return self.refused(Refusal::Unhealthy);
-            }
-        }
-        if let Some(f) = self.cannot_commit("the add") {
+        let strict = self.strict_refusal(self.table().ready_to_add_voter(), self.healthy_for_add());
+        if let Some(f) = strict.or_else(|| self.cannot_commit("the add")) {
             return f;
         }
         let (n, q) = sized(self.n() + 1);
@@ -1002,18 +1008,9 @@ impl<'a> Cluster<'a> {
             }
             return self.same_quorum(&format!("removing learner {who}"));
         }
-        if self.strict() {
-            if let Err(s) = self.table().ready_to_remove_voter(id) {
-                return self.refused(Refusal::NotEnoughStarted {
-                    started: s.started,
-                    quorum: s.quorum,
-                });
-            }
-            if !self.healthy_for_remove(id) {
-                return self.refused(Refusal::Unhealthy);
-            }
-        }
-        if let Some(f) = self.cannot_commit("the removal") {
+        let started = self.table().ready_to_remove_voter(id);
+        let strict = self.strict_refusal(started, self.healthy_for_remove(id));
+        if let Some(f) = strict.or_else(|| self.cannot_commit("the removal")) {
             return f;
         }
         self.remove_voter(id, &who)
