@@ -1541,9 +1541,7 @@ mod tests {
     /// The etcd on machine `i` stops.
     fn stop(view: &mut WorldView, i: u64) {
         unheard(view, i);
-        if let Some(m) = view.machines.iter_mut().find(|m| m.name == name(i)) {
-            m.process = None;
-        }
+        stop_process(view, i);
     }
 
     /// A learner `n + 1` on its own machine, its match at `matched` of 100.
