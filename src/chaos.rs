@@ -36,6 +36,11 @@ fn endpoint(i: usize) -> String {
     format!("--endpoints=http://{}:2379", ip(i))
 }
 
+/// `etcdctl ARGS` on machine `i`, to its own etcd.
+fn etcdctl_on(i: usize, args: &str) -> String {
+    format!("{}$ etcdctl {} {args}", name(i), endpoint(i))
+}
+
 /// The `etcd` line that starts machine `i`'s member.
 fn etcd_line(i: usize, cluster: &str, state: &str) -> String {
     let (n, a) = (name(i), ip(i));
@@ -155,7 +160,7 @@ impl Run {
 
     /// The members as `member list` on machine `i` prints them: (ID, name).
     fn members(&mut self, i: usize) -> Vec<(String, String)> {
-        let out = self.run(format!("{}$ etcdctl {} member list", name(i), endpoint(i)));
+        let out = self.run(etcdctl_on(i, "member list"));
         out.lines()
             .filter_map(|l| {
                 let mut f = l.split(", ");
@@ -270,13 +275,12 @@ impl Run {
     fn add_member(&mut self, rng: &mut ChaCha8Rng, i: usize) {
         let via = rng.gen_range(0..3);
         let learner = if rng.gen_bool(0.5) { " --learner" } else { "" };
-        let out = self.run(format!(
-            "{}$ etcdctl {} member add {}{learner} --peer-urls=http://{}:2380",
-            name(via),
-            endpoint(via),
+        let add = format!(
+            "member add {}{learner} --peer-urls=http://{}:2380",
             name(i),
             ip(i)
-        ));
+        );
+        let out = self.run(etcdctl_on(via, &add));
         let Some(cluster) = out
             .lines()
             .find_map(|l| l.strip_prefix("ETCD_INITIAL_CLUSTER=\""))
@@ -297,30 +301,18 @@ impl Run {
             return;
         }
         let (id, _) = &members[rng.gen_range(0..members.len())];
-        self.run(format!(
-            "{}$ etcdctl {} member remove {id}",
-            name(via),
-            endpoint(via)
-        ));
+        self.run(etcdctl_on(via, &format!("member remove {id}")));
     }
 
     /// `member promote` of the learner, if there is one.
     fn promote(&mut self, via: usize) {
-        let out = self.run(format!(
-            "{}$ etcdctl {} member list",
-            name(via),
-            endpoint(via)
-        ));
+        let out = self.run(etcdctl_on(via, "member list"));
         if let Some(id) = out
             .lines()
             .find(|l| l.ends_with(", true"))
             .and_then(|l| l.split(", ").next())
         {
-            self.run(format!(
-                "{}$ etcdctl {} member promote {id}",
-                name(via),
-                endpoint(via)
-            ));
+            self.run(etcdctl_on(via, &format!("member promote {id}")));
         }
     }
 }

@@ -101,16 +101,7 @@ fn report_differences(
     for d in &differences {
         println!("{file}:{}: {}", d.line, d.message);
     }
-    match differences.len() {
-        0 => {
-            println!("{file}: ok ({counts})");
-            0
-        }
-        n => {
-            println!("{file}: {n} difference{} ({counts})", plural(n));
-            1
-        }
-    }
+    verdict(file, differences.len(), "difference", counts)
 }
 
 /// Rewrites the file's output blocks from the run, then reports the checks
@@ -153,19 +144,23 @@ fn update_file(
         }
     }
     let updated = format!("{changed} block{} updated", plural(changed));
-    match failing {
-        0 => {
-            println!("{file}: ok ({counts}; {updated})");
-            0
-        }
-        n => {
-            println!(
-                "{file}: {n} failing check{} ({counts}; {updated})",
-                plural(n)
-            );
-            1
-        }
+    verdict(
+        file,
+        failing,
+        "failing check",
+        &format!("{counts}; {updated}"),
+    )
+}
+
+/// `FILE: ok (COUNTS)`, or `FILE: N WHATs (COUNTS)` when `n` things are
+/// wrong; the exit status, 0 or 1.
+fn verdict(file: &str, n: usize, what: &str, counts: &str) -> i32 {
+    if n == 0 {
+        println!("{file}: ok ({counts})");
+        return 0;
     }
+    println!("{file}: {n} {what}{} ({counts})", plural(n));
+    1
 }
 
 /// "s" after a count other than one.

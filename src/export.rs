@@ -1026,10 +1026,8 @@ impl Exporter {
             Some(flag) => self.etcd_value(machine, flag, v, &mut prep),
             None => Some(lit(v)),
         });
-        let Some(mut words) = words else {
-            return self.manual_step(c.text, PATH_REASON);
-        };
-        let Some(env) = self.env_words(c, "ETCD_", &mut prep) else {
+        // A path that could leave the machine's directory: not run.
+        let (Some(mut words), Some(env)) = (words, self.env_words(c, "ETCD_", &mut prep)) else {
             return self.manual_step(c.text, PATH_REASON);
         };
         let mut given: BTreeSet<String> =
@@ -1149,10 +1147,8 @@ impl Exporter {
             ) if n == at => Some(self.real_id(machine, v, &endpoints)),
             (None, _) => Some(lit(v)),
         });
-        let Some(mut words) = words else {
-            return self.manual_step(c.text, PATH_REASON);
-        };
-        let Some(env) = self.env_words(c, "ETCDCTL_", &mut prep) else {
+        // A path that could leave the machine's directory: not run.
+        let (Some(mut words), Some(env)) = (words, self.env_words(c, "ETCDCTL_", &mut prep)) else {
             return self.manual_step(c.text, PATH_REASON);
         };
         let default = self.dial(c.machine, "127.0.0.1:2379");

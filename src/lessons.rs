@@ -171,14 +171,18 @@ use crate::sim::view::{MachineView, WorldView};
 /// The page's three-machine, three-member boot script (`start: cluster`).
 pub const CLUSTER_SCRIPT: &str = include_str!("ui/boot.sh");
 
-/// What world a lesson starts in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Start {
-    /// No machines at all.
-    #[default]
-    Empty,
-    /// Three machines running a three-member cluster ([`CLUSTER_SCRIPT`]).
-    Cluster,
+named_enum! {
+    /// What world a lesson starts in.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub enum Start {
+        /// No machines at all.
+        #[default]
+        Empty => "empty",
+        /// Three machines running a three-member cluster ([`CLUSTER_SCRIPT`]).
+        Cluster => "cluster",
+    }
+    /// The word in a lesson's header, a share link and the page's address.
+    fn name;
 }
 
 /// A parsed lesson.
@@ -345,12 +349,6 @@ named_enum! {
     fn name;
 }
 
-impl MachineState {
-    fn parse(word: &str) -> Option<MachineState> {
-        MachineState::ALL.into_iter().find(|s| s.name() == word)
-    }
-}
-
 named_enum! {
     /// The state `? member NAME is STATE` asks for.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -366,12 +364,6 @@ named_enum! {
     }
     /// The word in a lesson.
     fn name;
-}
-
-impl MemberState {
-    fn parse(word: &str) -> Option<MemberState> {
-        MemberState::ALL.into_iter().find(|s| s.name() == word)
-    }
 }
 
 /// A `? ` line: what the world should look like after a step.
@@ -547,10 +539,7 @@ enum Kind<'a> {
 }
 
 fn kind(line: &str) -> Kind<'_> {
-    if line == ">" {
-        return Kind::Why("");
-    }
-    if let Some(text) = line.strip_prefix("> ") {
+    if let Some(text) = after_mark(line, ">") {
         return Kind::Why(text);
     }
     if let Some(rest) = line.strip_prefix("! ") {
@@ -559,37 +548,36 @@ fn kind(line: &str) -> Kind<'_> {
     if let Some(value) = line.strip_prefix("speed:") {
         return Kind::Speed(value.trim());
     }
-    for (prefix, right) in [("?+", true), ("?-", false)] {
-        if let Some(text) = line.strip_prefix(prefix) {
-            if text.is_empty() || text.starts_with(' ') {
-                return Kind::Choice(right, text.trim());
-            }
+    for (mark, right) in [("?+", true), ("?-", false)] {
+        if let Some(text) = after_mark(line, mark) {
+            return Kind::Choice(right, text.trim());
         }
     }
-    if let Some(text) = line.strip_prefix("??") {
-        if text.is_empty() || text.starts_with(' ') {
-            return Kind::Question(text.trim());
-        }
+    if let Some(text) = after_mark(line, "??") {
+        return Kind::Question(text.trim());
     }
-    if line == "|" {
-        return Kind::Output("");
-    }
-    if let Some(text) = line.strip_prefix("| ") {
+    if let Some(text) = after_mark(line, "|") {
         return Kind::Output(text);
     }
     if line.starts_with('|') {
         return Kind::BadOutput;
     }
-    if line == "?" {
-        return Kind::Check("");
-    }
-    if let Some(text) = line.strip_prefix("? ") {
+    if let Some(text) = after_mark(line, "?") {
         return Kind::Check(text.trim());
     }
     if has_prompt(line) {
         return Kind::Command;
     }
     Kind::Narration
+}
+
+/// The text after `mark` on a line that is `mark` alone (then "") or
+/// `mark TEXT`.
+fn after_mark<'a>(line: &'a str, mark: &str) -> Option<&'a str> {
+    match line.strip_prefix(mark)? {
+        "" => Some(""),
+        rest => rest.strip_prefix(' '),
+    }
 }
 
 /// Whether a line starts, in its first column, with a `$ `, `NAME$ ` or
@@ -641,15 +629,11 @@ fn header_key(header: &mut Header, key: &str, value: &str, n: usize) -> Result<(
             }
         }
         "start" => {
-            let start = match value {
-                "empty" => Start::Empty,
-                "cluster" => Start::Cluster,
-                _ => {
-                    return mistake(
-                        n,
-                        format!("start must be `empty` or `cluster`, not {value:?}"),
-                    )
-                }
+            let Some(start) = Start::from_name(value) else {
+                return mistake(
+                    n,
+                    format!("start must be `empty` or `cluster`, not {value:?}"),
+                );
             };
             if header.start.replace(start).is_some() {
                 return repeated();
@@ -999,15 +983,13 @@ fn parse_choice(right: bool, text: &str, line: usize) -> Result<Choice, Mistake>
 
 /// A check, `exit N` or `output contains TEXT`.
 fn parse_condition(text: &str, line: usize) -> Result<Condition, Mistake> {
-    if text == "exit" || text.starts_with("exit ") {
-        let n = text["exit".len()..].trim();
+    if let Some(n) = after_mark(text, "exit").map(str::trim) {
         return match n.parse::<i32>() {
             Ok(n) => Ok(Condition::Exit(n)),
             Err(_) => mistake(line, format!("`exit` needs a whole number, not {n:?}")),
         };
     }
-    if text == "output contains" || text.starts_with("output contains ") {
-        let t = text["output contains".len()..].trim();
+    if let Some(t) = after_mark(text, "output contains").map(str::trim) {
         if t.is_empty() {
             return mistake(line, "`output contains` needs a text");
         }
@@ -1113,7 +1095,7 @@ fn parse_check(text: &str, line: usize) -> Result<Check, Mistake> {
             name: name.to_string(),
             line,
         },
-        ["member", name, "is", state] => match MemberState::parse(state) {
+        ["member", name, "is", state] => match MemberState::from_name(state) {
             Some(state) => Check::Member {
                 name: name.to_string(),
                 state,
@@ -1128,7 +1110,7 @@ fn parse_check(text: &str, line: usize) -> Result<Check, Mistake> {
                 )
             }
         },
-        [machine, "is", state] => match MachineState::parse(state) {
+        [machine, "is", state] => match MachineState::from_name(state) {
             Some(state) => Check::Machine {
                 machine: machine.to_string(),
                 state,
@@ -1296,18 +1278,8 @@ fn find_member<'a>(view: &WorldView, members: &'a [Member], name: &str) -> Optio
 /// Whether a peer URL's host is machine `name`: its name or one of its addresses
 /// (through the hosts table).
 fn host_names_machine(view: &WorldView, host: &str, name: &str) -> bool {
-    if same(host, name) {
-        return true;
-    }
-    let Some(m) = find_machine(view, name) else {
-        return false;
-    };
-    let addr = view
-        .hosts
-        .iter()
-        .find(|(h, _)| h == host)
-        .map_or(host, |(_, a)| a.as_str());
-    m.name == addr || m.addrs.iter().any(|a| a == addr)
+    same(host, name)
+        || find_machine(view, name).is_some_and(|m| quorum::names_machine(view, host, m))
 }
 
 // ---------------------------------------------------------------------------------

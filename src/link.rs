@@ -25,7 +25,7 @@ use crate::lessons::{Start, CLUSTER_SCRIPT};
 use crate::shell::command;
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::runner::{self, RunOptions};
-use crate::sim::view::visible_text;
+use crate::sim::view::{clipped, visible_text};
 
 /// The link format this page writes. [`Run::from_link`] reads it and every
 /// older format (the private `read_version` dispatches on the version).
@@ -195,7 +195,7 @@ impl Run {
         let v1 = V1 {
             v: FORMAT,
             seed: self.seed,
-            start: start_name(self.start).to_string(),
+            start: self.start.name().to_string(),
             speed: self.speed,
             steps: self
                 .steps
@@ -240,7 +240,7 @@ pub fn pack(json: &[u8]) -> String {
 fn read_version(version: &str, body: &str) -> Result<Run, LinkError> {
     match version {
         "1" => read_v1(body),
-        other => Err(LinkError::UnknownVersion(clip(other, 12))),
+        other => Err(LinkError::UnknownVersion(clipped(other, 12))),
     }
 }
 
@@ -255,7 +255,7 @@ fn read_v1(body: &str) -> Result<Run, LinkError> {
     let v1: V1 = serde_json::from_slice(&json).map_err(|e| {
         LinkError::Invalid(format!(
             "its run does not read as format 1 ({})",
-            clip(&e.to_string(), 160)
+            clipped(&e.to_string(), 160)
         ))
     })?;
     if v1.v != 1 {
@@ -615,7 +615,7 @@ fn unknown_command(command: &str) -> bool {
 fn note(line: usize, text: &str, fate: Fate) -> LineNote {
     LineNote {
         line,
-        text: clip(text.trim(), NOTE_CHARS),
+        text: clipped(text.trim(), NOTE_CHARS),
         fate,
     }
 }
@@ -811,31 +811,13 @@ pub fn command_line(c: &ScriptCommand) -> String {
     }
 }
 
-fn start_name(start: Start) -> &'static str {
-    match start {
-        Start::Cluster => "cluster",
-        Start::Empty => "empty",
-    }
-}
-
 fn parse_start(text: &str) -> Result<Start, LinkError> {
-    match text {
-        "cluster" => Ok(Start::Cluster),
-        "empty" => Ok(Start::Empty),
-        other => Err(LinkError::Invalid(format!(
+    Start::from_name(text).ok_or_else(|| {
+        LinkError::Invalid(format!(
             "its world starts as {:?}, which is neither cluster nor empty",
-            clip(other, 20)
-        ))),
-    }
-}
-
-/// At most `max` characters of `s`, for messages that quote a link.
-fn clip(s: &str, max: usize) -> String {
-    let mut out: String = s.chars().take(max).collect();
-    if s.chars().count() > max {
-        out.push('…');
-    }
-    out
+            clipped(text, 20)
+        ))
+    })
 }
 
 fn push_sleep(s: &mut String, ms: u64) {

@@ -2,8 +2,9 @@
 //! once as a list, from which the enum, `ALL` and the name's function are made.
 
 /// Declares a fieldless enum from a list of `Variant => "name"` (each with
-/// its attributes), with `ALL`, every variant in the order listed, and the
-/// function given after the enum, which returns a variant's name.
+/// its attributes), with `ALL`, every variant in the order listed, the
+/// function given after the enum, which returns a variant's name, and
+/// `from_name`, the variant of a name.
 ///
 /// ```text
 /// named_enum! {
@@ -36,6 +37,12 @@ macro_rules! named_enum {
                 match self {
                     $($enum::$variant => $name,)+
                 }
+            }
+
+            /// The variant with this name, if one has it.
+            #[allow(dead_code)]
+            pub fn from_name(name: &str) -> Option<$enum> {
+                Self::ALL.into_iter().find(|v| v.$fn() == name)
             }
         }
     };

@@ -1128,15 +1128,10 @@ fn net(rest: &[&str]) -> Net {
         ["partition", groups @ ..] => Net::Partition(owned(groups)),
         ["show"] => Net::Show,
         ["delay", rest @ ..] => match links(rest) {
-            Some((links, [d])) => Net::Delay {
+            Some((links, [d, jitter @ ..])) if jitter.len() <= 1 => Net::Delay {
                 links,
                 duration: d.to_string(),
-                jitter: None,
-            },
-            Some((links, [d, j])) => Net::Delay {
-                links,
-                duration: d.to_string(),
-                jitter: Some(j.to_string()),
+                jitter: jitter.first().map(|j| j.to_string()),
             },
             _ => Net::UsageOf("delay"),
         },
@@ -1187,8 +1182,10 @@ fn docker(rest: &[&str]) -> Docker {
     }
 }
 
-/// `docker run [OPTS] IMAGE [/usr/local/bin/]etcd FLAGS...`: the etcd it starts.
-fn docker_run(opts: &[&str]) -> Option<Etcd> {
+/// Where the image stands in `docker run`'s words after `run`: past its
+/// options, each with its value if it takes one (past the end when the last
+/// option's value is missing).
+pub fn docker_image_at(opts: &[&str]) -> usize {
     let mut i = 0;
     while let Some(o) = opts.get(i).filter(|o| o.starts_with('-')) {
         let takes_value = DOCKER_RUN
@@ -1196,7 +1193,12 @@ fn docker_run(opts: &[&str]) -> Option<Etcd> {
             .any(|f| matches!(f.kind, Kind::Value(_)) && f.name == *o);
         i += if takes_value { 2 } else { 1 };
     }
-    match opts.get(i + 1..)? {
+    i
+}
+
+/// `docker run [OPTS] IMAGE [/usr/local/bin/]etcd FLAGS...`: the etcd it starts.
+fn docker_run(opts: &[&str]) -> Option<Etcd> {
+    match opts.get(docker_image_at(opts) + 1..)? {
         [binary, flags @ ..] if matches!(*binary, "etcd" | "/usr/local/bin/etcd") => {
             Some(Etcd::parse(&owned(flags)))
         }

@@ -389,11 +389,7 @@ fn net(p: &mut Picked, rest: &[&str], ctx: &Context) {
 fn docker_run(p: &mut Picked, opts: &[&str], ctx: &Context) {
     let options = command::shell_spec(&["docker", "run"]).map_or(&[][..], |s| s.flags);
     let option = |o: &str| options.iter().find(|f| f.name == o);
-    let mut i = 0;
-    while let Some(o) = opts.get(i).filter(|o| o.starts_with('-')) {
-        let takes_value = option(o).is_some_and(|f| f.kind != Kind::Bool);
-        i += if takes_value { 2 } else { 1 };
-    }
+    let i = command::docker_image_at(opts);
     if i > opts.len() {
         // The word is the value of the last option.
         if let Some(Kind::Value(val)) = opts.last().and_then(|o| option(o)).map(|f| f.kind) {

@@ -995,10 +995,7 @@ mod tests {
     }
 
     fn w(text: &str) -> Vec<String> {
-        match words(text, &env, 0) {
-            Ok(list) => list,
-            Err(e) => panic!("words({text:?}) failed: {e:?}"),
-        }
+        ws(text, 0)
     }
 
     fn ws(text: &str, status: i32) -> Vec<String> {

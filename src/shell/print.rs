@@ -191,12 +191,9 @@ fn row_lines(cells: &[Vec<String>], widths: &[usize]) -> String {
 mod tests {
     use super::*;
 
-    use crate::shell::etcdctl::MEMBER_HEADER as MEMBER_LIST_HEADER;
-    #[rustfmt::skip]
-    const ENDPOINT_STATUS_HEADER: [&str; 10] = [
-        "Endpoint", "ID", "Version", "DB Size", "Is Leader", "Is Learner",
-        "Raft Term", "Raft Index", "Raft Applied Index", "Errors",
-    ];
+    use crate::shell::etcdctl::{
+        MEMBER_HEADER as MEMBER_LIST_HEADER, STATUS_HEADER as ENDPOINT_STATUS_HEADER,
+    };
     const ENDPOINT_HEALTH_HEADER: [&str; 4] = ["Endpoint", "Health", "Took", "Error"];
 
     fn row(cells: &[&str]) -> Vec<String> {

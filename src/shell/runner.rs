@@ -1,7 +1,7 @@
 //! The headless runner: `run FILE [--logs] [--seed N]` prints a script's
 //! transcript as `design/shell.md` specifies.
 
-use super::parse::{self, Prompt, ScriptCommand};
+use super::parse::{self, ScriptCommand};
 use super::session::Session;
 
 /// Options of one run.
@@ -34,10 +34,7 @@ pub fn transcript(commands: &[ScriptCommand], opts: RunOptions) -> String {
 pub fn run_one(session: &mut Session, c: &ScriptCommand, logs: bool, out: &mut String) {
     let first_log = session.world.logs().len();
     let ex = session.run(&c.prompt, &c.text);
-    let host = match (&c.prompt, ex.machine.as_deref()) {
-        (Prompt::Host(_), Some(m)) | (Prompt::Current, Some(m)) => m.to_string(),
-        _ => String::new(),
-    };
+    let host = ex.machine.as_deref().unwrap_or("");
     out.push_str(&format!("{host}$ {}\n", c.text));
     out.push_str(&ex.output.merged());
     if logs {

@@ -29,7 +29,7 @@
 use std::fmt;
 
 use super::etcd::catchup;
-use super::etcd::membership::{Member, MemberError, Membership, MAX_LEARNERS};
+use super::etcd::membership::{Member, MemberError, Membership, Shortfall, MAX_LEARNERS};
 use super::etcd::request::ServerError;
 use super::etcd::server::{HEALTH_INTERVAL_MS, READY_PERCENT};
 use super::glossary::Word;
@@ -126,7 +126,9 @@ pub struct Row {
 }
 
 impl Row {
-    fn new(label: &'static str, word: Option<Word>, value: String) -> Row {
+    /// A row whose label links to the glossary word it names, if any.
+    fn new(label: &'static str, value: String) -> Row {
+        let word = Word::in_label(label);
         Row { label, word, value }
     }
 }
@@ -141,17 +143,17 @@ fn failures(n: usize) -> String {
 }
 
 impl QuorumInfo {
-    /// The quorum panel's rows, each label with its glossary word.
+    /// The quorum panel's rows.
     pub fn rows(&self) -> Vec<Row> {
-        let mut rows = vec![Row::new("leader", Some(Word::Leader), self.leader_text())];
+        let mut rows = vec![Row::new("leader", self.leader_text())];
         if let Some(l) = &self.leader {
-            rows.push(Row::new("term", Some(Word::Term), l.term.to_string()));
+            rows.push(Row::new("term", l.term.to_string()));
         }
-        rows.push(Row::new("voters", Some(Word::Voter), self.list(false)));
-        rows.push(Row::new("learners", Some(Word::Learner), self.list(true)));
+        rows.push(Row::new("voters", self.list(false)));
+        rows.push(Row::new("learners", self.list(true)));
         rows.extend(self.count_rows());
         let commits = if self.can_commit { "yes" } else { "no" };
-        rows.push(Row::new("can commit", Some(Word::Commit), commits.into()));
+        rows.push(Row::new("can commit", commits.into()));
         rows
     }
 
@@ -174,14 +176,10 @@ impl QuorumInfo {
             self.tolerance_by_size
         );
         [
-            Row::new(
-                "quorum",
-                Some(Word::Quorum),
-                say(format!("{} of {n} voters", self.quorum)),
-            ),
-            Row::new("started", Some(Word::Started), say(started)),
-            Row::new("reachable", None, say(reachable)),
-            Row::new("tolerates", None, say(tolerates)),
+            Row::new("quorum", say(format!("{} of {n} voters", self.quorum))),
+            Row::new("started", say(started)),
+            Row::new("reachable", say(reachable)),
+            Row::new("tolerates", say(tolerates)),
         ]
     }
 
@@ -629,8 +627,7 @@ fn etcd_text(e: ServerError) -> &'static str {
 fn tolerates(reachable: usize, quorum: usize) -> String {
     match reachable.saturating_sub(quorum) {
         0 => "tolerates no failure".to_string(),
-        1 => "tolerates 1 failure".to_string(),
-        k => format!("tolerates {k} failures"),
+        k => format!("tolerates {}", failures(k)),
     }
 }
 
@@ -718,6 +715,10 @@ impl<'a> Cluster<'a> {
         self.info.voters_reachable
     }
 
+    fn machine(&self, name: &str) -> Option<&'a MachineView> {
+        self.view.machines.iter().find(|m| m.name == name)
+    }
+
     fn member(&self, id: u64) -> Option<&'a Member> {
         self.members.iter().find(|m| m.id == id)
     }
@@ -757,7 +758,7 @@ impl<'a> Cluster<'a> {
     /// Which member lives on `machine`: its running process's ID, or the member
     /// whose peer URL names one of the machine's addresses.
     fn member_on(&self, machine: &str) -> Option<&'a Member> {
-        let m = self.view.machines.iter().find(|m| m.name == machine)?;
+        let m = self.machine(machine)?;
         if let Some(p) = &m.process {
             return self.member(p.id);
         }
@@ -897,6 +898,32 @@ impl<'a> Cluster<'a> {
         }
     }
 
+    /// "(2 of 3 reachable, 2 needed)": the quorum as it stands.
+    fn as_it_stands(&self) -> String {
+        format!(
+            "({} of {} reachable, {} needed)",
+            self.r(),
+            self.n(),
+            self.q()
+        )
+    }
+
+    /// What `--strict-reconfig-check` refuses of a voter added or removed:
+    /// fewer `started` voters than the quorum after it, else a voter not
+    /// connected for long enough (not `healthy`).
+    fn strict_refusal(&self, started: Result<(), Shortfall>, healthy: bool) -> Option<Forecast> {
+        if !self.strict() {
+            return None;
+        }
+        if let Err(s) = started {
+            return Some(self.refused(Refusal::NotEnoughStarted {
+                started: s.started,
+                quorum: s.quorum,
+            }));
+        }
+        (!healthy).then(|| self.refused(Refusal::Unhealthy))
+    }
+
     /// A membership change needs a committing cluster; `None` when there is one.
     fn cannot_commit(&self, what: &str) -> Option<Forecast> {
         if self.info.can_commit {
@@ -913,18 +940,8 @@ impl<'a> Cluster<'a> {
     }
 
     fn add_voter(&self, name: &str, started: bool) -> Forecast {
-        if self.strict() {
-            if let Err(s) = self.table().ready_to_add_voter() {
-                return self.refused(Refusal::NotEnoughStarted {
-                    started: s.started,
-                    quorum: s.quorum,
-                });
-            }
-            if !self.healthy_for_add() {
-                return self.refused(Refusal::Unhealthy);
-            }
-        }
-        if let Some(f) = self.cannot_commit("the add") {
+        let strict = self.strict_refusal(self.table().ready_to_add_voter(), self.healthy_for_add());
+        if let Some(f) = strict.or_else(|| self.cannot_commit("the add")) {
             return f;
         }
         let (n, q) = sized(self.n() + 1);
@@ -991,18 +1008,9 @@ impl<'a> Cluster<'a> {
             }
             return self.same_quorum(&format!("removing learner {who}"));
         }
-        if self.strict() {
-            if let Err(s) = self.table().ready_to_remove_voter(id) {
-                return self.refused(Refusal::NotEnoughStarted {
-                    started: s.started,
-                    quorum: s.quorum,
-                });
-            }
-            if !self.healthy_for_remove(id) {
-                return self.refused(Refusal::Unhealthy);
-            }
-        }
-        if let Some(f) = self.cannot_commit("the removal") {
+        let started = self.table().ready_to_remove_voter(id);
+        let strict = self.strict_refusal(started, self.healthy_for_remove(id));
+        if let Some(f) = strict.or_else(|| self.cannot_commit("the removal")) {
             return f;
         }
         self.remove_voter(id, &who)
@@ -1026,7 +1034,7 @@ impl<'a> Cluster<'a> {
     }
 
     fn power_off(&self, machine: &str) -> Forecast {
-        match self.view.machines.iter().find(|m| m.name == machine) {
+        match self.machine(machine) {
             Some(m) if !m.up => self.unchanged(format!("{machine} is already off")),
             _ => self.stop(machine, "powering off"),
         }
@@ -1034,12 +1042,7 @@ impl<'a> Cluster<'a> {
 
     /// Stopping the etcd on `machine` (`verb`: "stopping", "powering off").
     fn stop(&self, machine: &str, verb: &str) -> Forecast {
-        let running = self
-            .view
-            .machines
-            .iter()
-            .find(|m| m.name == machine)
-            .and_then(|m| m.process.as_ref());
+        let running = self.machine(machine).and_then(|m| m.process.as_ref());
         let Some(p) = running else {
             return self.unchanged(format!(
                 "no etcd runs on {machine}: the quorum does not change"
@@ -1089,43 +1092,31 @@ impl<'a> Cluster<'a> {
                 false,
             );
         };
-        let other = match (a == lm.name, b == lm.name) {
-            (true, _) => b,
-            (_, true) => a,
-            _ => {
-                return self.unchanged(format!(
-                    "cutting {a} from {b} leaves the leader's links: quorum unchanged ({} of {} reachable, {} needed)",
-                    self.r(),
-                    self.n(),
-                    self.q()
-                ))
-            }
+        let Some(other) = other_end(&lm.name, a, b) else {
+            return self.unchanged(format!(
+                "cutting {a} from {b} leaves the leader's links: quorum unchanged {}",
+                self.as_it_stands()
+            ));
         };
         let lost = self
             .member_on(other)
             .filter(|m| !m.is_learner && self.reachable.contains(&m.id));
         if lost.is_none() {
             return self.unchanged(format!(
-                "cutting the leader from {other} does not change the quorum ({} of {} reachable, {} needed)",
-                self.r(),
-                self.n(),
-                self.q()
+                "cutting the leader from {other} does not change the quorum {}",
+                self.as_it_stands()
             ));
         }
         let (n, q, r) = (self.n(), self.q(), self.r().saturating_sub(1));
+        let after = if r < q {
+            "the leader loses its quorum, writes stop".to_string()
+        } else {
+            format!("quorum holds, {}", tolerates(r, q))
+        };
         let leader = &lm.name;
-        if r < q {
-            return self.outcome(
-                format!("cutting {leader} (the leader) from {other} leaves {r} of {n} voters reachable: the leader loses its quorum, writes stop"),
-                false,
-            );
-        }
         self.outcome(
-            format!(
-                "cutting {leader} (the leader) from {other} leaves {r} of {n} voters reachable: quorum holds, {}",
-                tolerates(r, q)
-            ),
-            true,
+            format!("cutting {leader} (the leader) from {other} leaves {r} of {n} voters reachable: {after}"),
+            r >= q,
         )
     }
 
@@ -1141,33 +1132,21 @@ impl<'a> Cluster<'a> {
         }
         let Some((lm, _)) = self.leader else {
             let k = self.electable_after_heal(a, b);
-            return if k >= q {
-                self.outcome(
-                    format!("healing {a} – {b} lets {k} of {n} voters reach one candidate: they can elect a leader (quorum {q})"),
-                    true,
-                )
+            let text = if k >= q {
+                format!("healing {a} – {b} lets {k} of {n} voters reach one candidate: they can elect a leader (quorum {q})")
             } else {
-                self.outcome(
-                    format!("healing {a} – {b}: at most {k} of {n} voters reach one candidate, still short of quorum {q}, no leader"),
-                    false,
-                )
+                format!("healing {a} – {b}: at most {k} of {n} voters reach one candidate, still short of quorum {q}, no leader")
             };
+            return self.outcome(text, k >= q);
         };
-        let other = match (a == lm.name, b == lm.name) {
-            (true, _) => b,
-            (_, true) => a,
-            _ => {
-                return self.unchanged(format!(
-                    "healing {a} – {b} leaves the leader's links as they are: quorum unchanged ({} of {n} reachable, {q} needed)",
-                    self.r()
-                ))
-            }
+        let Some(other) = other_end(&lm.name, a, b) else {
+            return self.unchanged(format!(
+                "healing {a} – {b} leaves the leader's links as they are: quorum unchanged {}",
+                self.as_it_stands()
+            ));
         };
         let running = self
-            .view
-            .machines
-            .iter()
-            .find(|m| m.name == other)
+            .machine(other)
             .is_some_and(|m| m.up && m.process.is_some());
         let joins = running
             && self
@@ -1176,8 +1155,8 @@ impl<'a> Cluster<'a> {
         let leader = &lm.name;
         if !joins {
             return self.unchanged(format!(
-                "healing {leader} (the leader) – {other} brings no voter back: quorum unchanged ({} of {n} reachable, {q} needed)",
-                self.r()
+                "healing {leader} (the leader) – {other} brings no voter back: quorum unchanged {}",
+                self.as_it_stands()
             ));
         }
         let action = format!("healing {leader} (the leader) – {other}");
@@ -1228,7 +1207,7 @@ impl<'a> Cluster<'a> {
     }
 
     fn start(&self, machine: &str) -> Forecast {
-        let Some(m) = self.view.machines.iter().find(|m| m.name == machine) else {
+        let Some(m) = self.machine(machine) else {
             return self.unchanged(format!("there is no machine {machine}"));
         };
         if !m.up {
@@ -1282,6 +1261,15 @@ impl<'a> Cluster<'a> {
                     .any(|m| m.up && m.process.as_ref().is_some_and(|p| p.id == *id))
             })
             .count()
+    }
+}
+
+/// The other end of the link `a` – `b`, when one end is `leader`.
+fn other_end<'s>(leader: &str, a: &'s str, b: &'s str) -> Option<&'s str> {
+    match (a == leader, b == leader) {
+        (true, _) => Some(b),
+        (_, true) => Some(a),
+        _ => None,
     }
 }
 
@@ -1390,7 +1378,7 @@ fn reachable_voters(view: &WorldView, leader: Located, voters: &[(u64, String)])
 
 /// Whether `host` (a name in the hosts table, an address or a machine name)
 /// is machine `m`.
-fn names_machine(view: &WorldView, host: &str, m: &MachineView) -> bool {
+pub(crate) fn names_machine(view: &WorldView, host: &str, m: &MachineView) -> bool {
     let addr = view
         .hosts
         .iter()
@@ -1553,9 +1541,7 @@ mod tests {
     /// The etcd on machine `i` stops.
     fn stop(view: &mut WorldView, i: u64) {
         unheard(view, i);
-        if let Some(m) = view.machines.iter_mut().find(|m| m.name == name(i)) {
-            m.process = None;
-        }
+        stop_process(view, i);
     }
 
     /// A learner `n + 1` on its own machine, its match at `matched` of 100.

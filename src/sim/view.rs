@@ -14,26 +14,18 @@ use super::etcd::request::StatusInfo;
 use super::wire::{Wire, WIRE_IN_VIEW};
 use super::world::{ExitInfo, LinkSpec, NicSpec, Traffic, World};
 
-/// A process's raft role as etcd's documents name it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Leader,
-    Follower,
-    Candidate,
-    PreCandidate,
-    Learner,
-}
-
-impl Role {
-    pub fn name(&self) -> &'static str {
-        match self {
-            Role::Leader => "leader",
-            Role::Follower => "follower",
-            Role::Candidate => "candidate",
-            Role::PreCandidate => "pre-candidate",
-            Role::Learner => "learner",
-        }
+named_enum! {
+    /// A process's raft role.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Role {
+        Leader => "leader",
+        Follower => "follower",
+        Candidate => "candidate",
+        PreCandidate => "pre-candidate",
+        Learner => "learner",
     }
+    /// The role as etcd's documents name it.
+    fn name;
 }
 
 /// One entry of the leader's raft progress tracker.
@@ -386,6 +378,16 @@ fn learners_as_the_cluster_lists_them(machines: &mut [MachineView]) {
             p.role = Role::Learner;
         }
     }
+}
+
+/// At most `max` characters of `text`, and `…` after them when it is
+/// longer: how a message quotes what a person or a link gave.
+pub fn clipped(text: &str, max: usize) -> String {
+    let mut out: String = text.chars().take(max).collect();
+    if text.chars().nth(max).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// A moment of simulated time since the world began, `mm:ss.s` (the page's

@@ -83,10 +83,7 @@ fn speed_handlers(
 pub fn controls(props: &ControlsProps) -> Html {
     let m = props;
     let (speed_text, seed_text) = use_field_texts(m);
-    let send = |msg: Msg| {
-        let on = props.on_msg.clone();
-        Callback::from(move |_: MouseEvent| on.emit(msg.clone()))
-    };
+    let send = |msg: Msg| props.on_msg.reform(move |_: MouseEvent| msg.clone());
     let typed = |t: &UseStateHandle<String>| {
         let t = t.clone();
         Callback::from(move |e: InputEvent| {
@@ -99,20 +96,14 @@ pub fn controls(props: &ControlsProps) -> Html {
     let on_seed_input = typed(&seed_text);
     let (on_speed_key, on_speed_change) = speed_handlers(&props.on_msg, &speed_text);
     let reset = |start: Start| {
-        let on = props.on_msg.clone();
         let t = seed_text.clone();
-        Callback::from(move |_: MouseEvent| {
-            on.emit(Msg::Reset {
-                seed: (*t).clone(),
-                start,
-            })
+        props.on_msg.reform(move |_: MouseEvent| Msg::Reset {
+            seed: (*t).clone(),
+            start,
         })
     };
-    let on_animate = {
-        let cb = props.on_animate.clone();
-        let now = props.animate;
-        Callback::from(move |_: MouseEvent| cb.emit(!now))
-    };
+    let now = props.animate;
+    let on_animate = props.on_animate.reform(move |_: MouseEvent| !now);
     let play_label = if m.playing {
         "❚❚ Pause"
     } else {

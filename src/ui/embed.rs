@@ -42,6 +42,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 use super::state::{Model, Msg, Start, TermKind, TermLine};
+use crate::sim::view::clipped;
 
 /// The panels a page can show, by their `panels=` names.
 pub const PANELS: [&str; 10] = [
@@ -281,11 +282,6 @@ impl Options {
         }
     }
 
-    /// Whether a world control (one of [`WORLD_CONTROLS`]) shows.
-    pub fn shows_control(&self, control: &str) -> bool {
-        self.controls.contains(&control)
-    }
-
     /// The panels that show: those `panels=` names, else the default ones
     /// (which an empty `panels=` gets too, with a problem saying so).
     fn chosen_panels(&mut self, asked: Option<Vec<&'static str>>) -> Vec<&'static str> {
@@ -370,15 +366,7 @@ fn said_list(items: &[String]) -> String {
 
 /// A value as a problem repeats it: quoted, escaped, and cut short.
 fn quoted(v: &str) -> String {
-    format!("{:?}", shown(v))
-}
-
-fn shown(v: &str) -> String {
-    let mut s: String = v.chars().take(SHOWN_CHARS).collect();
-    if v.chars().nth(SHOWN_CHARS).is_some() {
-        s.push('…');
-    }
-    s
+    format!("{:?}", clipped(v, SHOWN_CHARS))
 }
 
 /// `0` or `1`.
@@ -401,14 +389,12 @@ fn read_step(v: &str) -> Result<usize, String> {
 }
 
 fn read_start(v: &str) -> Result<Start, String> {
-    match v {
-        "cluster" => Ok(Start::Cluster),
-        "empty" => Ok(Start::Empty),
-        _ => Err(format!(
+    Start::from_name(v).ok_or_else(|| {
+        format!(
             "start: {} is not cluster or empty; the page starts with a three-member cluster.",
             quoted(v)
-        )),
-    }
+        )
+    })
 }
 
 fn read_seed(v: &str) -> Result<u64, String> {
@@ -780,7 +766,7 @@ mod tests {
         assert_eq!(o.controls, ["reset"]);
         let o = one_problem(&[("controls", "seed")], "only an embedded page");
         assert_eq!(o.controls, all);
-        assert!(o.shows_control("empty"));
+        assert!(o.controls.contains(&"empty"));
     }
 
     #[wasm_bindgen_test]

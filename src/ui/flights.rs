@@ -268,19 +268,14 @@ pub fn lane(a: Point, b: Point, (ha, hb): (Point, Point)) -> (Point, Point) {
         return (a, b);
     }
     // the share of the way from a box's centre to its edge
-    let exit = |half: Point| {
-        let tx = if dx.abs() > 1e-9 {
-            half.0 / dx.abs()
+    let share = |h: f64, d: f64| {
+        if d.abs() > 1e-9 {
+            h / d.abs()
         } else {
             f64::INFINITY
-        };
-        let ty = if dy.abs() > 1e-9 {
-            half.1 / dy.abs()
-        } else {
-            f64::INFINITY
-        };
-        tx.min(ty).min(0.45)
+        }
     };
+    let exit = |half: Point| share(half.0, dx).min(share(half.1, dy)).min(0.45);
     let (ta, tb) = (exit(ha), exit(hb));
     let (nx, ny) = (-dy / len * 5.0, dx / len * 5.0);
     (
@@ -542,9 +537,8 @@ const LISTED: usize = 8;
 pub fn inspector(props: &InspectorProps) -> Html {
     let list = (!props.playing).then(|| {
         let items = props.recent.iter().rev().take(LISTED).map(|w| {
-            let pick = props.on_pick.clone();
             let wire = w.clone();
-            let onclick = Callback::from(move |_: MouseEvent| pick.emit(Some(wire.clone())));
+            let onclick = props.on_pick.reform(move |_: MouseEvent| Some(wire.clone()));
             let on = props.picked.as_ref().is_some_and(|p| p.seq == w.seq);
             html! {
                 <li key={w.seq.to_string()}>
@@ -568,10 +562,7 @@ pub fn inspector(props: &InspectorProps) -> Html {
         }
     });
     let card = props.picked.as_ref().map(|w| {
-        let close = {
-            let pick = props.on_pick.clone();
-            Callback::from(move |_: MouseEvent| pick.emit(None))
-        };
+        let close = props.on_pick.reform(|_: MouseEvent| None);
         html! {
             <section class="inspector" data-testid="inspector" aria-label="The message inspector" data-kind={w.kind.name()}>
                 <header>

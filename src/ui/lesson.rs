@@ -19,6 +19,7 @@ use yew::prelude::*;
 use super::state::{command_line, LessonState, Model, Msg, Shared};
 use crate::lessons::{self, Lesson, LessonCommand, Question};
 use crate::sim::glossary::Word;
+use crate::sim::view::clipped;
 
 /// The lessons shipped in `static/lessons/`: file stem and title.
 pub const CATALOGUE: [(&str, &str); 6] = [
@@ -110,11 +111,10 @@ impl std::fmt::Display for LessonRefused {
 const SHOWN_CHARS: usize = 80;
 
 fn refuse(spec: &str, why: Refusal) -> LessonRefused {
-    let mut shown: String = spec.chars().take(SHOWN_CHARS).collect();
-    if spec.chars().nth(SHOWN_CHARS).is_some() {
-        shown.push('…');
+    LessonRefused {
+        spec: clipped(spec, SHOWN_CHARS),
+        why,
     }
-    LessonRefused { spec: shown, why }
 }
 
 /// Whether a spec is a bare lesson name (`000-server-addition-deletion`,
@@ -399,10 +399,7 @@ pub fn lesson_panel(props: &LessonProps) -> Html {
     let Some(step) = lesson.steps.get(state.step) else {
         return html! {};
     };
-    let send = |msg: Msg| {
-        let on = props.on_msg.clone();
-        Callback::from(move |_: MouseEvent| on.emit(msg.clone()))
-    };
+    let send = |msg: Msg| props.on_msg.reform(move |_: MouseEvent| msg.clone());
     let checks = props.checks.as_ref().map(|results| {
         let off = results.iter().any(|r| r.is_err());
         html! {
@@ -514,8 +511,7 @@ fn question_view(
             <legend>{ "Predict: " }{ inline(&q.text) }</legend>
             <div class="choices">
                 { for q.choices.iter().enumerate().map(|(i, c)| {
-                    let on = on_msg.clone();
-                    let onclick = Callback::from(move |_: MouseEvent| on.emit(Msg::LessonAnswer(i)));
+                    let onclick = on_msg.reform(move |_: MouseEvent| Msg::LessonAnswer(i));
                     let mark = match (answered, c.right, picked == Some(i)) {
                         (true, true, _) => "✔ ",
                         (true, false, true) => "✖ ",
@@ -600,55 +596,41 @@ fn narration(text: &str) -> Html {
     html! { <>{ for out }</> }
 }
 
-/// `code` and **bold** spans; everything else plain text.
+/// `code` and **bold** spans; everything else plain text (an unclosed
+/// mark, and all after it, too).
 fn inline(text: &str) -> Html {
     let mut parts = Vec::new();
     let mut rest = text;
-    while !rest.is_empty() {
-        let code = rest.find('`');
-        let bold = rest.find("**");
-        match (code, bold) {
-            (Some(c), b) if b.is_none_or(|b| c < b) => {
-                let after = &rest[c + 1..];
-                match after.find('`') {
-                    Some(end) => {
-                        parts.push(html! { { &rest[..c] } });
-                        parts.push(html! { <code>{ &after[..end] }</code> });
-                        rest = &after[end + 1..];
-                    }
-                    None => {
-                        parts.push(html! { { rest } });
-                        rest = "";
-                    }
-                }
-            }
-            (_, Some(b)) => {
-                let after = &rest[b + 2..];
-                match after.find("**") {
-                    Some(end) => {
-                        parts.push(html! { { &rest[..b] } });
-                        let bold = &after[..end];
-                        let word = Word::in_label(bold).filter(|w| {
-                            bold.trim().eq_ignore_ascii_case(w.name())
-                                || bold.trim().to_lowercase().strip_suffix('s') == Some(w.name())
-                        });
-                        parts.push(html! { <strong>{ bold }</strong> });
-                        if let Some(w) = word {
-                            parts.push(html! { <super::quorum::Gloss word={w} /> });
-                        }
-                        rest = &after[end + 2..];
-                    }
-                    None => {
-                        parts.push(html! { { rest } });
-                        rest = "";
-                    }
-                }
-            }
-            _ => {
-                parts.push(html! { { rest } });
-                rest = "";
+    loop {
+        let marks = [
+            rest.find('`').map(|i| (i, "`")),
+            rest.find("**").map(|i| (i, "**")),
+        ];
+        let Some((at, mark)) = marks.into_iter().flatten().min() else {
+            break;
+        };
+        let after = &rest[at + mark.len()..];
+        let Some(end) = after.find(mark) else {
+            break;
+        };
+        parts.push(html! { { &rest[..at] } });
+        let span = &after[..end];
+        if mark == "`" {
+            parts.push(html! { <code>{ span }</code> });
+        } else {
+            let word = Word::in_label(span).filter(|w| {
+                span.trim().eq_ignore_ascii_case(w.name())
+                    || span.trim().to_lowercase().strip_suffix('s') == Some(w.name())
+            });
+            parts.push(html! { <strong>{ span }</strong> });
+            if let Some(w) = word {
+                parts.push(html! { <super::quorum::Gloss word={w} /> });
             }
         }
+        rest = &after[end + mark.len()..];
+    }
+    if !rest.is_empty() {
+        parts.push(html! { { rest } });
     }
     html! { <>{ for parts }</> }
 }

@@ -34,6 +34,16 @@ impl Filter {
             && self.min.is_none_or(|min| level_of(&l.text) >= min)
             && (self.search.is_empty() || l.text.to_lowercase().contains(&self.search))
     }
+
+    /// The filter as it applies: a machine that is gone (a reset, `machine
+    /// rm`) no longer filters.
+    fn effective(&self, machines: &[String]) -> Filter {
+        let mut f = self.clone();
+        if !machines.contains(&f.machine) {
+            f.machine.clear();
+        }
+        f
+    }
 }
 
 /// The filter's matches so far (indexes into the world's log).
@@ -73,22 +83,6 @@ fn update(cache: &mut Cache, filter: &Filter, world: u64, logs: &[LogLine], upto
         }
     }
     cache.scanned = upto;
-}
-
-impl Filter {
-    /// The filter as it applies: a machine that is gone (a reset, `machine
-    /// rm`) no longer filters.
-    fn effective(&self, machines: &[String]) -> Filter {
-        let gone = !self.machine.is_empty() && !machines.contains(&self.machine);
-        if gone {
-            Filter {
-                machine: String::new(),
-                ..self.clone()
-            }
-        } else {
-            self.clone()
-        }
-    }
 }
 
 /// The part of the log body in view: its scroll offset and height, and

@@ -9,6 +9,8 @@
 //! `ssh NAME`) moves the terminal. Names, addresses and data dirs come from
 //! what a person typed: they are shown through `visible_text`.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use crate::shell::actions;
@@ -104,27 +106,37 @@ fn action_button(
             on.emit(c.clone());
         })
     };
-    let show = {
-        let f = on_forecast.clone();
-        let ch = a.change.clone();
-        move || f.emit(ch.clone())
-    };
-    let enter = {
-        let show = show.clone();
-        Callback::from(move |_: MouseEvent| show())
-    };
-    let focus = Callback::from(move |_: FocusEvent| show());
-    let hide = {
-        let f = on_forecast.clone();
-        Callback::from(move |_: MouseEvent| f.emit(None))
-    };
-    let blur = {
-        let f = on_forecast.clone();
-        Callback::from(move |_: FocusEvent| f.emit(None))
+    let p = {
+        let (f, g) = (on_forecast.clone(), on_forecast.clone());
+        let change = a.change.clone();
+        Pointing::new(move || f.emit(change.clone()), move || g.emit(None))
     };
     html! {
         <button key={a.id} data-testid={format!("action-{}", a.id)} title={visible_text(&a.command).into_owned()} {onclick}
-            onmouseenter={enter} onmouseleave={hide} onfocus={focus} onblur={blur}>{ a.label }</button>
+            onmouseenter={p.enter} onmouseleave={p.leave} onfocus={p.focus} onblur={p.blur}>{ a.label }</button>
+    }
+}
+
+/// The handlers of an element whose forecast shows while the pointer is
+/// over it or it has the focus: `show` on entering and focus, `hide` on
+/// leaving and blur.
+pub(super) struct Pointing {
+    pub enter: Callback<MouseEvent>,
+    pub leave: Callback<MouseEvent>,
+    pub focus: Callback<FocusEvent>,
+    pub blur: Callback<FocusEvent>,
+}
+
+impl Pointing {
+    pub fn new(show: impl Fn() + 'static, hide: impl Fn() + 'static) -> Pointing {
+        let (show, hide) = (Rc::new(show), Rc::new(hide));
+        let (s, h) = (show.clone(), hide.clone());
+        Pointing {
+            enter: Callback::from(move |_: MouseEvent| s()),
+            leave: Callback::from(move |_: MouseEvent| h()),
+            focus: Callback::from(move |_: FocusEvent| show()),
+            blur: Callback::from(move |_: FocusEvent| hide()),
+        }
     }
 }
 
@@ -281,10 +293,7 @@ fn terminal_switch(name: &str, props: &MachineProps) -> Html {
 #[function_component(MachinePanel)]
 pub fn machine_panel(props: &MachineProps) -> Html {
     let data = &props.data;
-    let close = {
-        let on = props.on_select.clone();
-        Callback::from(move |_: MouseEvent| on.emit(None))
-    };
+    let close = props.on_select.reform(|_: MouseEvent| None);
     html! {
         <div class="actions">
             <h2>{ "Actions" }</h2>

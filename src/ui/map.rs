@@ -20,13 +20,15 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::flights::{self, Inspector, Sky};
+use super::machine::Pointing;
 use super::netmap;
 use super::quorum::labelled;
-use super::state::{MapEvent, PauseOn};
+use super::state::{MapEvent, PauseOn, Shared};
+use super::tables::MachinesOf;
 use crate::shell::actions;
 use crate::sim::glossary::Word;
 use crate::sim::quorum::{self, Change, MemberLabel, QuorumInfo};
-use crate::sim::view::{visible_string as shown, LinkView, MachineView, Role, WorldView};
+use crate::sim::view::{clipped, visible_string as shown, LinkView, MachineView, Role, WorldView};
 use crate::sim::wire::Wire;
 
 /// The map's drawing sizes (SVG units): the whole map, a machine's box, and
@@ -156,15 +158,6 @@ impl PartialEq for LinksOf {
     }
 }
 
-#[derive(Clone)]
-struct MachinesOf(Rc<WorldView>);
-
-impl PartialEq for MachinesOf {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0) || self.0.machines == other.0.machines
-    }
-}
-
 #[derive(Properties, PartialEq)]
 struct LinksProps {
     view: LinksOf,
@@ -173,19 +166,9 @@ struct LinksProps {
     /// dots) or the handles (over everything, so no dot takes their click).
     handles: bool,
     /// The link under the pointer or focus, shared by both parts.
-    pointed: PointedState,
+    pointed: Shared<PointedLink>,
     on_run: Callback<String>,
     on_forecast: Callback<Option<Change>>,
-}
-
-/// [`Pointed`], compared by identity.
-#[derive(Clone)]
-struct PointedState(Pointed);
-
-impl PartialEq for PointedState {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -197,14 +180,7 @@ struct NodesProps {
 }
 
 /// The dots in flight, kept by the map between renders (`flights::Sky`).
-#[derive(Clone)]
-struct SkyState(Rc<std::cell::RefCell<Sky>>);
-
-impl PartialEq for SkyState {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
+type SkyState = Shared<std::cell::RefCell<Sky>>;
 
 #[derive(Properties, PartialEq)]
 struct FlightsProps {
@@ -316,8 +292,8 @@ fn positions(view: &WorldView, g: Geometry) -> BTreeMap<String, (f64, f64)> {
 
 #[function_component(ClusterMap)]
 pub fn cluster_map(props: &MapProps) -> Html {
-    let sky = SkyState(use_mut_ref(Sky::default));
-    let pointed = PointedState(use_mut_ref(|| None));
+    let sky = Shared(use_mut_ref(Sky::default));
+    let pointed = Shared(use_mut_ref(|| None));
     let q = props
         .quorum
         .clone()
@@ -341,10 +317,7 @@ pub fn cluster_map(props: &MapProps) -> Html {
             }
         })
     };
-    let on_pick_or_close = {
-        let picked = picked.clone();
-        Callback::from(move |w: Option<Wire>| picked.set(w))
-    };
+    let on_pick_or_close = picked.setter().to_callback();
     if props.view.machines.is_empty() {
         return html! {
             <p class="muted empty-map">{ "No machines yet. Type " }<code>{ "machine add node01 192.168.0.61" }</code>{ " or use “Add machine”." }</p>
@@ -453,7 +426,8 @@ fn links(props: &LinksProps) -> Html {
 
 /// The link under the pointer or keyboard focus: its ends and whether it was
 /// up when its forecast was sent.
-type Pointed = Rc<std::cell::RefCell<Option<(String, String, bool)>>>;
+type PointedLink = std::cell::RefCell<Option<(String, String, bool)>>;
+type Pointed = Rc<PointedLink>;
 
 /// The change a link's handle forecasts: a cut while it is up, else a heal.
 fn link_change(a: &str, b: &str, up: bool) -> Change {
@@ -785,47 +759,21 @@ fn link_words(l: &LinkView, state: &str) -> (String, String, String) {
 }
 
 /// A link under the pointer or the keyboard's focus: the forecast of
-/// pressing it, and which link that is (`Pointed`). Returns the handlers
-/// for the pointer entering and leaving, focus and blur.
-fn link_pointer(
-    l: &LinkView,
-    up: bool,
-    props: &LinksProps,
-    pointed: &Pointed,
-) -> (
-    Callback<MouseEvent>,
-    Callback<MouseEvent>,
-    Callback<FocusEvent>,
-    Callback<FocusEvent>,
-) {
-    let point = {
-        let f = props.on_forecast.clone();
-        let pointed = pointed.clone();
-        let (a, b) = (l.a.clone(), l.b.clone());
+/// pressing it, and which link that is (`Pointed`).
+fn link_pointer(l: &LinkView, up: bool, props: &LinksProps, pointed: &Pointed) -> Pointing {
+    let (f, g) = (props.on_forecast.clone(), props.on_forecast.clone());
+    let (pointed, unpointed) = (pointed.clone(), pointed.clone());
+    let (a, b) = (l.a.clone(), l.b.clone());
+    Pointing::new(
         move || {
             *pointed.borrow_mut() = Some((a.clone(), b.clone(), up));
             f.emit(Some(link_change(&a, &b, up)))
-        }
-    };
-    let unpoint = {
-        let f = props.on_forecast.clone();
-        let pointed = pointed.clone();
+        },
         move || {
-            *pointed.borrow_mut() = None;
-            f.emit(None)
-        }
-    };
-    let hover = {
-        let point = point.clone();
-        Callback::from(move |_: MouseEvent| point())
-    };
-    let focus = Callback::from(move |_: FocusEvent| point());
-    let leave = {
-        let unpoint = unpoint.clone();
-        Callback::from(move |_: MouseEvent| unpoint())
-    };
-    let blur = Callback::from(move |_: FocusEvent| unpoint());
-    (hover, leave, focus, blur)
+            *unpointed.borrow_mut() = None;
+            g.emit(None)
+        },
+    )
 }
 
 fn link(
@@ -849,13 +797,8 @@ fn link(
         let run = run.clone();
         Callback::from(move |e: MouseEvent| run(e.shift_key()))
     };
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" || e.key() == " " {
-            e.prevent_default();
-            run(e.shift_key());
-        }
-    });
-    let (hover, leave, focus, blur) = link_pointer(l, state == "up", props, pointed);
+    let onkeydown = pressed_by_key(run);
+    let p = link_pointer(l, state == "up", props, pointed);
     let (aria, title, label) = link_words(l, state);
     // a link that is not the default says how, after what a press does
     let net: Vec<String> = netmap::pair_labels(&props.view.0, l)
@@ -880,7 +823,7 @@ fn link(
     // know, is drawn above every line so no other link's stroke covers it.
     let line = html! {
         <g key={key.clone()} class={classes!("link", "link-line", state)} aria-hidden="true"
-            onclick={onclick.clone()} onmouseenter={hover.clone()} onmouseleave={leave.clone()}>
+            onclick={onclick.clone()} onmouseenter={p.enter.clone()} onmouseleave={p.leave.clone()}>
             <title>{ title.clone() }</title>
             <line class="hit" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()} />
             <line class="wire" {x1} {y1} {x2} {y2} />
@@ -889,7 +832,7 @@ fn link(
     let handle = html! {
         <g {key} class={classes!("link", state)} data-testid={format!("link-{}-{}", l.a, l.b)}
             data-state={state} role="button" tabindex="0" aria-label={aria} {onclick} {onkeydown}
-            onmouseenter={hover} onmouseleave={leave} onfocus={focus} onblur={blur}>
+            onmouseenter={p.enter} onmouseleave={p.leave} onfocus={p.focus} onblur={p.blur}>
             <title>{ title }</title>
             <circle class="touch" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r={format!("{touch_r:.1}")} aria-hidden="true" />
             <circle class="focus-ring" cx={format!("{mx:.1}")} cy={format!("{my:.1}")} r="16" aria-hidden="true" />
@@ -903,6 +846,17 @@ fn link(
         </g>
     };
     (line, handle)
+}
+
+/// A key handler for an element that acts as a button: Enter or Space
+/// presses it (`press` is told whether Shift was held).
+fn pressed_by_key(press: impl Fn(bool) + 'static) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            press(e.shift_key());
+        }
+    })
 }
 
 fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps) -> Html {
@@ -926,7 +880,7 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
         }
         (None, Some(e)) => (
             format!("exited ({})", e.status),
-            short(&e.reason, 26),
+            clipped(&e.reason, 26),
             String::new(),
         ),
         (None, None) => never_started(m, quorum::resident(&props.view.0, &m.name)),
@@ -941,12 +895,7 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
         let select = select.clone();
         Callback::from(move |_: MouseEvent| select())
     };
-    let onkeydown = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" || e.key() == " " {
-            e.prevent_default();
-            select();
-        }
-    });
+    let onkeydown = pressed_by_key(move |_| select());
     let addr = actions::address(m).to_string();
     let full = match &m.last_exit {
         Some(e) if m.process.is_none() => format!(
@@ -1042,14 +991,6 @@ fn tip(text: &str) -> String {
         .map(|w| format!("{}: {}", w.name(), w.definition()))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-fn short(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(n).collect::<String>())
-    }
 }
 
 #[cfg(test)]

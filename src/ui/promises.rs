@@ -26,39 +26,26 @@ pub struct PromisesProps {
 #[function_component(PromisesPanel)]
 pub fn promises_panel(props: &PromisesProps) -> Html {
     let p = &props.promises;
-    let badges =
-        Promise::ALL.iter().map(
-            |&promise| match p.broken.iter().find(|b| b.promise == promise) {
-                None => badge(promise.slug(), promise.label(), None, false),
-                Some(b) => match &b.after {
-                    Some(cmd) => {
-                        let why = format!(
-                            "{} after “{cmd}”: the person's doing, as on real etcd",
-                            b.why
-                        );
-                        badge(promise.slug(), promise.label(), Some(&why), true)
-                    }
-                    None => badge(promise.slug(), promise.label(), Some(&b.why), false),
-                },
-            },
-        );
+    let badges = Promise::ALL.iter().map(|&promise| {
+        let broken = p.broken.iter().find(|b| b.promise == promise);
+        let why = broken.map(|b| match &b.after {
+            Some(cmd) => format!(
+                "{} after “{cmd}”: the person's doing, as on real etcd",
+                b.why
+            ),
+            None => b.why.clone(),
+        });
+        let by_person = broken.is_some_and(|b| b.after.is_some());
+        badge(promise.slug(), promise.label(), why.as_deref(), by_person)
+    });
     // A history with no linearization is expected once writes were lost by
     // the person's own action; otherwise it is a broken promise.
-    let history = match (&p.not_linearizable, p.lost.is_empty()) {
-        (None, _) => badge("linearizable", "reads see acknowledged writes", None, false),
-        (Some(why), false) => badge(
-            "linearizable",
-            "reads see acknowledged writes",
-            Some(why),
-            true,
-        ),
-        (Some(why), true) => badge(
-            "linearizable",
-            "reads see acknowledged writes",
-            Some(why),
-            false,
-        ),
-    };
+    let history = badge(
+        "linearizable",
+        "reads see acknowledged writes",
+        p.not_linearizable.as_deref(),
+        !p.lost.is_empty(),
+    );
     let total = Promise::ALL.len() + 1;
     let broken = p.broken.len() + usize::from(p.not_linearizable.is_some());
     let kept = total.saturating_sub(broken);

@@ -182,36 +182,33 @@ pub fn show_banner(report: &str) {
     banner.set_class_name("panic-banner");
     let _ = banner.set_attribute("role", "alert");
     let _ = banner.set_attribute("data-testid", "panic-banner");
-    if let Ok(h) = doc.create_element("strong") {
-        h.set_text_content(Some(
-            "The playground hit a bug and stopped. Copy the report below (it has the seed and your commands) and reload the page.",
-        ));
-        let _ = banner.append_child(&h);
-    }
-    if let Ok(p) = doc.create_element("p") {
-        p.set_text_content(Some(
-            "The page below is frozen as it was: typing and clicking do nothing until you reload.",
-        ));
-        let _ = banner.append_child(&p);
-    }
-    if let Ok(pre) = doc.create_element("textarea") {
-        pre.set_text_content(Some(report));
+    // Each part: an element with its text, after the ones before it.
+    let add = |tag: &str, text: &str| {
+        let el = doc.create_element(tag).ok()?;
+        el.set_text_content(Some(text));
+        banner.append_child(&el).ok()?;
+        Some(el)
+    };
+    add(
+        "strong",
+        "The playground hit a bug and stopped. Copy the report below (it has the seed and your commands) and reload the page.",
+    );
+    add(
+        "p",
+        "The page below is frozen as it was: typing and clicking do nothing until you reload.",
+    );
+    let report_box = add("textarea", report);
+    if let Some(pre) = &report_box {
         let _ = pre.set_attribute("readonly", "");
         let _ = pre.set_attribute("rows", "8");
         let _ = pre.set_attribute("aria-label", "bug report");
-        let _ = banner.append_child(&pre);
     }
-    if let Ok(b) = doc.create_element("button") {
-        b.set_text_content(Some("Reload"));
+    if let Some(b) = add("button", "Reload") {
         let _ = b.set_attribute("onclick", "location.reload()");
-        let _ = banner.append_child(&b);
     }
     let _ = body.insert_before(&banner, body.first_child().as_ref());
-    if let Some(t) = banner
-        .query_selector("textarea")
-        .ok()
-        .flatten()
-        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
+    if let Some(t) =
+        report_box.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
     {
         let _ = t.focus();
     }

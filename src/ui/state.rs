@@ -291,9 +291,7 @@ impl LessonState {
         let step = self.lesson.steps.get(self.step)?;
         step.learner_command().and_then(|k| step.commands.get(k))
     }
-}
 
-impl LessonState {
     /// The lesson at `step`, its commands typed or not, nothing picked.
     pub fn at(lesson: Rc<Lesson>, step: usize, done: bool) -> LessonState {
         LessonState {
@@ -858,11 +856,7 @@ impl Model {
             }));
             self.show_at(start_ms);
         } else {
-            Rc::make_mut(&mut self.lines).extend(ran.output);
-            self.shown_ms = ran.end_ms;
-            self.view = end_view;
-            self.prompt = prompt_of(&self.session.borrow());
-            self.observe();
+            self.show_end(ran.output, ran.end_ms, end_view);
         }
     }
 
@@ -927,9 +921,14 @@ impl Model {
 
     fn finish_pending(&mut self, p: &Pending) {
         self.pending = None;
-        Rc::make_mut(&mut self.lines).extend(p.output.iter().cloned());
-        self.shown_ms = p.end_ms;
-        self.view = p.end_view.clone();
+        self.show_end(p.output.clone(), p.end_ms, p.end_view.clone());
+    }
+
+    /// A command's end shown: its output, the world when it ended, the prompt.
+    fn show_end(&mut self, output: Vec<TermLine>, end_ms: u64, end_view: Rc<WorldView>) {
+        Rc::make_mut(&mut self.lines).extend(output);
+        self.shown_ms = end_ms;
+        self.view = end_view;
         self.prompt = prompt_of(&self.session.borrow());
         self.observe();
     }
@@ -1061,35 +1060,19 @@ impl Model {
     /// A new world with the lesson's seed and start, the steps before `step` run
     /// (and `step` itself if `done`), paused.
     fn replay(&mut self, lesson: &Rc<Lesson>, step: usize, done: bool) {
-        let start = match lesson.start {
-            lessons::Start::Cluster => Start::Cluster,
-            lessons::Start::Empty => Start::Empty,
-        };
-        let mut next = Model::new(lesson.seed, start);
-        next.playing = false;
+        let upto = if done { step + 1 } else { step };
+        // Replayed as a run is, so with a link's budget (`sim::budget`).
+        let mut run = Run::new(lesson.seed, lesson.start);
+        run.steps = (lesson.steps.iter().take(upto))
+            .flat_map(|s| &s.commands)
+            .map(|c| Step {
+                wait_ms: 0,
+                line: command_line(&c.command),
+            })
+            .collect();
+        let mut next = Model::replay_run(&run);
         next.speed = self.speed;
         next.version = self.version;
-        let upto = if done { step + 1 } else { step };
-        // A lesson's replay has a link's budget (`sim::budget`).
-        next.replaying = true;
-        next.session.borrow_mut().start_replay();
-        let commands: Vec<String> = lesson
-            .steps
-            .iter()
-            .take(upto)
-            .flat_map(|s| s.commands.iter().map(|c| command_line(&c.command)))
-            .collect();
-        let mut typed = 0;
-        for line in &commands {
-            if next.session.borrow().replay_spent().is_some() {
-                break;
-            }
-            next.submit(line);
-            typed += 1;
-        }
-        let spent = next.session.borrow().replay_spent();
-        let why = spent.map(|s| replay_cut(s, typed, commands.len()));
-        next.end_replay(why, "");
         next.lesson = Some(Rc::new(LessonState::at(lesson.clone(), step, done)));
         *self = next;
     }
@@ -1112,14 +1095,22 @@ impl Model {
             self.submit(&command_line(&c.command));
         }
         let awaiting = upto < step.commands.len();
-        self.lesson = Some(Rc::new(LessonState {
-            done: !awaiting,
-            awaiting,
-            playing_step: true,
-            seen: self.run.steps.len(),
-            ..(*l).clone()
-        }));
+        let seen = self.run.steps.len();
+        self.update_lesson(|l| {
+            l.done = !awaiting;
+            l.awaiting = awaiting;
+            l.playing_step = true;
+            l.seen = seen;
+        });
         self.lesson_step_settled();
+    }
+
+    /// Changes the lesson's state, if a lesson is open (in a new `Rc` when
+    /// the old one is shared, so whoever holds it sees the change).
+    fn update_lesson(&mut self, change: impl FnOnce(&mut LessonState)) {
+        if let Some(l) = self.lesson.as_mut() {
+            change(Rc::make_mut(l));
+        }
     }
 
     fn play_lesson_step(&mut self, speed: f64) {
@@ -1144,13 +1135,12 @@ impl Model {
         for c in &step.commands[k + 1..] {
             self.submit(&command_line(&c.command));
         }
-        self.lesson = Some(Rc::new(LessonState {
-            done: true,
-            awaiting: false,
-            performed: Some(performed),
-            playing_step: true,
-            ..(*l).clone()
-        }));
+        self.update_lesson(|l| {
+            l.done = true;
+            l.awaiting = false;
+            l.performed = Some(performed);
+            l.playing_step = true;
+        });
         self.lesson_step_settled();
     }
 
@@ -1166,10 +1156,7 @@ impl Model {
             return;
         };
         let line = command_line(&c.command);
-        self.lesson = Some(Rc::new(LessonState {
-            awaiting: false,
-            ..(*l).clone()
-        }));
+        self.update_lesson(|l| l.awaiting = false);
         self.submit(&line);
         self.lesson_rest(false);
     }
@@ -1182,10 +1169,7 @@ impl Model {
             return;
         };
         if l.playing_step && !self.playing {
-            self.lesson = Some(Rc::new(LessonState {
-                playing_step: false,
-                ..(*l).clone()
-            }));
+            self.update_lesson(|l| l.playing_step = false);
         }
         if !l.awaiting || self.run.steps.len() == l.seen {
             return;
@@ -1198,13 +1182,8 @@ impl Model {
         let found = self.run.steps[from..]
             .iter()
             .any(|s| lessons::same_command(&c.command, &s.line, current.as_deref()));
-        let Some(l) = self.lesson.clone() else {
-            return;
-        };
-        self.lesson = Some(Rc::new(LessonState {
-            seen: self.run.steps.len(),
-            ..(*l).clone()
-        }));
+        let seen = self.run.steps.len();
+        self.update_lesson(|l| l.seen = seen);
         if found {
             self.lesson_rest(true);
         }
@@ -1222,10 +1201,7 @@ impl Model {
             return false;
         }
         self.playing = false;
-        self.lesson = Some(Rc::new(LessonState {
-            playing_step: false,
-            ..(*l).clone()
-        }));
+        self.update_lesson(|l| l.playing_step = false);
         true
     }
 
@@ -1249,10 +1225,7 @@ impl Model {
         if l.done || choice >= choices {
             return;
         }
-        self.lesson = Some(Rc::new(LessonState {
-            picked: Some(choice),
-            ..(*l).clone()
-        }));
+        self.update_lesson(|l| l.picked = Some(choice));
     }
 
     fn lesson_move(&mut self, by: i64) {
@@ -1270,18 +1243,15 @@ impl Model {
                 )));
             }
         } else if l.step > 0 {
-            let lesson = l.lesson.clone();
-            self.replay(&lesson, l.step - 1, true);
+            self.replay(&l.lesson, l.step - 1, true);
         } else {
-            let lesson = l.lesson.clone();
-            self.replay(&lesson, 0, false);
+            self.replay(&l.lesson, 0, false);
         }
     }
 
     fn lesson_restore(&mut self) {
         if let Some(l) = self.lesson.clone() {
-            let lesson = l.lesson.clone();
-            self.replay(&lesson, l.step, l.done);
+            self.replay(&l.lesson, l.step, l.done);
         }
     }
 

@@ -16,9 +16,9 @@ use crate::sim::etcd::request::Header;
 use crate::sim::glossary::Word;
 use crate::sim::view::{visible_text, WorldView};
 
-/// A view compared by its machines alone (what the tables read), so the
-/// tables re-render when a member, a term, an index or a revision changed, not
-/// on every frame of the clock.
+/// A view compared by its machines alone (what the tables and the map's
+/// machines read), so they re-render when a member, a term, an index or a
+/// revision changed, not on every frame of the clock.
 #[derive(Clone)]
 pub struct MachinesOf(pub Rc<WorldView>);
 

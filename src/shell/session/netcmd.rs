@@ -128,26 +128,25 @@ impl Session {
             Some((_, Some(b))) => b,
             Some((l, None)) => return invalid("limit", l, " (a size, as 4mb or 256kb)"),
         };
-        let machine = match self.machine_name(machine) {
-            Ok(m) => m,
-            Err(o) => return o,
-        };
         let spec = NicSpec {
             rate_bps,
             limit_bytes,
         };
-        self.apply(Action::SetNic { machine, spec })
+        self.set_nic(machine, spec)
+    }
+
+    /// Sets machine `machine`'s NIC.
+    fn set_nic(&mut self, machine: &str, spec: NicSpec) -> Output {
+        match self.machine_name(machine) {
+            Ok(machine) => self.apply(Action::SetNic { machine, spec }),
+            Err(o) => o,
+        }
     }
 
     /// `net clear A` (its NIC) or `net clear A B` (both links between them).
     fn net_clear(&mut self, machine: &str, peer: Option<&str>) -> Output {
         let Some(peer) = peer else {
-            let machine = match self.machine_name(machine) {
-                Ok(m) => m,
-                Err(o) => return o,
-            };
-            let spec = NicSpec::default();
-            return self.apply(Action::SetNic { machine, spec });
+            return self.set_nic(machine, NicSpec::default());
         };
         let links = Links::Both(machine.to_string(), peer.to_string());
         self.change_links(&links, |_| LinkSpec::default())
