@@ -131,8 +131,9 @@ pub struct NetLinkView {
 pub struct NicView {
     pub machine: String,
     pub spec: NicSpec,
-    /// Bytes waiting in its queue now (more than the limit while a snapshot
-    /// or a client's bytes, which wait rather than drop, fill it).
+    /// Bytes waiting in its queue now: past the limit by at most one chunk
+    /// of a snapshot POST, or by a client's request or answer, which waits
+    /// whole rather than drop.
     pub queued_bytes: u64,
 }
 

@@ -10,10 +10,12 @@
 //! - **NICs.** Under each machine whose NIC is limited (or holds a queue),
 //!   its rate ("NIC 1mbit · queue") and a gauge of its queue: the bar fills
 //!   with the queued bytes over the queue's limit, its text says both, and
-//!   once a small raft message no longer fits (rafthttp then drops what it
-//!   cannot send: its dot stops with ✕) the bar is red and says "full".
-//!   A snapshot's bytes wait rather than drop, so a queue can hold more than
-//!   its limit: the bar stays full and the text says how much.
+//!   once a small raft message no longer fits (rafthttp then holds what it
+//!   cannot send in its writer buffer; only a full buffer drops, and that
+//!   message's dot stops with ✕) the bar is red and says "full". A
+//!   snapshot enters a chunk at a time as the queue drains, so it keeps the
+//!   queue at its limit; a client's request waits whole, so it can take the
+//!   queue past the limit: the bar stays full and the text says how much.
 //!
 //! The labels and gauges are models ([`link_labels`], [`nic_gauges`]) the
 //! map draws ([`labels`], [`gauges`]) and the tests read.
@@ -512,7 +514,7 @@ mod tests {
         );
         let v = view(&[], &[("a", 1_000_000, limit, limit - 10)]);
         assert!(nic_gauges(&v)[0].full);
-        // a snapshot waits past the limit: the bar stays full, the text says how much
+        // bytes past the limit (a client's request): the bar stays full, the text says how much
         let v = view(&[], &[("a", 1_000_000, limit, 30 << 20)]);
         let n = &nic_gauges(&v)[0];
         assert_eq!(
