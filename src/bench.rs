@@ -147,17 +147,23 @@ pub fn bare_raft(secs: u64) -> u64 {
 
 /// Best times of the five-member simulation with a put per simulated second
 /// and of bare raft-rs, `runs` runs of `secs` simulated seconds each,
-/// interleaved so a busy moment of the machine hits both alike, after one
-/// untimed warm-up run of each: a browser compiles a function's optimised
-/// code only once it has run a while, and the simulation's larger code stays
-/// on the baseline compiler longer than bare raft-rs's (a cold first run in
-/// Chromium measured 0.16 of bare raft-rs, the warm ones 0.23-0.26). `now`
-/// is the caller's clock (any unit; the times come back in it). An error
-/// says which workload did not do its work.
-pub fn sim_and_bare(runs: usize, secs: u64, now: impl Fn() -> f64) -> Result<(f64, f64), String> {
+/// interleaved so a busy moment of the machine hits both alike, after
+/// `warmups` untimed runs of each. A browser compiles a function's optimised
+/// code only once it has run a while, in the background: in Chromium on two
+/// cores the simulation's larger code took more than ten runs to get there
+/// (best of ten, cold: 21.8 ms a run; the next ten: 6.9-7.7 ms), so a figure
+/// taken sooner measures the compiler. `now` is the caller's clock (any
+/// unit; the times come back in it). An error says which workload did not do
+/// its work.
+pub fn sim_and_bare(
+    warmups: usize,
+    runs: usize,
+    secs: u64,
+    now: impl Fn() -> f64,
+) -> Result<(f64, f64), String> {
     let boot = five_member_boot();
     let (mut sim, mut bare) = (f64::MAX, f64::MAX);
-    for run in 0..=runs {
+    for run in 0..warmups + runs {
         let mut s = session_after(1, &boot);
         let t = now();
         let failed = puts_for(&mut s, secs);
@@ -171,7 +177,7 @@ pub fn sim_and_bare(runs: usize, secs: u64, now: impl Fn() -> f64) -> Result<(f6
         if applied < 5 * secs {
             return Err(format!("bare raft-rs applied only {applied} entries"));
         }
-        if run > 0 {
+        if run >= warmups {
             sim = sim.min(sim_time);
             bare = bare.min(bare_time);
         }

@@ -40,11 +40,11 @@ mod native {
 
     pub fn run() {
         let t0 = Instant::now();
-        let (sim, bare) = work::sim_and_bare(RUNS, SECS, || t0.elapsed().as_secs_f64())
+        let (sim, bare) = work::sim_and_bare(1, RUNS, SECS, || t0.elapsed().as_secs_f64())
             .expect("the workloads do their work");
         let ticks = work::member_ticks(5, SECS * 1000) as f64;
         println!(
-            "sim_5_members_native: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {RUNS} after a warm-up) (goal: >= 0.5 of bare raft-rs)",
+            "sim_5_members_native: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {RUNS} after a warm-up run) (goal: >= 0.5 of bare raft-rs)",
             ticks / sim
         );
         println!(
