@@ -67,7 +67,8 @@ struct Held {
     target: Rc<str>,
     pid: u64,
     bytes: u64,
-    /// Orders messages across connections: the oldest that fits goes first.
+    /// Orders messages across connections: the oldest that fits goes first
+    /// (`Buffers::push` sets it).
     seq: u64,
     /// A snapshot POST's progress (`None`: a stream message, which goes whole).
     post: Option<Post>,
@@ -113,13 +114,17 @@ impl Buffers {
             .map(|(_, q)| q)
     }
 
-    /// `h` waits at the head of its connection, after every message already
-    /// waiting on the others (a POST whose chunk just left).
-    fn requeue(&mut self, mut h: Held) {
+    /// `h` waits on its connection `conn`, after every message already
+    /// waiting (at the back of its own connection's queue, or at the front:
+    /// a POST whose chunk just left keeps its place there).
+    fn push(&mut self, conn: Conn, mut h: Held, front: bool) {
         h.seq = self.seq;
         self.seq += 1;
-        let key = (h.target.to_string(), Conn::Snapshot);
-        self.conns.entry(key).or_default().push_front(h);
+        let q = self.conns.entry((h.target.to_string(), conn)).or_default();
+        match front {
+            true => q.push_front(h),
+            false => q.push_back(h),
+        }
     }
 }
 
@@ -157,23 +162,21 @@ impl World {
     ) {
         let conn = Conn::of(msg.get_msg_type());
         let bufs = self.net.buffers.entry(from.to_string()).or_default();
-        let seq = bufs.seq;
-        let q = bufs.conns.entry((target.to_string(), conn)).or_default();
-        if q.len() >= STREAM_BUF_MSGS {
+        if bufs.conn(&target, conn).map_or(0, VecDeque::len) >= STREAM_BUF_MSGS {
             self.count_traffic(from, &target, None);
             self.record_wire(from, &target, &msg, None);
             self.with_server(from, |s, ctx| s.send_buffer_full(ctx, &msg));
             return;
         }
-        q.push_back(Held {
+        let h = Held {
             msg,
             target,
             pid,
             bytes,
-            seq,
+            seq: 0,
             post: None,
-        });
-        bufs.seq += 1;
+        };
+        bufs.push(conn, h, false);
         self.schedule_room(from);
     }
 
@@ -190,22 +193,20 @@ impl World {
         let Some(from_pid) = self.pid_of(from) else {
             return;
         };
-        let bufs = self.net.buffers.entry(from.to_string()).or_default();
-        let seq = bufs.seq;
-        bufs.seq += 1;
-        let key = (target.to_string(), Conn::Snapshot);
-        bufs.conns.entry(key).or_default().push_back(Held {
+        let h = Held {
             msg,
             target,
             pid,
             bytes,
-            seq,
+            seq: 0,
             post: Some(Post {
                 left: bytes,
                 from_pid,
                 first_arrival_ms: None,
             }),
-        });
+        };
+        let bufs = self.net.buffers.entry(from.to_string()).or_default();
+        bufs.push(Conn::Snapshot, h, false);
         self.pump(from);
     }
 
@@ -330,7 +331,7 @@ impl World {
         if post.left > 0 {
             h.post = Some(post);
             if let Some(bufs) = self.net.buffers.get_mut(from) {
-                bufs.requeue(h);
+                bufs.push(Conn::Snapshot, h, true);
             }
             return;
         }
