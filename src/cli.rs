@@ -4,7 +4,8 @@
 
 use crate::shell::runner;
 
-pub const USAGE: &str = "usage: quorum-playground run FILE|- [--logs] [--seed N]
+pub const USAGE: &str =
+    "usage: quorum-playground run FILE|- [--logs] [--seed N] [--etcd-version 3.4|3.5]
        quorum-playground check [--update] LESSON...
 
 run     prints a script's transcript

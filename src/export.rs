@@ -62,6 +62,7 @@ use crate::shell::command::{
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::session::{Executed, Session};
 use crate::shell::Output;
+use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::url::split_url;
 
 mod tc;
@@ -73,6 +74,8 @@ pub enum ExportError {
     Parse { line: usize, message: String },
     /// More machines than loopback addresses `127.0.0.2` to `127.0.0.254`.
     TooManyMachines { name: String },
+    /// A machine runs etcd 3.5: the script is written for etcd 3.4.23 only.
+    Etcd35 { name: String },
 }
 
 impl fmt::Display for ExportError {
@@ -82,6 +85,10 @@ impl fmt::Display for ExportError {
             ExportError::TooManyMachines { name } => write!(
                 f,
                 "machine {name}: no loopback address left (127.0.0.2 to 127.0.0.254 are taken)"
+            ),
+            ExportError::Etcd35 { name } => write!(
+                f,
+                "machine {name} runs etcd 3.5: the bash export is written for etcd 3.4.23 only"
             ),
         }
     }
@@ -723,6 +730,14 @@ impl Exporter {
             return Ok(replay(out));
         }
         let mut lines = match m {
+            Machine::Add {
+                name,
+                etcd: Some(EtcdVersion::V3_5),
+                ..
+            }
+            | Machine::Install(name, EtcdVersion::V3_5) => {
+                return Err(ExportError::Etcd35 { name: name.clone() })
+            }
             Machine::Add { name, .. } => self.machine_add(name)?,
             Machine::Down(name) => vec![
                 "# power off: its etcd dies as with kill -9 (on one host its addresses then".into(),
@@ -734,7 +749,9 @@ impl Exporter {
                 "# the machine goes away: its etcd dies as with kill -9".into(),
                 format!("stop_etcd {} KILL quiet", quote(&self.known(name))),
             ],
-            _ => vec!["# power on: nothing runs until etcd is started again".into()],
+            Machine::Up(_) => vec!["# power on: nothing runs until etcd is started again".into()],
+            Machine::Install(..) => vec!["# etcd 3.4.23 is what this script runs".into()],
+            Machine::BadVersion(_) | Machine::Usage => return Ok(replay(out)),
         };
         lines.push("st=0".into());
         Ok(lines)

@@ -50,7 +50,15 @@ fn check(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/export/{name}.sh"));
     let src = fs::read_to_string(&path).expect("the script");
     let seed = export::seed_of(&src);
-    let sim = runner::run_source(&src, RunOptions { seed, logs: false }).expect("it parses");
+    let sim = runner::run_source(
+        &src,
+        RunOptions {
+            seed,
+            logs: false,
+            ..Default::default()
+        },
+    )
+    .expect("it parses");
     let script = export::bash(&src).expect("it exports");
     let dir = temp_dir();
     let (real, secs) = run_bash(&dir, &script);

@@ -32,6 +32,7 @@ fn through(target: &str, input: &str) {
                     RunOptions {
                         seed: 1,
                         logs: true,
+                        ..Default::default()
                     },
                 );
             }

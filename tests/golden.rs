@@ -34,7 +34,15 @@ fn golden_path(script: &Path) -> PathBuf {
 
 fn run(script: &Path, seed: u64) -> String {
     let src = std::fs::read_to_string(script).expect("script readable");
-    run_source(&src, RunOptions { seed, logs: true }).expect("script parses")
+    run_source(
+        &src,
+        RunOptions {
+            seed,
+            logs: true,
+            ..Default::default()
+        },
+    )
+    .expect("script parses")
 }
 
 #[test]

@@ -13,7 +13,15 @@ fn run(name: &str) -> String {
 
 fn run_seed(name: &str, seed: u64) -> String {
     let src = std::fs::read_to_string(format!("tests/scripts/{name}.sh")).expect("script");
-    run_source(&src, RunOptions { seed, logs: false }).expect("parses")
+    run_source(
+        &src,
+        RunOptions {
+            seed,
+            logs: false,
+            ..Default::default()
+        },
+    )
+    .expect("parses")
 }
 
 /// The output of the `n`th command (0-based) whose echo contains `command`.

@@ -13,6 +13,7 @@ fn transcript() -> String {
         RunOptions {
             seed: 1,
             logs: true,
+            ..Default::default()
         },
     )
     .expect("parses")

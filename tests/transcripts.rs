@@ -146,6 +146,7 @@ fn check_scenario(name: &str) {
         RunOptions {
             seed: seed_of(name),
             logs: false,
+            ..Default::default()
         },
     )
     .unwrap_or_else(|e| panic!("{name}.sh:{}: {}", e.line, e.message));
@@ -197,6 +198,7 @@ fn dump_if_asked(name: &str, script: &str) {
         RunOptions {
             seed: seed_of(name),
             logs: true,
+            ..Default::default()
         },
     )
     .unwrap_or_else(|e| panic!("{name}.sh:{}: {}", e.line, e.message));

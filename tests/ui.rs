@@ -31,6 +31,7 @@ fn a_paused_page_runs_a_typed_script_as_the_runner_does() {
         RunOptions {
             seed: 1,
             logs: false,
+            ..Default::default()
         },
     )
     .expect("parses");

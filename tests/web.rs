@@ -16,6 +16,7 @@ fn check(script: &str, golden: &str) {
         RunOptions {
             seed: 1,
             logs: true,
+            ..Default::default()
         },
     )
     .expect("parses");

@@ -92,6 +92,7 @@ fn playground_lines() -> Vec<String> {
         let opts = RunOptions {
             seed: 20,
             logs: true,
+            ..Default::default()
         };
         let out = run_source(&src, opts).expect("parses");
         lines.extend(
@@ -168,6 +169,7 @@ fn a_fatal_start_is_a_warning_then_a_fatal_zap_line() {
         RunOptions {
             seed: 1,
             logs: true,
+            ..Default::default()
         },
     )
     .expect("parses");
@@ -254,6 +256,7 @@ fn a_snapshot_transfer_logs_as_real_etcd_with_zap() {
     let opts = RunOptions {
         seed: 1,
         logs: true,
+        ..Default::default()
     };
     let ours = run_source(&src, opts).expect("parses");
     let real = std::fs::read_to_string("tests/reference-run-b/zap/zx-snapshot-new-member.log")

@@ -116,6 +116,7 @@ $ net";
                     RunOptions {
                         seed: 1,
                         logs: true,
+                        ..Default::default()
                     },
                 );
             }),

@@ -12,6 +12,9 @@
 
 use std::fmt;
 
+use crate::sim::etcd::version::EtcdVersion;
+use EtcdVersion::{V3_4, V3_5};
+
 /// What a value (a flag's or a positional argument's) may be, for completion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Val {
@@ -49,6 +52,8 @@ pub struct Flag {
     pub repeatable: bool,
     /// Whether it changes what the playground does (else accepted and ignored).
     pub effect: bool,
+    /// The one etcd release that has it (`None`: both).
+    pub only: Option<EtcdVersion>,
 }
 
 const fn flag(name: &'static str, kind: Kind) -> Flag {
@@ -58,6 +63,7 @@ const fn flag(name: &'static str, kind: Kind) -> Flag {
         default: None,
         repeatable: false,
         effect: true,
+        only: None,
     }
 }
 
@@ -78,6 +84,15 @@ const fn with_default(f: Flag, default: &'static str) -> Flag {
 
 const fn ignored(f: Flag) -> Flag {
     Flag { effect: false, ..f }
+}
+
+/// A flag only one etcd release has (the other says `flag provided but not
+/// defined`).
+const fn only(version: EtcdVersion, f: Flag) -> Flag {
+    Flag {
+        only: Some(version),
+        ..f
+    }
 }
 
 const fn repeated(f: Flag) -> Flag {
@@ -344,8 +359,11 @@ pub fn etcdctl_flag(name: &str) -> Option<&'static Flag> {
 /// `--initial-cluster-state` values.
 pub const CLUSTER_STATES: &[&str] = &["existing", "new"];
 
-/// etcd 3.4's flags: first those that change something here, in the order their
-/// `ETCD_*` variables are read, then `version` and the ignored ones.
+/// etcd's flags: first those that change something here, in the order their
+/// `ETCD_*` variables are read, then `version` and the ignored ones, then those
+/// only one release has (as real 3.4.23 and 3.5.1 accept or refuse them).
+/// `--logger`'s and `--pre-vote`'s defaults are 3.4's; 3.5 turns both over
+/// (`EtcdVersion`).
 #[rustfmt::skip]
 pub const ETCD_FLAGS: &[Flag] = &[
     with_default(flag("name", Kind::Value(Val::Name)), "default"),
@@ -374,7 +392,7 @@ pub const ETCD_FLAGS: &[Flag] = &[
     ignored(value("discovery-srv-name")), ignored(value("auto-compaction-retention")),
     ignored(value("auto-compaction-mode")), ignored(value("cors")),
     ignored(value("host-whitelist")), ignored(value("log-outputs")), ignored(value("log-level")),
-    ignored(value("log-package-levels")), ignored(value("proxy")),
+    ignored(value("proxy")),
     ignored(value("proxy-failure-wait")), ignored(value("proxy-refresh-interval")),
     ignored(value("proxy-dial-timeout")), ignored(value("proxy-write-timeout")),
     ignored(value("proxy-read-timeout")), ignored(value("ca-file")), ignored(value("cert-file")),
@@ -385,19 +403,43 @@ pub const ETCD_FLAGS: &[Flag] = &[
     ignored(value("peer-crl-file")), ignored(value("peer-cert-allowed-cn")),
     ignored(value("peer-cert-allowed-hostname")), ignored(value("cipher-suites")),
     ignored(value("auth-token")), ignored(value("bcrypt-cost")), ignored(value("config-file")),
-    ignored(value("metrics")), ignored(value("experimental-backend-bbolt-freelist-type")),
+    ignored(value("metrics")),
     ignored(value("experimental-corrupt-check-time")),
     ignored(value("experimental-compaction-batch-limit")),
     ignored(value("experimental-peer-skip-client-san-verification")),
     ignored(value("experimental-watch-progress-notify-interval")),
     ignored(value("experimental-warning-apply-duration")),
-    ignored(boolean("enable-v2")), ignored(boolean("enable-pprof")), ignored(boolean("debug")),
+    ignored(boolean("enable-v2")), ignored(boolean("enable-pprof")), 
     ignored(boolean("client-cert-auth")), ignored(boolean("auto-tls")),
     ignored(boolean("peer-client-cert-auth")), ignored(boolean("peer-auto-tls")),
     ignored(boolean("initial-election-tick-advance")), ignored(boolean("unsafe-no-fsync")),
     ignored(boolean("experimental-initial-corrupt-check")),
     ignored(boolean("experimental-enable-v2v3")),
-    ignored(boolean("experimental-enable-lease-checkpoint")),
+    ignored(boolean("experimental-enable-lease-checkpoint")), ignored(value("raft-read-timeout")),
+    ignored(value("raft-write-timeout")),
+    // Only in 3.4.23 (00-versions-and-help.txt; 3.5.1 refuses them).
+    only(V3_4, ignored(boolean("debug"))), only(V3_4, ignored(value("log-package-levels"))),
+    only(V3_4, ignored(value("log-output"))), only(V3_4, ignored(value("max-concurrent-streams"))),
+    only(V3_4, ignored(value("experimental-backend-bbolt-freelist-type"))),
+    only(V3_4, ignored(boolean("experimental-enable-lease-checkpoint-persist"))),
+    // Only in 3.5.1.
+    only(V3_5, ignored(value("backend-bbolt-freelist-type"))),
+    only(V3_5, ignored(boolean("enable-log-rotation"))),
+    only(V3_5, ignored(value("log-rotation-config-json"))),
+    only(V3_5, ignored(value("self-signed-cert-validity"))),
+    only(V3_5, ignored(boolean("socket-reuse-address"))),
+    only(V3_5, ignored(boolean("socket-reuse-port"))), only(V3_5, ignored(value("v2-deprecation"))),
+    only(V3_5, ignored(value("client-cert-file"))), only(V3_5, ignored(value("client-key-file"))),
+    only(V3_5, ignored(value("peer-client-cert-file"))),
+    only(V3_5, ignored(value("peer-client-key-file"))),
+    only(V3_5, ignored(value("experimental-bootstrap-defrag-threshold-megabytes"))),
+    only(V3_5, ignored(boolean("experimental-txn-mode-write-with-shared-buffer"))),
+    only(V3_5, ignored(value("experimental-downgrade-check-time"))),
+    only(V3_5, ignored(boolean("experimental-memory-mlock"))),
+    only(V3_5, ignored(boolean("experimental-enable-distributed-tracing"))),
+    only(V3_5, ignored(value("experimental-distributed-tracing-address"))),
+    only(V3_5, ignored(value("experimental-distributed-tracing-instance-id"))),
+    only(V3_5, ignored(value("experimental-distributed-tracing-service-name"))),
 ];
 
 /// Which etcd flag a name is.
@@ -413,6 +455,8 @@ pub fn etcd_flag(name: &str) -> Option<&'static Flag> {
 pub const SIGNALS: &[&str] = &["KILL", "SIGKILL", "SIGTERM", "TERM"];
 const ETCD_ONLY: &[Val] = &[Val::Choice(&["etcd"])];
 const MACHINE: &[Val] = &[Val::Machine];
+/// The etcd releases a machine can run (`EtcdVersion`'s names).
+pub const ETCD_VERSIONS: &[&str] = &["3.4", "3.5"];
 
 const fn shell(
     words: &'static [&'static str],
@@ -445,9 +489,13 @@ const fn hidden(s: Spec<()>) -> Spec<()> {
 /// and irregular.
 #[rustfmt::skip]
 pub const SHELL: &[Spec<()>] = &[
-    shell(&["machine"], "machine add NAME [ADDR...] | machine rm NAME | machine down NAME | machine up NAME",
+    shell(&["machine"], "machine add NAME [ADDR...] [--etcd-version 3.4|3.5] | machine rm NAME | machine down NAME | machine up NAME | machine etcd-version NAME 3.4|3.5",
         "machine add node04 192.168.0.64", &[], &[]),
-    shell(&["machine", "add"], "machine add NAME [ADDR...]", "machine add node04 192.168.0.64", &[], &[]),
+    shell(&["machine", "add"], "machine add NAME [ADDR...] [--etcd-version 3.4|3.5]",
+        "machine add node04 192.168.0.64 --etcd-version 3.5",
+        &[flag("--etcd-version", Kind::Value(Val::Choice(ETCD_VERSIONS)))], &[]),
+    shell(&["machine", "etcd-version"], "machine etcd-version NAME 3.4|3.5", "machine etcd-version node01 3.5",
+        &[], &[Val::Machine, Val::Choice(ETCD_VERSIONS)]),
     shell(&["machine", "rm"], "machine rm NAME", "machine rm node04", &[], MACHINE),
     shell(&["machine", "down"], "machine down NAME", "machine down node02", &[], MACHINE),
     shell(&["machine", "up"], "machine up NAME", "machine up node02", &[], MACHINE),
@@ -482,6 +530,8 @@ pub const SHELL: &[Spec<()>] = &[
     shell(&["scp"], "scp [-r] [HOST:]SRC [HOST:]DST", "scp backup.db node02:backup.db", &[boolean("-r")], &[]),
     shell(&["logs"], "logs [HOST]", "logs node01", &[], MACHINE),
     shell(&["etcdctl"], "etcdctl [FLAGS] COMMAND ...", "etcdctl member list", ETCDCTL_GLOBALS, &[]),
+    shell(&["etcdutl"], "etcdutl version (etcd 3.5 only)", "etcdutl version", &[], &[]),
+    shell(&["etcdutl", "version"], "etcdutl version", "etcdutl version", &[], &[]),
     shell(&["net"], "net | net show | net cut A B | net cut A->B | net heal [A B] | net isolate A | net partition A B | C D | net delay A B DURATION [JITTER] | net loss A B PERCENT | net rate A RATE [limit SIZE] | net clear A [B]",
         "net cut node01 node02", &[], &[]),
     shell(&["net", "show"], "net show", "net show", &[], &[]),
@@ -813,29 +863,58 @@ fn arity_error(spec: &Spec<Op>, args: &[String]) -> Option<String> {
 /// An `etcd` line (also `docker run … etcd`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Etcd {
-    /// `--version` (or `-version`) first: print the version, start nothing.
+    /// `--version` (or `-version`) given: print the version, start nothing.
     pub version: bool,
     pub flags: Flags,
+    /// The release a `docker run` image's tag names (`…:v3.5.1`): it runs
+    /// whatever the machine has installed.
+    pub image: Option<EtcdVersion>,
+    /// The program as named and its arguments, as etcd 3.5 logs them
+    /// (`Running: `).
+    pub argv: Vec<String>,
 }
 
 impl Etcd {
-    fn parse(args: &[String]) -> Etcd {
+    fn parse(program: &str, args: &[String]) -> Etcd {
+        let flags = Flags::read(args, Dialect::Go, etcd_flag);
+        let argv = std::iter::once(program.to_string()).chain(args.iter().cloned());
         Etcd {
-            version: args
-                .first()
-                .is_some_and(|a| a == "--version" || a == "-version"),
-            flags: Flags::read(args, Dialect::Go, etcd_flag),
+            version: flags.on("version"),
+            flags,
+            image: None,
+            argv: argv.collect(),
         }
     }
+}
+
+/// The release an image's tag names: `v3.4.x` or `v3.5.x` (`None`: another
+/// tag, or none).
+fn image_version(image: &str) -> Option<EtcdVersion> {
+    let tag = image.rsplit_once(':')?.1;
+    EtcdVersion::ALL.into_iter().find(|v| {
+        tag.strip_prefix('v')
+            .and_then(|t| t.strip_prefix(v.name()))
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+    })
 }
 
 /// `machine …`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Machine {
-    Add { name: String, addrs: Vec<String> },
+    /// `machine add NAME [ADDR...] [--etcd-version V]` (`None`: the session's).
+    Add {
+        name: String,
+        addrs: Vec<String>,
+        etcd: Option<EtcdVersion>,
+    },
     Rm(String),
     Down(String),
     Up(String),
+    /// `machine etcd-version NAME V`: another etcd on a machine whose etcd is
+    /// stopped.
+    Install(String, EtcdVersion),
+    /// An `--etcd-version` that is neither 3.4 nor 3.5, as written.
+    BadVersion(String),
     Usage,
 }
 
@@ -918,6 +997,16 @@ pub enum Docker {
     Usage,
 }
 
+/// `etcdutl …`: what etcd 3.5.1's etcdutl does here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Etcdutl {
+    Version,
+    /// No command: cobra prints the usage.
+    Usage,
+    /// A command etcdutl does not have, as written.
+    Unknown(String),
+}
+
 /// A signal `kill` sends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Signal {
@@ -954,6 +1043,8 @@ pub enum Command {
     },
     Logs(Option<String>),
     Etcdctl(Etcdctl),
+    /// `etcdutl …` (etcd 3.5's offline tool).
+    Etcdutl(Etcdutl),
     Net(Net),
     /// `sleep DURATION` (`None`: a missing or extra operand).
     Sleep(Option<String>),
@@ -1064,7 +1155,9 @@ fn command(argv: &[String]) -> Command {
         ["date", ..] => Command::DateUsage,
         ["echo", rest @ ..] => Command::Echo(owned(rest)),
         ["export", rest @ ..] => Command::Export(owned(rest)),
-        ["etcd" | "/usr/local/bin/etcd", ..] => Command::Etcd(Etcd::parse(tail())),
+        [program @ ("etcd" | "/usr/local/bin/etcd"), ..] => {
+            Command::Etcd(Etcd::parse(program, tail()))
+        }
         ["docker", rest @ ..] => Command::Docker(docker(rest)),
         ["kill", rest @ ..] => Command::Kill(kill(rest)),
         ["rm", rest @ ..] => Command::Rm(
@@ -1091,6 +1184,9 @@ fn command(argv: &[String]) -> Command {
         }
         ["logs", rest @ ..] => Command::Logs(rest.first().map(|s| s.to_string())),
         ["etcdctl", ..] => Command::Etcdctl(Etcdctl::parse(tail())),
+        ["etcdutl"] | ["etcdutl", "--help" | "-h" | "help"] => Command::Etcdutl(Etcdutl::Usage),
+        ["etcdutl", "version", ..] => Command::Etcdutl(Etcdutl::Version),
+        ["etcdutl", other, ..] => Command::Etcdutl(Etcdutl::Unknown(other.to_string())),
         ["net", rest @ ..] => Command::Net(net(rest)),
         ["sleep", d] => Command::Sleep(Some(d.to_string())),
         ["sleep", ..] => Command::Sleep(None),
@@ -1103,14 +1199,43 @@ fn command(argv: &[String]) -> Command {
 
 fn machine(rest: &[&str]) -> Machine {
     match rest {
-        ["add", name, addrs @ ..] => Machine::Add {
-            name: name.to_string(),
-            addrs: owned(addrs),
-        },
+        ["add", name, words @ ..] => machine_add(name, words),
         ["rm", name] => Machine::Rm(name.to_string()),
         ["down", name] => Machine::Down(name.to_string()),
         ["up", name] => Machine::Up(name.to_string()),
+        ["etcd-version", name, v] => match EtcdVersion::from_name(v) {
+            Some(v) => Machine::Install(name.to_string(), v),
+            None => Machine::BadVersion(v.to_string()),
+        },
         _ => Machine::Usage,
+    }
+}
+
+/// `machine add NAME [ADDR...] [--etcd-version V | --etcd-version=V]`.
+fn machine_add(name: &str, words: &[&str]) -> Machine {
+    let mut addrs = Vec::new();
+    let mut etcd = None;
+    let mut rest = words.iter();
+    while let Some(w) = rest.next() {
+        let v = match w.strip_prefix("--etcd-version") {
+            Some("") => rest.next().copied(),
+            Some(v) => v.strip_prefix('='),
+            None if w.starts_with('-') => return Machine::Usage,
+            None => {
+                addrs.push(w.to_string());
+                continue;
+            }
+        };
+        match v.map(|v| (v, EtcdVersion::from_name(v))) {
+            Some((_, Some(v))) => etcd = Some(v),
+            Some((v, None)) => return Machine::BadVersion(v.to_string()),
+            None => return Machine::Usage,
+        }
+    }
+    Machine::Add {
+        name: name.to_string(),
+        addrs,
+        etcd,
     }
 }
 
@@ -1198,10 +1323,12 @@ pub fn docker_image_at(opts: &[&str]) -> usize {
 
 /// `docker run [OPTS] IMAGE [/usr/local/bin/]etcd FLAGS...`: the etcd it starts.
 fn docker_run(opts: &[&str]) -> Option<Etcd> {
-    match opts.get(docker_image_at(opts) + 1..)? {
-        [binary, flags @ ..] if matches!(*binary, "etcd" | "/usr/local/bin/etcd") => {
-            Some(Etcd::parse(&owned(flags)))
-        }
+    let at = docker_image_at(opts);
+    match opts.get(at + 1..)? {
+        [binary, flags @ ..] if matches!(*binary, "etcd" | "/usr/local/bin/etcd") => Some(Etcd {
+            image: opts.get(at).and_then(|i| image_version(i)),
+            ..Etcd::parse(binary, &owned(flags))
+        }),
         _ => None,
     }
 }

@@ -587,7 +587,7 @@ mod tests {
 
     #[test]
     fn command_names() {
-        assert_eq!(cands("et"), ["etcd", "etcdctl"]);
+        assert_eq!(cands("et"), ["etcd", "etcdctl", "etcdutl"]);
         assert_eq!(common("et"), "etcd");
         assert_eq!(common("etcdc"), "etcdctl ");
         assert_eq!(accept("mach"), "machine ");
@@ -600,7 +600,7 @@ mod tests {
         assert!(cands("zzz").is_empty());
         assert_eq!(common("zzz"), "zzz");
         assert_eq!(common("etcd"), "etcd");
-        assert_eq!(cands("etcd"), ["etcd", "etcdctl"]);
+        assert_eq!(cands("etcd"), ["etcd", "etcdctl", "etcdutl"]);
     }
 
     #[test]
@@ -624,7 +624,7 @@ mod tests {
     fn prompt_prefix_is_kept() {
         let done = c("node01$ et");
         assert_eq!(done.start, 8);
-        assert_eq!(done.candidates, ["etcd", "etcdctl"]);
+        assert_eq!(done.candidates, ["etcd", "etcdctl", "etcdutl"]);
         assert_eq!(accept("node01$ etcdctl mem"), "node01$ etcdctl member ");
         assert_eq!(
             accept("(Node01)$ etcdctl member pro"),
@@ -749,7 +749,7 @@ mod tests {
             accept("ETCDCTL_API=3 etcdctl mem"),
             "ETCDCTL_API=3 etcdctl member "
         );
-        assert_eq!(cands("ETCDCTL_API=3 et"), ["etcd", "etcdctl"]);
+        assert_eq!(cands("ETCDCTL_API=3 et"), ["etcd", "etcdctl", "etcdutl"]);
     }
 
     #[test]

@@ -1,9 +1,34 @@
 //! `etcd`'s flags as a configuration: what each flag of the command table
 //! ([`command::ETCD_FLAGS`](super::command::ETCD_FLAGS)) sets, the `ETCD_*`
-//! environment variables, and the errors etcd 3.4.23 prints for bad values.
+//! environment variables, and the errors etcd 3.4.23 and 3.5.1 print for bad
+//! values and for flags their release does not have.
 
 use super::command::{etcd_flag, Dialect, Flags, Kind, ETCD_FLAGS};
 use crate::sim::etcd::config::{ClusterState, EtcdConfig, Logger};
+use crate::sim::etcd::version::EtcdVersion;
+
+/// What Go's flag package prints after a flag error (`etcdmain/help.go`'s
+/// usage line; the same in 3.4.23 and 3.5.1).
+pub const USAGE: &str = "Usage:
+
+  etcd [flags]
+    Start an etcd server.
+
+  etcd --version
+    Show the version of etcd.
+
+  etcd -h | --help
+    Show the help information about etcd.
+
+  etcd --config-file
+    Path to the server configuration file. Note that if a configuration file is provided, other command line flags and environment variables will be ignored.
+
+  etcd gateway
+    Run the stateless pass-through etcd TCP connection forwarding proxy.
+
+  etcd grpc-proxy
+    Run the stateless etcd v3 gRPC L7 reverse proxy.
+";
 
 /// Why `etcd` refused its command line: the message and exit status (Go's flag
 /// package exits 2).
@@ -22,12 +47,13 @@ pub struct FlagError {
 pub fn config(
     flags: &Flags,
     env: &dyn Fn(&str) -> Option<String>,
+    version: EtcdVersion,
 ) -> Result<EtcdConfig, FlagError> {
-    if let Some(e) = &flags.error {
-        return Err(bad(e.message(Dialect::Go)));
+    if let Some(e) = refused(flags, version) {
+        return Err(e);
     }
     let given: Vec<(&str, &str)> = flags.given().map(|g| (g.flag.name, g.value())).collect();
-    let mut cfg = EtcdConfig::default();
+    let mut cfg = EtcdConfig::for_version(version);
     for name in ETCD_FLAGS.iter().filter(|f| f.effect).map(|f| f.name) {
         let var = env_var(name);
         if given.iter().any(|(n, _)| *n == name) {
@@ -53,6 +79,23 @@ pub fn config(
         cfg.advertise_client_urls.clear();
     }
     Ok(cfg)
+}
+
+/// The flag error Go's flag package stops at, if any: the first flag this
+/// release does not have (they come before a word the table does not know,
+/// as `Flags::read` stops there), else the table's own error.
+pub fn refused(flags: &Flags, version: EtcdVersion) -> Option<FlagError> {
+    let missing = flags
+        .given()
+        .find(|g| g.flag.only.is_some_and(|v| v != version));
+    match (missing, &flags.error) {
+        (Some(g), _) => Some(bad(format!(
+            "flag provided but not defined: -{}",
+            g.flag.name
+        ))),
+        (None, Some(e)) => Some(bad(e.message(Dialect::Go))),
+        (None, None) => None,
+    }
 }
 
 /// The `ETCD_*` variable that stands for a flag.
@@ -152,7 +195,7 @@ mod tests {
     }
 
     fn parse(flags: &Flags, env: &dyn Fn(&str) -> Option<String>) -> Result<EtcdConfig, FlagError> {
-        config(flags, env)
+        config(flags, env, EtcdVersion::V3_4)
     }
 
     #[test]

@@ -17,6 +17,7 @@ use crate::sim::etcd::membership::Member;
 use crate::sim::etcd::request::{
     Code, Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo,
 };
+use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::world::{CallResult, DiskItem, World};
 
 mod check;
@@ -161,7 +162,7 @@ struct Client<'a> {
 fn retried(r: &Request) -> bool {
     matches!(
         r,
-        Request::Range { .. } | Request::MemberList | Request::Status
+        Request::Range { .. } | Request::MemberList { .. } | Request::Status
     )
 }
 
@@ -191,8 +192,7 @@ impl Client<'_> {
             Op::CheckPerf => self.check_perf(l),
             Op::CheckDatascale => self.check_datascale(l),
             Op::Version => {
-                self.out.line("etcdctl version: 3.4.23");
-                self.out.line("API version: 3.4");
+                self.out.raw(&self.version().tool_version_text("etcdctl"));
                 Ok(())
             }
         }
@@ -234,6 +234,18 @@ impl Client<'_> {
 
     /// Calls the first endpoint as clientv3 does, printing retry warnings; returns
     /// the response or the error text etcdctl shows.
+    /// The etcd installed where etcdctl runs: its etcdctl is the same release.
+    fn version(&self) -> EtcdVersion {
+        let m = self.world.machines().get(&self.machine);
+        m.map(|m| m.etcd).unwrap_or_default()
+    }
+
+    /// A member list as this etcdctl's client library sends it.
+    fn member_list_request(&self) -> Request {
+        let linearizable = self.version().linearizable_member_list();
+        Request::MemberList { linearizable }
+    }
+
     fn call(&mut self, l: &Line, request: Request) -> Result<Response, String> {
         let first = l.globals.endpoints.first().cloned().unwrap_or_default();
         let target = self.client_target(&first);
@@ -402,7 +414,9 @@ impl Client<'_> {
     }
 
     fn member_list(&mut self, l: &Line) -> Result<(), Fail> {
-        let resp = self.call(l, Request::MemberList).map_err(|e| fail(1, e))?;
+        let resp = self
+            .call(l, self.member_list_request())
+            .map_err(|e| fail(1, e))?;
         let Reply::Members { members, .. } = &resp.reply else {
             return Ok(());
         };
@@ -437,7 +451,9 @@ impl Client<'_> {
         if !l.bool_flag("cluster") {
             return Ok(l.globals.endpoints.clone());
         }
-        let resp = self.call(l, Request::MemberList).map_err(|e| fail(1, e))?;
+        let resp = self
+            .call(l, self.member_list_request())
+            .map_err(|e| fail(1, e))?;
         let Reply::Members { members, .. } = resp.reply else {
             return Ok(Vec::new());
         };

@@ -1,14 +1,17 @@
-//! The headless runner: `run FILE [--logs] [--seed N]` prints a script's
+//! The headless runner: `run FILE [--logs] [--seed N] [--etcd-version 3.4|3.5]` prints a script's
 //! transcript as `design/shell.md` specifies.
 
 use super::parse::{self, ScriptCommand};
 use super::session::Session;
+use crate::sim::etcd::version::EtcdVersion;
 
 /// Options of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RunOptions {
     pub seed: u64,
     pub logs: bool,
+    /// The etcd every `machine add` installs unless it names one.
+    pub etcd: EtcdVersion,
 }
 
 impl Default for RunOptions {
@@ -16,6 +19,7 @@ impl Default for RunOptions {
         RunOptions {
             seed: 1,
             logs: false,
+            etcd: EtcdVersion::default(),
         }
     }
 }
@@ -23,6 +27,7 @@ impl Default for RunOptions {
 /// Runs a parsed script and returns its transcript.
 pub fn transcript(commands: &[ScriptCommand], opts: RunOptions) -> String {
     let mut session = Session::new(opts.seed);
+    session.default_etcd = opts.etcd;
     let mut out = String::new();
     for c in commands {
         run_one(&mut session, c, opts.logs, &mut out);
@@ -53,9 +58,10 @@ pub fn run_source(src: &str, opts: RunOptions) -> Result<String, parse::ParseErr
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-const USAGE: &str = "usage: quorum-playground run FILE|- [--logs] [--seed N]";
+const USAGE: &str =
+    "usage: quorum-playground run FILE|- [--logs] [--seed N] [--etcd-version 3.4|3.5]";
 
-/// `run FILE|- [--logs] [--seed N]`: the headless runner's command line (see
+/// `run FILE|- [--logs] [--seed N] [--etcd-version 3.4|3.5]`: the headless runner's command line (see
 /// `crate::cli` for the binary's whole usage).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run_cli(args: &[String]) -> i32 {
@@ -72,6 +78,16 @@ pub fn run_cli(args: &[String]) -> i32 {
                     Some(s) => opts.seed = s,
                     None => {
                         eprintln!("--seed needs a number\n{USAGE}");
+                        return 2;
+                    }
+                }
+            }
+            "--etcd-version" => {
+                i += 1;
+                match args.get(i).and_then(|v| EtcdVersion::from_name(v)) {
+                    Some(v) => opts.etcd = v,
+                    None => {
+                        eprintln!("--etcd-version needs 3.4 or 3.5\n{USAGE}");
                         return 2;
                     }
                 }

@@ -5,11 +5,13 @@
 
 use std::collections::BTreeMap;
 
-use super::command::{self, Command, Docker, Etcd, Line, Machine, Op, Signal};
+use super::command::{self, Command, Docker, Etcd, Etcdutl, Line, Machine, Op, Signal};
 use super::parse::{self, Prompt};
 use super::{etcd_flags, etcdctl, Output};
 use crate::sim::budget::{self, Budget, Spent};
+use crate::sim::etcd::config::EtcdConfig;
 use crate::sim::etcd::logfmt::{days_from_civil, Stamp};
+use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::world::{self, Action, Held, World, WorldError};
 
 mod netcmd;
@@ -31,6 +33,9 @@ pub struct Session {
     limits: LimitsMet,
     /// Set while a command runs when it meets a limit.
     met: Option<String>,
+    /// The etcd a `machine add` installs when it names none (the runner's
+    /// `--etcd-version`).
+    pub default_etcd: EtcdVersion,
 }
 
 /// The playground's own limits (`sim::budget`, the shell's sizes) that
@@ -42,6 +47,24 @@ pub struct LimitsMet {
     /// What the first of them printed.
     pub first: Option<String>,
 }
+
+/// `etcdutl` alone (or `--help`), as etcdutl 3.5.1 prints it.
+const ETCDUTL_HELP: &str = "Usage:
+  etcdutl [command]
+
+Available Commands:
+  backup      [legacy] offline backup of etcd directory
+  defrag      Defragments the storage of the etcd
+  help        Help about any command
+  snapshot    Manages etcd node snapshots
+  version     Prints the version of etcdutl
+
+Flags:
+  -h, --help               help for etcdutl
+  -w, --write-out string   set the output format (fields, json, protobuf, simple, table) (default \"simple\")
+
+Use \"etcdutl [command] --help\" for more information about a command.
+";
 
 /// The most bytes of variables (names and values, all machines together) a
 /// session holds.
@@ -70,6 +93,7 @@ impl Session {
             replay: Budget::NONE,
             limits: LimitsMet::default(),
             met: None,
+            default_etcd: EtcdVersion::default(),
         }
     }
 
@@ -307,6 +331,7 @@ impl Session {
             Command::Copy { remote, paths } => self.copy(paths.as_ref(), *remote),
             Command::Logs(host) => self.logs(host.as_deref()),
             Command::Etcdctl(e) => self.etcdctl(e),
+            Command::Etcdutl(u) => self.etcdutl(u),
             Command::Net(n) => self.net(n),
             Command::Sleep(d) => self.sleep(d.as_deref()),
             Command::Wait(None) => self.wait(),
@@ -336,6 +361,9 @@ impl Session {
             WorldError::AddressTaken(a) => format!("machine: address {a} is already in use"),
             WorldError::MachineDown(m) => format!("sh: {m} is powered off"),
             WorldError::NoProcess(_) => "kill: etcd: no such process".to_string(),
+            WorldError::EtcdRunning(m) => {
+                format!("machine: {m}: etcd is running: stop it before switching its version")
+            }
             WorldError::AddressAlreadyInUse(a) => {
                 format!("etcdmain: listen tcp {a}: bind: address already in use")
             }
@@ -371,11 +399,24 @@ impl Session {
     }
 
     fn machine_cmd(&mut self, m: &Machine) -> Output {
-        let (name, action): (&str, fn(String) -> Action) = match m {
-            Machine::Add { name, addrs } => return self.machine_add(name, addrs),
-            Machine::Rm(name) => (name, |name| Action::RemoveMachine { name }),
-            Machine::Down(name) => (name, |name| Action::PowerOff { name }),
-            Machine::Up(name) => (name, |name| Action::PowerOn { name }),
+        let (name, action): (&str, Box<dyn Fn(String) -> Action>) = match m {
+            Machine::Add { name, addrs, etcd } => {
+                return self.machine_add(name, addrs, etcd.unwrap_or(self.default_etcd))
+            }
+            Machine::Install(name, etcd) => {
+                let etcd = *etcd;
+                (
+                    name,
+                    Box::new(move |name| Action::InstallEtcd { name, etcd }),
+                )
+            }
+            Machine::BadVersion(v) => {
+                let known = command::ETCD_VERSIONS.join(" or ");
+                return Output::failure(&format!("machine: etcd version {v:?}: not {known}"), 2);
+            }
+            Machine::Rm(name) => (name, Box::new(|name| Action::RemoveMachine { name })),
+            Machine::Down(name) => (name, Box::new(|name| Action::PowerOff { name })),
+            Machine::Up(name) => (name, Box::new(|name| Action::PowerOn { name })),
             Machine::Usage => return usage_error("machine", 2),
         };
         let name = match self.machine_name(name) {
@@ -389,7 +430,7 @@ impl Session {
         out
     }
 
-    fn machine_add(&mut self, name: &str, addrs: &[String]) -> Output {
+    fn machine_add(&mut self, name: &str, addrs: &[String], etcd: EtcdVersion) -> Output {
         if !valid_name(name) {
             return Output::failure(&format!("machine: {name:?} is not a valid machine name"), 2);
         }
@@ -397,7 +438,11 @@ impl Session {
             name: name.to_string(),
             addrs: addrs.to_vec(),
         };
-        let out = self.apply(a);
+        let mut out = self.apply(a);
+        if out.status == 0 && etcd != EtcdVersion::default() {
+            let name = name.to_string();
+            out = self.apply(Action::InstallEtcd { name, etcd });
+        }
         if out.status == 0 && self.current.is_none() {
             self.current = Some(name.to_string());
         }
@@ -475,19 +520,59 @@ impl Session {
             Ok(m) => m,
             Err(o) => return o,
         };
+        let version = e.image.unwrap_or_else(|| self.etcd_of(&machine));
+        let usage = |e: etcd_flags::FlagError| {
+            let usage = if e.status == 2 { etcd_flags::USAGE } else { "" };
+            Output::failure(&format!("{}\n{usage}", e.message), e.status)
+        };
+        if let Some(err) = etcd_flags::refused(&e.flags, version) {
+            return usage(err);
+        }
         if e.version {
-            return Output::text("etcd Version: 3.4.23\nGit SHA: Not provided (use ./build instead of go build)\nGo Version: go1.19.8\nGo OS/Arch: linux/amd64\n");
+            return Output::text(version.etcd_version_text());
         }
         let cfg = {
             let env = |k: &str| self.var(k);
-            etcd_flags::config(&e.flags, &env)
+            etcd_flags::config(&e.flags, &env, version)
         };
         match cfg {
             Ok(cfg) => self.apply(Action::StartEtcd {
                 machine,
-                cfg: Box::new(cfg),
+                cfg: Box::new(EtcdConfig {
+                    args: e.argv.clone(),
+                    ..cfg
+                }),
             }),
-            Err(e) => Output::failure(&e.message, e.status),
+            Err(e) => usage(e),
+        }
+    }
+
+    /// The etcd installed on a machine.
+    fn etcd_of(&self, machine: &str) -> EtcdVersion {
+        self.world
+            .machines()
+            .get(machine)
+            .map(|m| m.etcd)
+            .unwrap_or_default()
+    }
+
+    /// `etcdutl …`: etcd 3.5's offline tool; 3.4 has none.
+    fn etcdutl(&mut self, u: &Etcdutl) -> Output {
+        let machine = match self.need_machine() {
+            Ok(m) => m,
+            Err(o) => return o,
+        };
+        let version = self.etcd_of(&machine);
+        if version == EtcdVersion::V3_4 {
+            return Output::failure("sh: etcdutl: command not found", 127);
+        }
+        match u {
+            Etcdutl::Version => Output::text(&version.tool_version_text("etcdutl")),
+            Etcdutl::Usage => Output::text(ETCDUTL_HELP),
+            Etcdutl::Unknown(c) => Output::failure(
+                &format!("Error: unknown command {c:?} for \"etcdutl\"\nRun 'etcdutl --help' for usage.\nError: unknown command {c:?} for \"etcdutl\""),
+                1,
+            ),
         }
     }
 

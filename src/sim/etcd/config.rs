@@ -1,6 +1,8 @@
 //! An etcd server's configuration: the flags `etcd` was started with, after
 //! defaults, as `embed.Config` holds them, and the checks `embed` makes on them.
 
+use super::version::EtcdVersion;
+
 /// `--initial-cluster-state`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClusterState {
@@ -40,6 +42,10 @@ pub struct EtcdConfig {
     pub snapshot_count: u64,
     pub pre_vote: bool,
     pub logger: Logger,
+    /// The release running (the machine's etcd, or a docker image's).
+    pub version: EtcdVersion,
+    /// The command line as typed (program first), which 3.5 logs.
+    pub args: Vec<String>,
 }
 
 impl Default for EtcdConfig {
@@ -62,11 +68,33 @@ impl Default for EtcdConfig {
             snapshot_count: 100_000,
             pre_vote: false,
             logger: Logger::Capnslog,
+            version: EtcdVersion::V3_4,
+            args: Vec::new(),
         }
     }
 }
 
 impl EtcdConfig {
+    /// `embed.NewConfig()` of a release: 3.5 turns pre-vote on and logs
+    /// with zap.
+    pub fn for_version(version: EtcdVersion) -> Self {
+        EtcdConfig {
+            pre_vote: version.pre_vote_default(),
+            logger: match version {
+                EtcdVersion::V3_4 => Logger::Capnslog,
+                EtcdVersion::V3_5 => Logger::Zap,
+            },
+            version,
+            ..EtcdConfig::default()
+        }
+    }
+
+    /// Whether it logs zap JSON: `--logger=zap`, and always on 3.5 (whose
+    /// refusal of `--logger=capnslog` is itself a zap line).
+    pub fn zap(&self) -> bool {
+        self.logger == Logger::Zap || self.version == EtcdVersion::V3_5
+    }
+
     /// The data dir, defaulting to `NAME.etcd` as etcd does.
     pub fn data_dir(&self) -> String {
         if self.data_dir.is_empty() {
@@ -100,6 +128,9 @@ impl EtcdConfig {
     /// `embed.Config.Validate`'s timing checks (etcd prints them after
     /// `error verifying flags, `).
     pub fn validate(&self) -> Result<(), String> {
+        if self.version == EtcdVersion::V3_5 && self.logger == Logger::Capnslog {
+            return Err("--logger=capnslog is removed in v3.5".into());
+        }
         if self.heartbeat_ms == 0 {
             return Err("--heartbeat-interval must be >0 (set to 0ms)".into());
         }

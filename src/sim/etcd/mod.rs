@@ -14,4 +14,5 @@ pub mod raftlog;
 pub mod request;
 pub mod server;
 pub mod snapshot_transfer;
+pub mod version;
 pub mod zapfmt;

@@ -24,7 +24,11 @@ pub enum Request {
     PutGenerated(Generated),
     /// The metrics endpoint's `process_resident_memory_bytes` (`check datascale`).
     Metrics,
-    MemberList,
+    /// `linearizable`: etcdctl 3.5's client asks for it; a 3.5 server then
+    /// answers after a read index, as a linearizable range.
+    MemberList {
+        linearizable: bool,
+    },
     MemberAdd {
         peer_urls: Vec<String>,
         learner: bool,

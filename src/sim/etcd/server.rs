@@ -24,7 +24,8 @@ use super::rafthttp::{Handler, Kind, Reaches, StreamRequest, Transport};
 use super::request::{Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo};
 use super::snapshot_transfer::{self, Transfer};
 
-/// The version every simulated server reports.
+/// The release a capnslog-logging server is (3.5 logs zap only; a server's
+/// own release is `cfg.version`).
 pub const VERSION: &str = "3.4.23";
 /// etcd's `HealthInterval`: peers must be connected this long for reconfiguration.
 pub const HEALTH_INTERVAL_MS: u64 = 5000;
@@ -1829,7 +1830,8 @@ impl Server {
             Request::Range {
                 serializable: false,
                 ..
-            } => u64::MAX,
+            }
+            | Request::MemberList { linearizable: true } => u64::MAX,
             _ => ctx.now_ms + self.cfg.request_timeout_ms(),
         };
         let waiter = Waiter {
@@ -1865,7 +1867,13 @@ impl Server {
     ) -> Option<Result<Reply, ServerError>> {
         match request {
             Request::Status => Some(Ok(Reply::Status(self.status()))),
-            Request::MemberList => Some(Ok(self.members_reply(None))),
+            Request::MemberList { linearizable }
+                if linearizable && self.cfg.version.linearizable_member_list() =>
+            {
+                self.start_read(ctx, req);
+                None
+            }
+            Request::MemberList { .. } => Some(Ok(self.members_reply(None))),
             Request::Range {
                 key,
                 prefix,
@@ -1922,7 +1930,7 @@ impl Server {
     pub fn status(&self) -> StatusInfo {
         let leader = self.node.raft.leader_id;
         StatusInfo {
-            version: VERSION.into(),
+            version: self.cfg.version.release().into(),
             db_size: self.db_size(),
             db_size_in_use: 16384,
             leader,
@@ -2171,14 +2179,13 @@ impl Server {
         self.read_loop.first_commit = false;
         self.read_loop.next_id = self.req_ids.next();
         for req in round.batch {
-            let Some(Request::Range { key, prefix, .. }) =
-                self.waiters.get(&req).map(|w| w.request.clone())
-            else {
-                continue; // its client gave up
-            };
-            let result = match error {
-                Some(e) => Err(e),
-                None => Ok(Reply::Range(self.backend.kv.range(&key, prefix))),
+            let result = match (error, self.waiters.get(&req).map(|w| &w.request)) {
+                (_, None) => continue, // its client gave up
+                (Some(e), _) => Err(e),
+                (None, Some(Request::Range { key, prefix, .. })) => {
+                    Ok(Reply::Range(self.backend.kv.range(key, *prefix)))
+                }
+                (None, Some(_)) => Ok(self.members_reply(None)),
             };
             self.finish(ctx, req, result);
         }
@@ -2511,7 +2518,7 @@ fn listen_address(url: &str) -> String {
 /// lines, then embed's configuration. `initialized` is whether the data dir
 /// already holds a member (a restart).
 pub fn log_start(ctx: &mut Ctx, cfg: &EtcdConfig, initialized: bool) {
-    if cfg.logger == super::config::Logger::Zap {
+    if cfg.zap() {
         let ts = ctx.stamp().zap();
         ctx.log.extend(super::zapfmt::banner(cfg, initialized, &ts));
         return;

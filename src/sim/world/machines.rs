@@ -8,6 +8,7 @@ use super::{Held, Process, World, WorldError};
 use crate::sim::budget;
 use crate::sim::etcd::datadir::DataDir;
 use crate::sim::etcd::request::SnapshotData;
+use crate::sim::etcd::version::EtcdVersion;
 
 /// Something that can be on a machine's disk.
 #[derive(Debug, Clone)]
@@ -25,6 +26,8 @@ pub struct Machine {
     pub process: Option<Process>,
     /// How the last etcd process on this machine ended, if it did.
     pub last_exit: Option<super::ExitInfo>,
+    /// The etcd installed: what `etcd` starts, and which etcdctl runs here.
+    pub etcd: EtcdVersion,
 }
 
 impl World {
@@ -80,8 +83,20 @@ impl World {
             disk: BTreeMap::new(),
             process: None,
             last_exit: None,
+            etcd: EtcdVersion::default(),
         };
         self.machines.insert(name, m);
+        Ok(())
+    }
+
+    /// `machine etcd-version`: another etcd on a machine whose etcd is not
+    /// running (a rolling upgrade stops a member, switches, starts it again).
+    pub(super) fn install_etcd(&mut self, name: &str, etcd: EtcdVersion) -> Result<(), WorldError> {
+        let m = self.machine_mut(name)?;
+        if m.process.is_some() {
+            return Err(WorldError::EtcdRunning(name.to_string()));
+        }
+        m.etcd = etcd;
         Ok(())
     }
 

