@@ -23,7 +23,8 @@
 //!
 //! * time stamps: `"ts"` values of JSON lines; `took` durations (`took = …`, the
 //!   TOOK column of `endpoint health -w table`, `"took"` in JSON);
-//! * client IDs in retry-warning targets: `endpoint://client-<UUID>/…`;
+//! * client IDs in retry-warning targets: `endpoint://client-<UUID>/…` (3.4),
+//!   `etcd-endpoints://<ADDR>/…` (3.5: a Go pointer);
 //! * DB sizes: the DB SIZE table column, the fourth field of simple
 //!   `endpoint status` lines, `"dbSize"` / `"dbSizeInUse"` JSON numbers;
 //! * IDs of members added at runtime (those in `Member X added to cluster …`
@@ -58,6 +59,7 @@ use std::path::PathBuf;
 
 use quorum_playground::shell::parse::parse_script;
 use quorum_playground::shell::runner::{run_source, RunOptions};
+use quorum_playground::sim::etcd::version::EtcdVersion;
 
 /// Minimum share of equal output lines per scenario.
 const PASS_PERCENT: f64 = 95.0;
@@ -113,12 +115,35 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
 
 // ------------------------------------------------------------------ scenarios
 
+/// Which etcd a scenario was recorded on: where its scripts and real
+/// transcripts are, and what the runner installs.
+#[derive(Clone, Copy)]
+struct Release {
+    etcd: EtcdVersion,
+    /// The playground's scripts, under the crate.
+    scripts: &'static str,
+}
+
+/// etcd 3.4.23: `../shared/reference/transcripts/`, scripts in `tests/scripts/`.
+const V3_4: Release = Release {
+    etcd: EtcdVersion::V3_4,
+    scripts: "tests/scripts",
+};
+
+/// etcd 3.5.1: `tests/reference-run-b/3.5/`, recorded by the same `record/`
+/// scripts (`tools/record-3.5/record.sh`), converted by
+/// `tools/transcript2script.py --dir tests/reference-run-b/3.5 --out tests/scripts/3.5`.
+const V3_5: Release = Release {
+    etcd: EtcdVersion::V3_5,
+    scripts: "tests/scripts/3.5",
+};
+
 macro_rules! scenario_tests {
     ($($test:ident => $name:literal,)*) => {
         $(
             #[test]
             fn $test() {
-                check_scenario($name);
+                check_scenario($name, V3_4, PASS_PERCENT);
             }
         )*
     };
@@ -135,10 +160,33 @@ scenario_tests! {
     s07_learner_standby_failover => "07-learner-standby-failover",
 }
 
-/// Runs one scenario, prints its score, and fails (with a diff) below the bar.
-fn check_scenario(name: &str) {
-    let script = read(&scripts_dir().join(format!("{name}.sh")));
-    let transcript = read(&reference_dir().join(format!("{name}.txt")));
+/// The 3.5.1 scenarios run with `--etcd-version 3.5`. Their bar is the
+/// share measured when the simulation's 3.5 was first compared (a ratchet:
+/// a change that makes 3.5 less faithful fails); issue 18 asks for 95 %.
+macro_rules! scenario_tests_35 {
+    ($($test:ident => $name:literal at $floor:literal,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                check_scenario($name, V3_5, $floor);
+            }
+        )*
+    };
+}
+
+scenario_tests_35! {
+    v35_s01_single_node => "01-single-node" at 88.0,
+    v35_s02_add_voter_quorum_loss => "02-add-voter-quorum-loss" at 81.0,
+    v35_s03_remove_leader_follower => "03-remove-leader-follower" at 63.0,
+    v35_s04_learner => "04-learner" at 90.0,
+    v35_s05_reconfig_errors => "05-reconfig-errors" at 89.0,
+    v35_s05d_strict_reconfig_off => "05d-strict-reconfig-off" at 81.0,
+}
+
+/// Runs one scenario, prints its score, and fails (with a diff) below `bar` %.
+fn check_scenario(name: &str, release: Release, bar: f64) {
+    let script = read(&scripts_dir(release).join(format!("{name}.sh")));
+    let transcript = read(&reference_dir(release).join(format!("{name}.txt")));
     let skipped = skipped_commands(&script);
     let expected = drop_skipped(real_blocks(&transcript), &skipped, name);
     let output = run_source(
@@ -146,39 +194,45 @@ fn check_scenario(name: &str) {
         RunOptions {
             seed: seed_of(name),
             logs: false,
-            ..Default::default()
+            etcd: release.etcd,
         },
     )
     .unwrap_or_else(|e| panic!("{name}.sh:{}: {}", e.line, e.message));
     let actual = runner_blocks(&script, &output, name);
-    dump_if_asked(name, &script);
+    dump_if_asked(name, &script, release);
     assert_same_commands(name, &expected, &actual);
 
     let expected = normalise_side(&expected);
     let actual = normalise_side(&actual);
-    let run_b = second_run(name, &skipped, &expected);
+    let run_b = (release.etcd == EtcdVersion::V3_4)
+        .then(|| second_run(name, &skipped, &expected))
+        .flatten();
     let score = score(&expected, run_b.as_deref(), &actual);
     let mut report = format!(
-        "{name:30} {:6.2} %  ({}/{} lines equal, {} commands compared, {} skipped)\n",
+        "{:4} {name:30} {:6.2} %  ({}/{} lines equal, {} commands compared, {} skipped)\n",
+        release.etcd.name(),
         score.percent(),
         score.equal,
         score.total,
         expected.len(),
         skipped.len()
     );
-    let failed = score.percent() < PASS_PERCENT;
+    let failed = score.percent() < bar;
     if failed || std::env::var_os("QP_TRANSCRIPT_DIFF").is_some() {
         let diff = render_diff(name, &expected, &actual);
         if !diff.is_empty() {
             report.push_str(&diff);
-            report.push_str(&known_differences(name));
+            if release.etcd == EtcdVersion::V3_4 {
+                report.push_str(&known_differences(name));
+            }
         }
     }
     // one write, so that scenarios running in parallel do not interleave
     eprint!("{report}");
     if failed {
         panic!(
-            "{name}: {:.2} % of the output lines match real etcd, below {PASS_PERCENT} %",
+            "{name} on etcd {}: {:.2} % of the output lines match real etcd, below {bar} %",
+            release.etcd.release(),
             score.percent()
         );
     }
@@ -186,7 +240,7 @@ fn check_scenario(name: &str) {
 
 /// With `QP_TRANSCRIPT_DUMP=<scenario>` (or `all`), prints the runner's whole
 /// transcript of that scenario with server logs, for digging into a difference.
-fn dump_if_asked(name: &str, script: &str) {
+fn dump_if_asked(name: &str, script: &str, release: Release) {
     let Some(wanted) = std::env::var_os("QP_TRANSCRIPT_DUMP") else {
         return;
     };
@@ -198,7 +252,7 @@ fn dump_if_asked(name: &str, script: &str) {
         RunOptions {
             seed: seed_of(name),
             logs: true,
-            ..Default::default()
+            etcd: release.etcd,
         },
     )
     .unwrap_or_else(|e| panic!("{name}.sh:{}: {}", e.line, e.message));
@@ -235,14 +289,16 @@ fn second_run(name: &str, skipped: &[String], first: &[Block]) -> Option<Vec<Blo
     paired.then_some(blocks)
 }
 
-fn scripts_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/scripts")
+fn scripts_dir(release: Release) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(release.scripts)
 }
 
-fn reference_dir() -> PathBuf {
-    match std::env::var_os("QP_REFERENCE_TRANSCRIPTS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/transcripts"),
+fn reference_dir(release: Release) -> PathBuf {
+    let crate_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    match (release.etcd, std::env::var_os("QP_REFERENCE_TRANSCRIPTS")) {
+        (EtcdVersion::V3_5, _) => crate_dir.join("tests/reference-run-b/3.5"),
+        (EtcdVersion::V3_4, Some(dir)) => PathBuf::from(dir),
+        (EtcdVersion::V3_4, None) => crate_dir.join("../shared/reference/transcripts"),
     }
 }
 
@@ -543,6 +599,7 @@ fn normalise_text(line: &str) -> String {
     let line = replace_json_value(&line, "\"dbSize\":", "<SIZE>");
     let line = replace_json_value(&line, "\"dbSizeInUse\":", "<SIZE>");
     let line = replace_after(&line, "endpoint://client-", |c| c != '/', "<UUID>");
+    let line = replace_after(&line, "etcd-endpoints://", |c| c != '/', "<ADDR>");
     replace_after(&line, "took = ", |c| !c.is_whitespace(), "<DUR>")
 }
 

@@ -158,6 +158,35 @@ struct Client<'a> {
     out: &'a mut Output,
 }
 
+/// `member list -w json --hex` of etcdctl 3.5 (`printMemberListWithHexJSON`,
+/// `printer_json.go:60` at v3.5.1): the IDs and the term in hex strings (the
+/// term without quotes), no `isLearner`, and its `clientURLS` spelling.
+fn members_hex_json(h: &Header, members: &[Member]) -> String {
+    let urls = |u: &[String]| {
+        let list = (!u.is_empty()).then(|| json!(u));
+        go_json(&list.unwrap_or(Value::Null))
+    };
+    let mut s = format!(
+        "{{\"header\":{{\"cluster_id\":\"{:x}\",\"member_id\":\"{:x}\",\"raft_term\":{:x}}}",
+        h.cluster_id, h.member_id, h.raft_term
+    );
+    for (i, m) in members.iter().enumerate() {
+        s.push_str(if i == 0 { ",\"members\":[" } else { "," });
+        s.push_str(&format!(
+            "{{\"ID\":\"{:x}\",\"name\":\"{}\",\"peerURLs\":{},\"clientURLS\":{}}}",
+            m.id,
+            m.name,
+            urls(&m.peer_urls),
+            urls(&m.client_urls)
+        ));
+    }
+    if !members.is_empty() {
+        s.push(']');
+    }
+    s.push('}');
+    s
+}
+
 /// Whether clientv3 retries a request after an Unavailable error (immutable RPCs).
 fn retried(r: &Request) -> bool {
     matches!(
@@ -210,15 +239,30 @@ impl Client<'_> {
     fn retry_warning(&mut self, target: &str, attempt: u32, code: Code, desc: &str) {
         let ts = self.world.stamp().zap();
         let error = format!("rpc error: code = {} desc = {desc}", code.name());
-        let line = json!({
-            "level": "warn", "ts": ts, "caller": "clientv3/retry_interceptor.go:62",
-            "msg": "retrying of unary invoker failed", "target": target,
-            "attempt": attempt, "error": error,
-        });
+        let line = match self.version() {
+            EtcdVersion::V3_4 => json!({
+                "level": "warn", "ts": ts, "caller": "clientv3/retry_interceptor.go:62",
+                "msg": "retrying of unary invoker failed", "target": target,
+                "attempt": attempt, "error": error,
+            }),
+            // clientv3 3.5 names its logger; its module is go.etcd.io/etcd/client/v3
+            EtcdVersion::V3_5 => json!({
+                "level": "warn", "ts": ts, "logger": "etcd-client",
+                "caller": "v3/retry_interceptor.go:62",
+                "msg": "retrying of unary invoker failed", "target": target,
+                "attempt": attempt, "error": error,
+            }),
+        };
         self.out.err(&go_json(&line));
     }
 
+    /// The gRPC target clientv3 dials: 3.4 names its resolver after a client
+    /// UUID, 3.5 after the resolver's address in memory (`etcd-endpoints://0xc000…`).
     fn client_target(&mut self, ep: &str) -> String {
+        if self.version() == EtcdVersion::V3_5 {
+            let at = 0x30_0000 + (self.world.random_u64() % 0x2_0000) * 0x80;
+            return format!("etcd-endpoints://0xc000{at:06x}/{}", bare(ep));
+        }
         let a = self.world.random_u64();
         let b = self.world.random_u64();
         format!(
@@ -421,6 +465,9 @@ impl Client<'_> {
             return Ok(());
         };
         match l.globals.format {
+            Format::Json if l.bool_flag("hex") && self.version() == EtcdVersion::V3_5 => {
+                self.out.line(&members_hex_json(&resp.header, members));
+            }
             Format::Json => self.members_json(&resp, members, None),
             Format::Table => self.members_table(members),
             Format::Simple => {
@@ -505,6 +552,19 @@ impl Client<'_> {
         Ok(())
     }
 
+    /// etcdctl 3.5's second question to a healthy endpoint (`ep_command.go:139`
+    /// at v3.5.1): its alarms. An alarm, or no answer, makes it unhealthy.
+    fn alarms(&mut self, ep: &str, target: &str, timeout: u64) -> Result<(), String> {
+        match self.call_target(ep, target, Request::AlarmList, timeout, false) {
+            Ok(Response {
+                reply: Reply::Alarms(alarms),
+                ..
+            }) if !alarms.is_empty() => Err(format!("Active Alarm(s): {} ", alarms.join(" "))),
+            Ok(_) => Ok(()),
+            Err(_) => Err("Unable to fetch the alarm list".into()),
+        }
+    }
+
     fn endpoint_health(&mut self, l: &Line) -> Result<(), Fail> {
         let eps = self.endpoints_for(l)?;
         let mut rows = Vec::new();
@@ -520,6 +580,14 @@ impl Client<'_> {
             let res = self.call_target(ep, &target, req, l.globals.timeout_ms, false);
             let took_ns = (self.world.now_ms() - start).max(1) * 1_000_000 + 123_457;
             let took = print::go_duration(took_ns);
+            let res = match res {
+                Ok(_) if self.version() == EtcdVersion::V3_5 => {
+                    // the same context as the read: what is left of its timeout
+                    let spent = self.world.now_ms() - start;
+                    self.alarms(ep, &target, l.globals.timeout_ms.saturating_sub(spent))
+                }
+                other => other.map(|_| ()),
+            };
             match res {
                 Ok(_) => rows.push(vec![ep.clone(), "true".into(), took, String::new()]),
                 Err(e) => {

@@ -44,6 +44,10 @@ pub enum Request {
         id: u64,
     },
     Status,
+    /// `AlarmList`: etcd serves it through raft (an `Alarm` request with
+    /// action GET), so it appends an entry; etcdctl 3.5's `endpoint health`
+    /// asks for it after its read.
+    AlarmList,
     MoveLeader {
         id: u64,
     },
@@ -150,6 +154,8 @@ pub enum Reply {
     Snapshot(SnapshotData),
     /// `process_resident_memory_bytes`.
     Metrics(u64),
+    /// The active alarms (the playground raises none: no NOSPACE, no CORRUPT).
+    Alarms(Vec<String>),
 }
 
 /// A reply with its header.

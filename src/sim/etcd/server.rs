@@ -149,7 +149,8 @@ enum Op {
         client_urls: Vec<String>,
     },
     Version(String),
-    Read,
+    /// An `Alarm` GET: applied without a change, it answers the alarms.
+    AlarmList,
     PutGenerated(super::kv::Generated),
 }
 
@@ -1053,7 +1054,7 @@ impl Server {
         };
         let kv_op = matches!(
             p.op,
-            Op::Put { .. } | Op::Delete { .. } | Op::Read | Op::PutGenerated(_)
+            Op::Put { .. } | Op::Delete { .. } | Op::PutGenerated(_)
         );
         if kv_op {
             // etcd's applyEntryNormal: the key-value store skips what it has
@@ -1100,7 +1101,7 @@ impl Server {
                 self.backend.members.version = Some(v.clone());
                 Reply::Put
             }
-            Op::Read => Reply::Put,
+            Op::AlarmList => Reply::Alarms(Vec::new()),
         };
         self.finish(ctx, p.req, Ok(result));
     }
@@ -1897,6 +1898,10 @@ impl Server {
                 None
             }
             Request::Metrics => Some(Ok(Reply::Metrics(self.resident_bytes()))),
+            Request::AlarmList => {
+                self.propose_op(ctx, req, Op::AlarmList);
+                None
+            }
             Request::MemberAdd { peer_urls, learner } => {
                 self.member_add(ctx, req, peer_urls, learner).err().map(Err)
             }
