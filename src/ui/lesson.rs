@@ -242,7 +242,8 @@ pub async fn fetch(spec: String) -> Result<Rc<Lesson>, String> {
 /// Opens a lesson by name or path: fetches it, then tells the reducer.
 pub fn open(spec: String, on_msg: Callback<Msg>) {
     wasm_bindgen_futures::spawn_local(async move {
-        on_msg.emit(Msg::OpenLesson(fetch(spec).await));
+        let lesson = fetch(spec).await;
+        on_msg.emit(Msg::OpenLessonAt { lesson, step: 0 });
     });
 }
 

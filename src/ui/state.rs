@@ -137,8 +137,6 @@ pub enum Msg {
     Dismiss,
     /// Show a notice (a link that cannot be opened, say); nothing else changes.
     Notice(String),
-    /// A lesson was loaded (or could not be): open it at its first step.
-    OpenLesson(Result<Rc<Lesson>, String>),
     /// Type the current step's commands into the terminal.
     LessonRun,
     /// Go to the next step (the world stays as it is).
@@ -163,8 +161,9 @@ pub enum Msg {
         step: usize,
         done: bool,
     },
-    /// A lesson was loaded for `?lesson=NAME&step=N` (or could not be): open
-    /// it at that step (0 is the first), the steps before it replayed.
+    /// A lesson was loaded (or could not be), for the lesson menu (`step` 0)
+    /// or `?lesson=NAME&step=N`: open it at that step (0 is the first), the
+    /// steps before it replayed.
     OpenLessonAt {
         lesson: Result<Rc<Lesson>, String>,
         step: usize,
@@ -1052,11 +1051,6 @@ impl Model {
 /// world (paused, so outputs are the lesson's golden ones), except Run, which
 /// types the step's commands into the terminal like a person would.
 impl Model {
-    fn open_lesson(&mut self, lesson: Rc<Lesson>) {
-        self.lesson_error = None;
-        self.replay(&lesson, 0, false);
-    }
-
     /// A new world with the lesson's seed and start, the steps before `step` run
     /// (and `step` itself if `done`), paused.
     fn replay(&mut self, lesson: &Rc<Lesson>, step: usize, done: bool) {
@@ -1752,8 +1746,6 @@ impl Model {
                 p.lost.clear();
                 p.cause = None;
             }
-            Msg::OpenLesson(Ok(lesson)) => self.open_lesson(lesson),
-            Msg::OpenLesson(Err(e)) => self.lesson_error = Some(e),
             Msg::LessonRun => self.lesson_run(),
             Msg::LessonNext => self.lesson_move(1),
             Msg::LessonBack => self.lesson_move(-1),
@@ -1794,40 +1786,26 @@ impl Model {
 }
 
 /// Whether a message acts on the world (so a kept future is discarded):
-/// typing, a button, a tick, playing, a lesson move, a new world.
+/// typing, a button, a tick, playing, a lesson move, a new world. Any other
+/// message (a frame, a notice, a seek, a forecast, an export...) keeps it.
 fn forks(action: &Msg, playing: bool) -> bool {
     match action {
-        Msg::Run(_)
-        | Msg::Button(_)
-        | Msg::Step
-        | Msg::Load(_)
-        | Msg::OpenLesson(Ok(_))
-        | Msg::OpenLessonAt { lesson: Ok(_), .. }
-        | Msg::LessonRun
-        | Msg::LessonNext
-        | Msg::LessonBack
-        | Msg::LessonRestore
-        | Msg::LessonDoIt => true,
         Msg::TogglePlay => !playing,
         // A seed that is not a number changes nothing, so it keeps the future too.
         Msg::Reset { seed, .. } => parse_seed(seed).is_ok(),
-        Msg::Frame(_)
-        | Msg::SetSpeed(_)
-        | Msg::Dismiss
-        | Msg::Notice(_)
-        | Msg::DismissLost
-        | Msg::OpenLesson(Err(_))
-        | Msg::OpenLessonAt { lesson: Err(_), .. }
-        | Msg::LessonClose
-        | Msg::LessonAnswer(_)
-        | Msg::AttachLesson { .. }
-        | Msg::Seek(_)
-        | Msg::ReplayMore
-        | Msg::ReplayCancel
-        | Msg::PauseOn(_)
-        | Msg::Forecast(_)
-        | Msg::ForecastLine(_)
-        | Msg::Export(_) => false,
+        _ => matches!(
+            action,
+            Msg::Run(_)
+                | Msg::Button(_)
+                | Msg::Step
+                | Msg::Load(_)
+                | Msg::OpenLessonAt { lesson: Ok(_), .. }
+                | Msg::LessonRun
+                | Msg::LessonNext
+                | Msg::LessonBack
+                | Msg::LessonRestore
+                | Msg::LessonDoIt
+        ),
     }
 }
 
