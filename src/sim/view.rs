@@ -95,12 +95,8 @@ impl MachineView {
     /// itself, such as a fatal start, a removal or a raft panic).
     pub fn state(&self) -> &'static str {
         match (&self.process, &self.last_exit) {
-            (Some(p), _) => match p.role {
-                Role::Leader => "leader",
-                Role::Follower => "follower",
-                Role::Candidate | Role::PreCandidate => "candidate",
-                Role::Learner => "learner",
-            },
+            (Some(p), _) if p.role == Role::PreCandidate => "candidate",
+            (Some(p), _) => p.role.name(),
             (None, Some(e)) if !e.was_stopped() => "exited",
             (None, _) => "stopped",
         }

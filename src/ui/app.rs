@@ -32,7 +32,7 @@ use super::map::ClusterMap;
 use super::promises::{LostBanner, PromisesPanel};
 use super::quorum::QuorumPanel;
 use super::share::SharePanel;
-use super::state::{Model, Msg, Replaying, Shared, Start};
+use super::state::{Model, Msg, Replaying, Shared};
 use super::tables::{MachinesOf, Tables};
 use super::terminal::{Terminal, Words};
 use super::timeline::TimelineChart;
@@ -62,17 +62,13 @@ fn query() -> Vec<(String, String)> {
         .collect()
 }
 
-/// The page's fragment (after `#`), where a share link keeps its run.
-fn fragment() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default()
-}
-
-/// The run a share link holds, if the page was opened with one: `None` without
-/// `run=` in the fragment, else the run or why it cannot be opened.
+/// The run a share link holds in the page's fragment (after `#`), if the
+/// page was opened with one: `None` without `run=` in the fragment, else the
+/// run or why it cannot be opened.
 fn linked_run() -> Option<Result<Run, LinkError>> {
-    let fragment = fragment();
+    let fragment = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
     let fragment = fragment.trim_start_matches('#');
     let has_run = fragment.split('&').any(|f| f.starts_with("run="));
     has_run.then(|| Run::from_link(fragment))
@@ -105,8 +101,7 @@ fn initial_model(options: &Options) -> Model {
 /// options' problems, `Options::notice`).
 fn query_model() -> Model {
     let o = Options::parse(&query());
-    let start: Start = o.start;
-    Model::new(o.seed, start)
+    Model::new(o.seed, o.start)
 }
 
 /// The whole page. It renders on every change of the model (every frame while
@@ -615,17 +610,13 @@ fn use_keys(model: &UseReducerHandle<Model>) {
                 if e.ctrl_key() || e.meta_key() || e.alt_key() || in_field(e) {
                     return;
                 }
-                match e.key().as_str() {
-                    " " => {
-                        e.prevent_default();
-                        d.dispatch(Msg::TogglePlay);
-                    }
-                    "." => {
-                        e.prevent_default();
-                        d.dispatch(Msg::Step);
-                    }
-                    _ => {}
-                }
+                let msg = match e.key().as_str() {
+                    " " => Msg::TogglePlay,
+                    "." => Msg::Step,
+                    _ => return,
+                };
+                e.prevent_default();
+                d.dispatch(msg);
             })
         });
         move || drop(listener)

@@ -198,11 +198,6 @@ struct FlightsProps {
     voters: usize,
 }
 
-/// The automation contract's machine state (see `MachineView::state`).
-pub fn machine_state(m: &MachineView) -> &'static str {
-    m.state()
-}
-
 /// A shape for each state word, so state never rests on colour alone.
 fn symbol(word: &str) -> &'static str {
     match word {
@@ -216,7 +211,7 @@ fn symbol(word: &str) -> &'static str {
     }
 }
 
-/// The word a node shows for its etcd: its state (`machine_state`), but
+/// The word a node shows for its etcd: its state (`MachineView::state`), but
 /// "not started" for a machine whose etcd never ran, and "pre-candidate" for
 /// a candidate in a pre-vote.
 pub fn state_word(m: &MachineView) -> &'static str {
@@ -863,7 +858,7 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
     let Some(&(x, y)) = pos.get(&m.name) else {
         return Html::default();
     };
-    let state = machine_state(m);
+    let state = m.state();
     let word = state_word(m);
     let (l1, l2, l3) = match (&m.process, &m.last_exit) {
         (Some(p), _) => (

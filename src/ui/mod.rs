@@ -27,7 +27,7 @@ pub use app::App;
 pub use lesson::{
     lesson_url, resolve_against, same_site, LessonRefused, Parsed, Refusal, CATALOGUE,
 };
-pub use map::{link_state, machine_state};
+pub use map::link_state;
 pub use quorum::{QuorumPanel, QuorumProps};
 pub use share::{embed_code, share_url};
 pub use state::{

@@ -266,8 +266,6 @@ pub struct LessonState {
     pub step: usize,
     /// Whether the shown step's commands were typed (the learner's included).
     pub done: bool,
-    /// Why the lesson could not be opened, if it could not.
-    pub error: Option<String>,
     /// The choice picked for the step's question, if any.
     pub picked: Option<usize>,
     /// Run typed the commands before the learner's: the page waits for the
@@ -297,7 +295,6 @@ impl LessonState {
             lesson,
             step,
             done,
-            error: None,
             picked: None,
             awaiting: false,
             performed: None,
