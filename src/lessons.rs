@@ -610,23 +610,14 @@ fn parse_header(lines: &[&str]) -> Result<Header, Mistake> {
 
 /// One header line, `key: value`, into `header`.
 fn header_key(header: &mut Header, key: &str, value: &str, n: usize) -> Result<(), Mistake> {
-    let repeated = || mistake(n, format!("`{key}` is given twice"));
-    match key {
-        "title" => {
-            if value.is_empty() {
-                return mistake(n, "the title is empty");
-            }
-            if header.title.replace(value.to_string()).is_some() {
-                return repeated();
-            }
-        }
+    let given_before = match key {
+        "title" if value.is_empty() => return mistake(n, "the title is empty"),
+        "title" => header.title.replace(value.to_string()).is_some(),
         "seed" => {
             let Ok(seed) = value.parse::<u64>() else {
                 return mistake(n, format!("seed must be a whole number, not {value:?}"));
             };
-            if header.seed.replace(seed).is_some() {
-                return repeated();
-            }
+            header.seed.replace(seed).is_some()
         }
         "start" => {
             let Some(start) = Start::from_name(value) else {
@@ -635,44 +626,38 @@ fn header_key(header: &mut Header, key: &str, value: &str, n: usize) -> Result<(
                     format!("start must be `empty` or `cluster`, not {value:?}"),
                 );
             };
-            if header.start.replace(start).is_some() {
-                return repeated();
-            }
+            header.start.replace(start).is_some()
         }
-        "source" => {
-            if header.source.replace(value.to_string()).is_some() {
-                return repeated();
-            }
-        }
+        "source" => header.source.replace(value.to_string()).is_some(),
         _ => {
             return mistake(
                 n,
                 format!("unknown header key `{key}` (the keys are {HEADER_KEYS})"),
             )
         }
+    };
+    if given_before {
+        return mistake(n, format!("`{key}` is given twice"));
     }
     Ok(())
 }
 
 /// The mistake of a line in the header that is not `key: value`.
 fn not_header<T>(line: &str, n: usize) -> Result<T, Mistake> {
-    let before = "before the first step (`## TITLE`)";
-    match kind(line) {
-        Kind::Command => mistake(n, format!("a command {before}")),
-        Kind::Output(_) | Kind::BadOutput => mistake(n, format!("an output line {before}")),
-        Kind::Check(_) => mistake(n, format!("a check {before}")),
-        Kind::Question(_) | Kind::Choice(..) => mistake(n, format!("a question {before}")),
-        Kind::Why(_) => mistake(n, format!("a `> ` (why) line {before}")),
-        Kind::Learner(_) => mistake(n, format!("a learner's command (`! `) {before}")),
-        Kind::Speed(_) => mistake(n, format!("a `speed:` line {before}")),
+    let what = match kind(line) {
+        Kind::Command => "a command",
+        Kind::Output(_) | Kind::BadOutput => "an output line",
+        Kind::Check(_) => "a check",
+        Kind::Question(_) | Kind::Choice(..) => "a question",
+        Kind::Why(_) => "a `> ` (why) line",
+        Kind::Learner(_) => "a learner's command (`! `)",
+        Kind::Speed(_) => "a `speed:` line",
         Kind::Narration if line.trim().starts_with("##") => {
-            mistake(n, "a step starts with `## ` and its title")
+            return mistake(n, "a step starts with `## ` and its title")
         }
-        Kind::Narration => mistake(
-            n,
-            format!("expected `key: value` ({HEADER_KEYS}) or a step (`## TITLE`) {before}"),
-        ),
-    }
+        Kind::Narration => &format!("expected `key: value` ({HEADER_KEYS}) or a step (`## TITLE`)"),
+    };
+    mistake(n, format!("{what} before the first step (`## TITLE`)"))
 }
 
 /// `key: value` with a key of ASCII letters, digits, `-` and `_`.
