@@ -777,27 +777,14 @@ impl std::fmt::Display for ImportReport {
                 plural(self.output_skipped, "line", "lines")
             )?,
         }
-        let with = |fate| {
-            self.notes
-                .iter()
-                .filter(|n| n.fate == fate)
-                .collect::<Vec<_>>()
-        };
-        let unknown = with(Fate::UnknownCommand);
-        if !unknown.is_empty() {
-            write!(
-                f,
-                " Not a command this shell knows, so the terminal says “command not found”: {}.",
-                noted_lines(&unknown)
-            )?;
-        }
-        let unprompted = with(Fate::NoPrompt);
-        if !unprompted.is_empty() {
-            write!(
-                f,
-                " Not run, as a transcript's commands start with a prompt (add one, e.g. “$ ”, to run them): {}.",
-                noted_lines(&unprompted)
-            )?;
+        for (fate, said) in [
+            (Fate::UnknownCommand, "Not a command this shell knows, so the terminal says “command not found”"),
+            (Fate::NoPrompt, "Not run, as a transcript's commands start with a prompt (add one, e.g. “$ ”, to run them)"),
+        ] {
+            let noted: Vec<&LineNote> = self.notes.iter().filter(|n| n.fate == fate).collect();
+            if !noted.is_empty() {
+                write!(f, " {said}: {}.", noted_lines(&noted))?;
+            }
         }
         Ok(())
     }
