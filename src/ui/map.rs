@@ -549,23 +549,23 @@ fn flights_layer(props: &FlightsProps) -> Html {
     let at = |name: &str| pos.get(name).copied();
     let half = (g.box_w / 2.0 + 4.0, g.box_h / 2.0 + 4.0);
     // a machine with a NIC gauge under its box: a dot going down starts
-    // (or lands) under the gauge
-    let gauge = netmap::gauge_height(g);
+    // (or lands) under the gauge, and its tally goes under it
+    let gauge = |name: &str| {
+        let has = props.view.nics.iter().any(|n| n.machine == name);
+        if has {
+            netmap::gauge_height(g)
+        } else {
+            0.0
+        }
+    };
     let half_of = |name: &str, dy: f64| {
-        let under = dy > 0.0 && props.view.nics.iter().any(|n| n.machine == name);
-        (half.0, if under { half.1 + gauge } else { half.1 })
+        let under = if dy > 0.0 { gauge(name) } else { 0.0 };
+        (half.0, half.1 + under)
     };
     let tallies = if sky.campaigns.is_empty() {
         Html::default()
     } else {
-        // a tally goes under its machine's NIC gauge, if it has one
-        let gauge = netmap::gauge_height(g);
-        let nics = &props.view.nics;
-        let under = |name: &str| {
-            let (x, y) = at(name)?;
-            let drop = nics.iter().any(|n| n.machine == name);
-            Some((x, if drop { y + gauge } else { y }))
-        };
+        let under = |name: &str| at(name).map(|(x, y)| (x, y + gauge(name)));
         flights::tallies(
             &mut sky,
             &under,
