@@ -550,14 +550,7 @@ fn flights_layer(props: &FlightsProps) -> Html {
     let half = (g.box_w / 2.0 + 4.0, g.box_h / 2.0 + 4.0);
     // a machine with a NIC gauge under its box: a dot going down starts
     // (or lands) under the gauge, and its tally goes under it
-    let gauge = |name: &str| {
-        let has = props.view.nics.iter().any(|n| n.machine == name);
-        if has {
-            netmap::gauge_height(g)
-        } else {
-            0.0
-        }
-    };
+    let gauge = |name: &str| netmap::gauge_under(&props.view, name, g);
     let half_of = |name: &str, dy: f64| {
         let under = if dy > 0.0 { gauge(name) } else { 0.0 };
         (half.0, half.1 + under)

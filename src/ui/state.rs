@@ -1543,11 +1543,6 @@ impl Model {
         *self = next;
     }
 
-    /// The person acted while an earlier moment showed: its future is gone.
-    fn fork(&mut self) {
-        self.future = None;
-    }
-
     /// A lesson named by a link, shown at the link's step.
     fn attach_lesson(&mut self, lesson: Rc<Lesson>, step: usize, done: bool) {
         let last = lesson.steps.len().saturating_sub(1);
@@ -1646,8 +1641,9 @@ impl Reducible for Model {
                 return next.with_forecast(change);
             }
             action => {
+                // The person acted while an earlier moment showed: its future is gone.
                 if forks(&action, next.playing) {
-                    next.fork();
+                    next.future = None;
                 }
                 let sets_pause = matches!(action, Msg::PauseOn(_));
                 next.act(action);
@@ -1900,35 +1896,34 @@ fn marker_kind(command: &Command) -> Option<MarkerKind> {
 fn map_event(before: &Sample, now: &Sample) -> Option<(EventKind, String, bool, bool)> {
     let leader = (before.leader.as_ref(), before.term) != (now.leader.as_ref(), now.term);
     let quorum = before.quorum != now.quorum;
-    let mut parts = Vec::new();
-    let mut kinds = Vec::new();
+    let mut said: Vec<(EventKind, String)> = Vec::new();
     if leader {
-        match (&before.leader, &now.leader) {
-            (_, None) => {
-                kinds.push(EventKind::NoLeader);
-                parts.push(format!("No leader (term {})", now.term));
-            }
-            (Some(b), Some(l)) if b != l => {
-                kinds.push(EventKind::Leader);
-                parts.push(format!("New leader: {l} (was {b}), term {}", now.term));
-            }
-            (_, Some(l)) => {
-                kinds.push(EventKind::Leader);
-                parts.push(format!("{l} is the leader, term {}", now.term));
-            }
-        }
+        let t = now.term;
+        said.push(match (&before.leader, &now.leader) {
+            (_, None) => (EventKind::NoLeader, format!("No leader (term {t})")),
+            (Some(b), Some(l)) if b != l => (
+                EventKind::Leader,
+                format!("New leader: {l} (was {b}), term {t}"),
+            ),
+            (_, Some(l)) => (EventKind::Leader, format!("{l} is the leader, term {t}")),
+        });
     }
     if quorum {
-        if now.quorum {
-            kinds.push(EventKind::QuorumRegained);
-            parts.push("quorum regained: writes commit again".to_string());
+        said.push(if now.quorum {
+            (
+                EventKind::QuorumRegained,
+                "quorum regained: writes commit again".into(),
+            )
         } else {
-            kinds.push(EventKind::QuorumLost);
-            parts.push("quorum lost: writes cannot commit".to_string());
-        }
+            (
+                EventKind::QuorumLost,
+                "quorum lost: writes cannot commit".into(),
+            )
+        });
     }
-    let kind = kinds.into_iter().min()?;
-    Some((kind, parts.join("; "), leader, quorum))
+    let kind = said.iter().map(|(k, _)| *k).min()?;
+    let text: Vec<String> = said.into_iter().map(|(_, t)| t).collect();
+    Some((kind, text.join("; "), leader, quorum))
 }
 
 /// The live region's text for a change between two samples.
