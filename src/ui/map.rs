@@ -385,27 +385,25 @@ fn links(props: &LinksProps) -> Html {
             }
         });
     }
-    let ends: Vec<(Point, Point)> = view
+    // the links whose two machines are on the map, with their ends
+    let drawn: Vec<(&LinkView, (Point, Point))> = view
         .links
         .iter()
-        .filter_map(|l| Some((*pos.get(&l.a)?, *pos.get(&l.b)?)))
+        .filter_map(|l| Some((l, (*pos.get(&l.a)?, *pos.get(&l.b)?))))
         .collect();
+    let ends: Vec<(Point, Point)> = drawn.iter().map(|&(_, e)| e).collect();
     let g = props.geo;
     let points = handle_points(&ends, g.gap, (g.box_w / 2.0, g.box_h / 2.0));
-    let (lines, handles): (Vec<Html>, Vec<Html>) = view
-        .links
+    let (lines, handles): (Vec<Html>, Vec<Html>) = drawn
         .iter()
-        .filter(|l| pos.contains_key(&l.a) && pos.contains_key(&l.b))
         .zip(touch_radii(&points, g.hit_r))
         .zip(points.iter().copied())
-        .map(|((l, r), h)| link(l, &pos, (h, r), props, &pointed))
+        .map(|((&(l, e), r), h)| link(l, e, (h, r), props, &pointed))
         .unzip();
     if props.handles {
-        let at: BTreeMap<(String, String), Point> = view
-            .links
+        let at: BTreeMap<(String, String), Point> = drawn
             .iter()
-            .filter(|l| pos.contains_key(&l.a) && pos.contains_key(&l.b))
-            .map(|l| (l.a.clone(), l.b.clone()))
+            .map(|(l, _)| (l.a.clone(), l.b.clone()))
             .zip(points.iter().copied())
             .collect();
         html! {
@@ -766,14 +764,11 @@ fn link_pointer(l: &LinkView, up: bool, props: &LinksProps, pointed: &Pointed) -
 
 fn link(
     l: &LinkView,
-    pos: &BTreeMap<String, (f64, f64)>,
-    ((mx, my), touch_r): ((f64, f64), f64),
+    ((x1, y1), (x2, y2)): (Point, Point),
+    ((mx, my), touch_r): (Point, f64),
     props: &LinksProps,
     pointed: &Pointed,
 ) -> (Html, Html) {
-    let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&l.a), pos.get(&l.b)) else {
-        return (Html::default(), Html::default());
-    };
     let state = link_state(l);
     let run = {
         let on_run = props.on_run.clone();
