@@ -110,10 +110,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         "▶ Play"
     };
     let menu_open = use_state(|| false);
-    let on_menu = {
-        let open = menu_open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
-    };
+    let on_menu = super::toggle(&menu_open);
     let shows = |c: &str| props.world.contains(&c);
     let pending = m.pending.as_ref().map(|echo| {
         html! { <span class="pending-dot" title={visible_string(format!("running: {echo}"))}>{ "⏳ command running" }</span> }

@@ -36,6 +36,12 @@ pub use state::{
     FRAME_MS, TICK_MS,
 };
 
+/// A click that flips a yes/no state (a menu, a disclosure, a mode).
+fn toggle(state: &yew::UseStateHandle<bool>) -> yew::Callback<yew::MouseEvent> {
+    let state = state.clone();
+    yew::Callback::from(move |_| state.set(!*state))
+}
+
 /// Installs the panic banner, then mounts the app on the page's body.
 pub fn start() {
     report::install();
