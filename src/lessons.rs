@@ -1559,23 +1559,21 @@ pub fn differences(lesson: &Lesson, results: &[StepResult]) -> Vec<Difference> {
         }
         for r in &result.answers {
             let c = &r.choice;
-            match (&r.holds, c.right) {
-                (Err(why), true) => out.push(Difference {
-                    line: c.line,
-                    message: format!(
-                        "the right answer `{}` is wrong: its condition `{}` does not hold ({why})",
-                        c.text, c.when
-                    ),
-                }),
-                (Ok(what), false) => out.push(Difference {
-                    line: c.line,
-                    message: format!(
-                        "the wrong answer `{}` is right too: its condition `{}` holds ({what})",
-                        c.text, c.when
-                    ),
-                }),
-                _ => {}
-            }
+            let message = match (&r.holds, c.right) {
+                (Err(why), true) => format!(
+                    "the right answer `{}` is wrong: its condition `{}` does not hold ({why})",
+                    c.text, c.when
+                ),
+                (Ok(what), false) => format!(
+                    "the wrong answer `{}` is right too: its condition `{}` holds ({what})",
+                    c.text, c.when
+                ),
+                _ => continue,
+            };
+            out.push(Difference {
+                line: c.line,
+                message,
+            });
         }
     }
     if lesson.question_count() == 0 {
