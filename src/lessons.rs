@@ -166,7 +166,7 @@ use crate::shell::session::Session;
 use crate::sim::etcd::membership::Member;
 use crate::sim::quorum::{self, LeaderInfo};
 use crate::sim::url::split_url;
-use crate::sim::view::{MachineView, WorldView};
+use crate::sim::view::{count, MachineView, WorldView};
 
 /// The page's three-machine, three-member boot script (`start: cluster`).
 pub const CLUSTER_SCRIPT: &str = include_str!("ui/boot.sh");
@@ -1627,8 +1627,7 @@ fn compare(expected: &str, got: &str) -> Option<(usize, String)> {
             let more = g.len() - k - 1;
             let tail = match more {
                 0 => String::new(),
-                1 => " and 1 more line".to_string(),
-                _ => format!(" and {more} more lines"),
+                n => format!(" and {}", count(n, "more line")),
             };
             (
                 e.len().max(1),

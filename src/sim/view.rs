@@ -387,6 +387,15 @@ pub fn clipped(text: &str, max: usize) -> String {
     out
 }
 
+/// `n` and a noun, plural unless `n` is 1: "1 machine", "3 machines".
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// A moment of simulated time since the world began, `mm:ss.s` (the page's
 /// clock and the lost-writes banner write it so).
 pub fn elapsed_text(ms: u64) -> String {

@@ -21,7 +21,7 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::sim::view::{visible_string, visible_text};
+use crate::sim::view::{count, visible_string, visible_text};
 
 use super::controls::Controls;
 use super::embed::{use_bridge, Options};
@@ -406,15 +406,6 @@ fn hint_example(view: &crate::sim::view::WorldView) -> Option<String> {
         .map(|x| visible_string(x.name.clone()))
 }
 
-/// "1 machine", "3 machines".
-fn hint_count(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {one}s")
-    }
-}
-
 /// A stretch of simulated time in words: `7 h 03 min`, `4 min 12 s`, `9 s`.
 fn duration_words(ms: u64) -> String {
     let s = ms / 1000;
@@ -446,7 +437,7 @@ fn hint(props: &HintProps) -> Html {
     if r == 0 {
         return html! {
             <p class="hint muted" data-testid="hint">
-                { format!("{}, no etcd running yet. Click a machine and start etcd, or type an ", hint_count(n, "machine")) }
+                { format!("{}, no etcd running yet. Click a machine and start etcd, or type an ", count(n, "machine")) }
                 <code>{ format!("{ex}$ etcd --name {ex} …") }</code>{ " command. " }{ keys }
             </p>
         };
@@ -463,7 +454,7 @@ fn hint(props: &HintProps) -> Html {
     };
     let servers = format!(
         "{}, {how_many}running etcd 3.4 ({nodes}).",
-        hint_count(n, "machine")
+        count(n, "machine")
     );
     let links = if n > 1 {
         " click a link to cut it (shift-click: one way),"

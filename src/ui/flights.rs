@@ -401,15 +401,12 @@ pub fn tallies(
     now: f64,
     still: bool,
 ) -> Html {
-    let mut shown: Vec<usize> = Vec::new();
-    for (i, c) in sky.campaigns.iter().enumerate().rev() {
-        if !shown
-            .iter()
-            .any(|&j| sky.campaigns[j].candidate == c.candidate)
-        {
-            shown.push(i);
-        }
-    }
+    // each candidate's newest campaign
+    let mut candidates = std::collections::BTreeSet::new();
+    let shown: Vec<usize> = (0..sky.campaigns.len())
+        .rev()
+        .filter(|&i| candidates.insert(sky.campaigns[i].candidate.clone()))
+        .collect();
     let mut items = Vec::new();
     for i in shown {
         let c = &mut sky.campaigns[i];
