@@ -62,20 +62,14 @@ fn speed_handlers(
     on_msg: &Callback<Msg>,
     speed_text: &UseStateHandle<String>,
 ) -> (Callback<KeyboardEvent>, Callback<Event>) {
-    let apply_speed = {
-        let on = on_msg.clone();
-        let t = speed_text.clone();
-        move || on.emit(Msg::SetSpeed((*t).clone()))
-    };
-    let on_speed_key = {
-        let f = apply_speed.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" {
-                f();
-            }
-        })
-    };
-    let on_speed_change = Callback::from(move |_: Event| apply_speed());
+    let (on, t) = (on_msg.clone(), speed_text.clone());
+    let on_speed_key = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" {
+            on.emit(Msg::SetSpeed((*t).clone()));
+        }
+    });
+    let t = speed_text.clone();
+    let on_speed_change = on_msg.reform(move |_: Event| Msg::SetSpeed((*t).clone()));
     (on_speed_key, on_speed_change)
 }
 

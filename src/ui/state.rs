@@ -958,19 +958,17 @@ impl Model {
             return;
         }
         let tl = Rc::make_mut(&mut self.timeline);
-        if let Some(l) = &last {
-            if l.quorum != sample.quorum {
-                let (kind, label) = if sample.quorum {
-                    (MarkerKind::QuorumRegained, "quorum regained")
-                } else {
-                    (MarkerKind::QuorumLost, "quorum lost")
-                };
-                tl.markers.push(Marker {
-                    ms: sample.ms,
-                    kind,
-                    label: label.to_string(),
-                });
-            }
+        if last.as_ref().is_some_and(|l| l.quorum != sample.quorum) {
+            let (kind, label) = if sample.quorum {
+                (MarkerKind::QuorumRegained, "quorum regained")
+            } else {
+                (MarkerKind::QuorumLost, "quorum lost")
+            };
+            tl.markers.push(Marker {
+                ms: sample.ms,
+                kind,
+                label: label.to_string(),
+            });
         }
         self.announce = announcement(last.as_ref(), &sample);
         let event = last.as_ref().and_then(|l| map_event(l, &sample));
