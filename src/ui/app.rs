@@ -21,7 +21,7 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::sim::view::{count, visible_string, visible_text};
+use crate::sim::view::{count, elapsed_text, visible_string, visible_text};
 
 use super::controls::Controls;
 use super::embed::{use_bridge, Options};
@@ -155,16 +155,13 @@ pub fn app() -> Html {
         .forecast
         .as_ref()
         .map(|c| crate::sim::quorum::forecast(&m.view, c));
-    let upto = {
-        let session = m.session();
-        session.world.logs().partition_point(|l| l.ms <= m.shown_ms)
-    };
+    let upto = m.log().lines().partition_point(|l| l.ms <= m.shown_ms);
     html! {
         <div class={classes!("app", o.embed.then_some("embed"), m.lesson.is_some().then_some("lesson-open"))}>
             if o.shows("controls") {
                 <Controls playing={m.playing} speed={m.speed} seed={m.seed} world_id={m.world_id}
                     notice={m.notice.clone()} pending={m.pending.as_ref().map(|p| p.echo.clone())}
-                    clock={m.clock_text()} elapsed={m.elapsed_text()}
+                    clock={m.clock_text()} elapsed={elapsed_text(m.shown_ms)}
                     on_msg={on_msg.clone()} animate={*animate} {on_animate} world={o.controls.clone()} />
             }
             <aside class="messages" aria-label="Notices and what to try">

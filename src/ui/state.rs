@@ -619,11 +619,6 @@ impl Model {
         Stamp::from_unix_ms(ms).date(ms.div_euclid(1000))
     }
 
-    /// The page's time since the world began, `mm:ss.s`.
-    pub fn elapsed_text(&self) -> String {
-        elapsed_text(self.shown_ms)
-    }
-
     /// The whole terminal as plain text.
     pub fn terminal_text(&self) -> String {
         self.lines.iter().map(|l| format!("{}\n", l.text)).collect()
