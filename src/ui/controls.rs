@@ -25,7 +25,7 @@ pub struct ControlsProps {
     pub notice: Option<String>,
     /// The pending command's echo, if one runs.
     pub pending: Option<String>,
-    /// `Model::clock_text` and `Model::elapsed_text`.
+    /// `Model::clock_text` and the page's time as `view::elapsed_text` writes it.
     pub clock: String,
     pub elapsed: String,
     pub on_msg: Callback<Msg>,
