@@ -353,19 +353,14 @@ pub fn run_mix(seed: u64, actions: usize, mix: Mix) -> Outcome {
             break;
         }
     }
-    let violations = broken(&r.s);
     let history = r.s.world.history();
-    let (ops, answered) = (
-        history.len(),
-        history.iter().filter(|o| o.complete.is_some()).count(),
-    );
     Outcome {
-        ops,
-        answered,
-        shaped: r.shaped_lines,
         seed,
+        violations: broken(&r.s),
+        ops: history.len(),
+        answered: history.iter().filter(|o| o.complete.is_some()).count(),
+        shaped: r.shaped_lines,
         lines: r.lines,
-        violations,
     }
 }
 

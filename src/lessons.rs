@@ -166,7 +166,7 @@ use crate::shell::session::Session;
 use crate::sim::etcd::membership::Member;
 use crate::sim::quorum::{self, LeaderInfo};
 use crate::sim::url::split_url;
-use crate::sim::view::{MachineView, WorldView};
+use crate::sim::view::{count, MachineView, WorldView};
 
 /// The page's three-machine, three-member boot script (`start: cluster`).
 pub const CLUSTER_SCRIPT: &str = include_str!("ui/boot.sh");
@@ -610,23 +610,14 @@ fn parse_header(lines: &[&str]) -> Result<Header, Mistake> {
 
 /// One header line, `key: value`, into `header`.
 fn header_key(header: &mut Header, key: &str, value: &str, n: usize) -> Result<(), Mistake> {
-    let repeated = || mistake(n, format!("`{key}` is given twice"));
-    match key {
-        "title" => {
-            if value.is_empty() {
-                return mistake(n, "the title is empty");
-            }
-            if header.title.replace(value.to_string()).is_some() {
-                return repeated();
-            }
-        }
+    let given_before = match key {
+        "title" if value.is_empty() => return mistake(n, "the title is empty"),
+        "title" => header.title.replace(value.to_string()).is_some(),
         "seed" => {
             let Ok(seed) = value.parse::<u64>() else {
                 return mistake(n, format!("seed must be a whole number, not {value:?}"));
             };
-            if header.seed.replace(seed).is_some() {
-                return repeated();
-            }
+            header.seed.replace(seed).is_some()
         }
         "start" => {
             let Some(start) = Start::from_name(value) else {
@@ -635,44 +626,38 @@ fn header_key(header: &mut Header, key: &str, value: &str, n: usize) -> Result<(
                     format!("start must be `empty` or `cluster`, not {value:?}"),
                 );
             };
-            if header.start.replace(start).is_some() {
-                return repeated();
-            }
+            header.start.replace(start).is_some()
         }
-        "source" => {
-            if header.source.replace(value.to_string()).is_some() {
-                return repeated();
-            }
-        }
+        "source" => header.source.replace(value.to_string()).is_some(),
         _ => {
             return mistake(
                 n,
                 format!("unknown header key `{key}` (the keys are {HEADER_KEYS})"),
             )
         }
+    };
+    if given_before {
+        return mistake(n, format!("`{key}` is given twice"));
     }
     Ok(())
 }
 
 /// The mistake of a line in the header that is not `key: value`.
 fn not_header<T>(line: &str, n: usize) -> Result<T, Mistake> {
-    let before = "before the first step (`## TITLE`)";
-    match kind(line) {
-        Kind::Command => mistake(n, format!("a command {before}")),
-        Kind::Output(_) | Kind::BadOutput => mistake(n, format!("an output line {before}")),
-        Kind::Check(_) => mistake(n, format!("a check {before}")),
-        Kind::Question(_) | Kind::Choice(..) => mistake(n, format!("a question {before}")),
-        Kind::Why(_) => mistake(n, format!("a `> ` (why) line {before}")),
-        Kind::Learner(_) => mistake(n, format!("a learner's command (`! `) {before}")),
-        Kind::Speed(_) => mistake(n, format!("a `speed:` line {before}")),
+    let what = match kind(line) {
+        Kind::Command => "a command",
+        Kind::Output(_) | Kind::BadOutput => "an output line",
+        Kind::Check(_) => "a check",
+        Kind::Question(_) | Kind::Choice(..) => "a question",
+        Kind::Why(_) => "a `> ` (why) line",
+        Kind::Learner(_) => "a learner's command (`! `)",
+        Kind::Speed(_) => "a `speed:` line",
         Kind::Narration if line.trim().starts_with("##") => {
-            mistake(n, "a step starts with `## ` and its title")
+            return mistake(n, "a step starts with `## ` and its title")
         }
-        Kind::Narration => mistake(
-            n,
-            format!("expected `key: value` ({HEADER_KEYS}) or a step (`## TITLE`) {before}"),
-        ),
-    }
+        Kind::Narration => &format!("expected `key: value` ({HEADER_KEYS}) or a step (`## TITLE`)"),
+    };
+    mistake(n, format!("{what} before the first step (`## TITLE`)"))
 }
 
 /// `key: value` with a key of ASCII letters, digits, `-` and `_`.
@@ -1574,23 +1559,21 @@ pub fn differences(lesson: &Lesson, results: &[StepResult]) -> Vec<Difference> {
         }
         for r in &result.answers {
             let c = &r.choice;
-            match (&r.holds, c.right) {
-                (Err(why), true) => out.push(Difference {
-                    line: c.line,
-                    message: format!(
-                        "the right answer `{}` is wrong: its condition `{}` does not hold ({why})",
-                        c.text, c.when
-                    ),
-                }),
-                (Ok(what), false) => out.push(Difference {
-                    line: c.line,
-                    message: format!(
-                        "the wrong answer `{}` is right too: its condition `{}` holds ({what})",
-                        c.text, c.when
-                    ),
-                }),
-                _ => {}
-            }
+            let message = match (&r.holds, c.right) {
+                (Err(why), true) => format!(
+                    "the right answer `{}` is wrong: its condition `{}` does not hold ({why})",
+                    c.text, c.when
+                ),
+                (Ok(what), false) => format!(
+                    "the wrong answer `{}` is right too: its condition `{}` holds ({what})",
+                    c.text, c.when
+                ),
+                _ => continue,
+            };
+            out.push(Difference {
+                line: c.line,
+                message,
+            });
         }
     }
     if lesson.question_count() == 0 {
@@ -1644,8 +1627,7 @@ fn compare(expected: &str, got: &str) -> Option<(usize, String)> {
             let more = g.len() - k - 1;
             let tail = match more {
                 0 => String::new(),
-                1 => " and 1 more line".to_string(),
-                _ => format!(" and {more} more lines"),
+                n => format!(" and {}", count(n, "more line")),
             };
             (
                 e.len().max(1),

@@ -25,7 +25,7 @@ use crate::lessons::{Start, CLUSTER_SCRIPT};
 use crate::shell::command;
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::runner::{self, RunOptions};
-use crate::sim::view::{clipped, visible_text};
+use crate::sim::view::{clipped, count, visible_text};
 
 /// The link format this page writes. [`Run::from_link`] reads it and every
 /// older format (the private `read_version` dispatches on the version).
@@ -763,7 +763,7 @@ impl std::fmt::Display for ImportReport {
     /// The notice: one paragraph, lines quoted with their hidden characters
     /// shown (`visible_text`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kept = format!("{} {}", self.kept, plural(self.kept, "command", "commands"));
+        let kept = count(self.kept, "command");
         match self.read_as {
             ReadAs::Script => write!(
                 f,
@@ -772,33 +772,19 @@ impl std::fmt::Display for ImportReport {
             )?,
             ReadAs::Transcript { .. } => write!(
                 f,
-                "Import read the text as a transcript ({}): it kept the {kept} after a prompt and skipped {} {} of output.",
+                "Import read the text as a transcript ({}): it kept the {kept} after a prompt and skipped {} of output.",
                 self.why(),
-                self.output_skipped,
-                plural(self.output_skipped, "line", "lines")
+                count(self.output_skipped, "line")
             )?,
         }
-        let with = |fate| {
-            self.notes
-                .iter()
-                .filter(|n| n.fate == fate)
-                .collect::<Vec<_>>()
-        };
-        let unknown = with(Fate::UnknownCommand);
-        if !unknown.is_empty() {
-            write!(
-                f,
-                " Not a command this shell knows, so the terminal says “command not found”: {}.",
-                noted_lines(&unknown)
-            )?;
-        }
-        let unprompted = with(Fate::NoPrompt);
-        if !unprompted.is_empty() {
-            write!(
-                f,
-                " Not run, as a transcript's commands start with a prompt (add one, e.g. “$ ”, to run them): {}.",
-                noted_lines(&unprompted)
-            )?;
+        for (fate, said) in [
+            (Fate::UnknownCommand, "Not a command this shell knows, so the terminal says “command not found”"),
+            (Fate::NoPrompt, "Not run, as a transcript's commands start with a prompt (add one, e.g. “$ ”, to run them)"),
+        ] {
+            let noted: Vec<&LineNote> = self.notes.iter().filter(|n| n.fate == fate).collect();
+            if !noted.is_empty() {
+                write!(f, " {said}: {}.", noted_lines(&noted))?;
+            }
         }
         Ok(())
     }

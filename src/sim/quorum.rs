@@ -34,7 +34,7 @@ use super::etcd::request::ServerError;
 use super::etcd::server::{HEALTH_INTERVAL_MS, READY_PERCENT};
 use super::glossary::Word;
 use super::url::split_url;
-use super::view::{MachineView, PeerProgress, ProcessView, Role, WorldView};
+use super::view::{count, MachineView, PeerProgress, ProcessView, Role, WorldView};
 use super::world::DEFAULT_RATE_BPS;
 
 /// The leader: the process whose role is leader at the highest term.
@@ -133,15 +133,6 @@ impl Row {
     }
 }
 
-/// "1 failure", "2 failures".
-fn failures(n: usize) -> String {
-    if n == 1 {
-        "1 failure".to_string()
-    } else {
-        format!("{n} failures")
-    }
-}
-
 impl QuorumInfo {
     /// The quorum panel's rows.
     pub fn rows(&self) -> Vec<Row> {
@@ -172,7 +163,7 @@ impl QuorumInfo {
         let reachable = format!("{} of {n} voters, from the leader", self.voters_reachable);
         let tolerates = format!(
             "{} now, {} by size",
-            failures(self.failures_tolerated),
+            count(self.failures_tolerated, "failure"),
             self.tolerance_by_size
         );
         [
@@ -627,7 +618,7 @@ fn etcd_text(e: ServerError) -> &'static str {
 fn tolerates(reachable: usize, quorum: usize) -> String {
     match reachable.saturating_sub(quorum) {
         0 => "tolerates no failure".to_string(),
-        k => format!("tolerates {}", failures(k)),
+        k => format!("tolerates {}", count(k, "failure")),
     }
 }
 

@@ -95,12 +95,8 @@ impl MachineView {
     /// itself, such as a fatal start, a removal or a raft panic).
     pub fn state(&self) -> &'static str {
         match (&self.process, &self.last_exit) {
-            (Some(p), _) => match p.role {
-                Role::Leader => "leader",
-                Role::Follower => "follower",
-                Role::Candidate | Role::PreCandidate => "candidate",
-                Role::Learner => "learner",
-            },
+            (Some(p), _) if p.role == Role::PreCandidate => "candidate",
+            (Some(p), _) => p.role.name(),
             (None, Some(e)) if !e.was_stopped() => "exited",
             (None, _) => "stopped",
         }
@@ -391,6 +387,15 @@ pub fn clipped(text: &str, max: usize) -> String {
     out
 }
 
+/// `n` and a noun, plural unless `n` is 1: "1 machine", "3 machines".
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// A moment of simulated time since the world began, `mm:ss.s` (the page's
 /// clock and the lost-writes banner write it so).
 pub fn elapsed_text(ms: u64) -> String {
@@ -545,6 +550,14 @@ mod tests {
         }
     }
 
+    /// A world of seed 1 with `three`, `ms` after they started.
+    fn settled(ms: u64) -> World {
+        let mut w = World::new(1);
+        three(&mut w);
+        act(&mut w, Action::Advance { ms });
+        w
+    }
+
     fn put(w: &mut World, key: &str) -> CallResult {
         let request = Request::Put {
             key: key.into(),
@@ -638,9 +651,7 @@ mod tests {
 
     #[test]
     fn traffic_counts_sent_and_dropped_per_direction() {
-        let mut w = World::new(1);
-        three(&mut w);
-        act(&mut w, Action::Advance { ms: 3000 });
+        let mut w = settled(3000);
         let before = traffic(&w, "node01", "node02");
         assert!(before.sent > 0);
         assert_eq!(before.dropped, 0);
@@ -657,9 +668,7 @@ mod tests {
 
     #[test]
     fn process_view_shows_progress_log_and_status() {
-        let mut w = World::new(1);
-        three(&mut w);
-        act(&mut w, Action::Advance { ms: 3000 });
+        let mut w = settled(3000);
         assert!(matches!(put(&mut w, "k"), CallResult::Reply(_)));
         let v = w.view();
         let procs: Vec<&ProcessView> = v
@@ -710,9 +719,7 @@ mod tests {
     #[test]
     fn a_new_learner_is_never_shown_as_a_follower() {
         use crate::sim::etcd::config::ClusterState;
-        let mut w = World::new(1);
-        three(&mut w);
-        act(&mut w, Action::Advance { ms: 7000 });
+        let mut w = settled(7000);
         let add = Request::MemberAdd {
             peer_urls: vec!["http://10.0.0.4:2380".into()],
             learner: true,
@@ -747,9 +754,7 @@ mod tests {
     #[test]
     fn the_view_shows_links_and_nics_that_are_not_the_defaults() {
         use crate::sim::world::DEFAULT_LIMIT_BYTES;
-        let mut w = World::new(1);
-        three(&mut w);
-        act(&mut w, Action::Advance { ms: 3000 });
+        let mut w = settled(3000);
         let v = w.view();
         assert!(
             v.net_links.is_empty() && v.nics.is_empty(),
@@ -800,9 +805,7 @@ mod tests {
     fn a_healthy_cluster_stays_reachable_frame_by_frame() {
         // raft-rs clears recent_active at each quorum check; the view must not
         // flicker while the answers to the next heartbeat are on their way
-        let mut w = World::new(1);
-        three(&mut w);
-        act(&mut w, Action::Advance { ms: 5000 });
+        let mut w = settled(5000);
         let counts = reachable_per_frame(&mut w, 5000);
         assert!(counts.len() > 100);
         assert!(counts.iter().all(|&n| n == 3), "{counts:?}");
@@ -822,9 +825,7 @@ mod tests {
 
     #[test]
     fn a_cut_follower_leaves_reach_within_an_election_timeout_and_stays_out() {
-        let mut w = World::new(1);
-        three(&mut w);
-        act(&mut w, Action::Advance { ms: 5000 });
+        let mut w = settled(5000);
         let l = leader_machine(&w);
         let other = if l == "node02" { "node03" } else { "node02" };
         cut(&mut w, &l, other);

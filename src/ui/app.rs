@@ -21,7 +21,7 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::sim::view::{visible_string, visible_text};
+use crate::sim::view::{count, elapsed_text, visible_string, visible_text};
 
 use super::controls::Controls;
 use super::embed::{use_bridge, Options};
@@ -32,7 +32,7 @@ use super::map::ClusterMap;
 use super::promises::{LostBanner, PromisesPanel};
 use super::quorum::QuorumPanel;
 use super::share::SharePanel;
-use super::state::{Model, Msg, Replaying, Shared, Start};
+use super::state::{Model, Msg, Replaying, Shared};
 use super::tables::{MachinesOf, Tables};
 use super::terminal::{Terminal, Words};
 use super::timeline::TimelineChart;
@@ -62,17 +62,13 @@ fn query() -> Vec<(String, String)> {
         .collect()
 }
 
-/// The page's fragment (after `#`), where a share link keeps its run.
-fn fragment() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .unwrap_or_default()
-}
-
-/// The run a share link holds, if the page was opened with one: `None` without
-/// `run=` in the fragment, else the run or why it cannot be opened.
+/// The run a share link holds in the page's fragment (after `#`), if the
+/// page was opened with one: `None` without `run=` in the fragment, else the
+/// run or why it cannot be opened.
 fn linked_run() -> Option<Result<Run, LinkError>> {
-    let fragment = fragment();
+    let fragment = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
     let fragment = fragment.trim_start_matches('#');
     let has_run = fragment.split('&').any(|f| f.starts_with("run="));
     has_run.then(|| Run::from_link(fragment))
@@ -105,8 +101,7 @@ fn initial_model(options: &Options) -> Model {
 /// options' problems, `Options::notice`).
 fn query_model() -> Model {
     let o = Options::parse(&query());
-    let start: Start = o.start;
-    Model::new(o.seed, start)
+    Model::new(o.seed, o.start)
 }
 
 /// The whole page. It renders on every change of the model (every frame while
@@ -160,16 +155,13 @@ pub fn app() -> Html {
         .forecast
         .as_ref()
         .map(|c| crate::sim::quorum::forecast(&m.view, c));
-    let upto = {
-        let session = m.session();
-        session.world.logs().partition_point(|l| l.ms <= m.shown_ms)
-    };
+    let upto = m.log().lines().partition_point(|l| l.ms <= m.shown_ms);
     html! {
         <div class={classes!("app", o.embed.then_some("embed"), m.lesson.is_some().then_some("lesson-open"))}>
             if o.shows("controls") {
                 <Controls playing={m.playing} speed={m.speed} seed={m.seed} world_id={m.world_id}
                     notice={m.notice.clone()} pending={m.pending.as_ref().map(|p| p.echo.clone())}
-                    clock={m.clock_text()} elapsed={m.elapsed_text()}
+                    clock={m.clock_text()} elapsed={elapsed_text(m.shown_ms)}
                     on_msg={on_msg.clone()} animate={*animate} {on_animate} world={o.controls.clone()} />
             }
             <aside class="messages" aria-label="Notices and what to try">
@@ -411,15 +403,6 @@ fn hint_example(view: &crate::sim::view::WorldView) -> Option<String> {
         .map(|x| visible_string(x.name.clone()))
 }
 
-/// "1 machine", "3 machines".
-fn hint_count(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {one}s")
-    }
-}
-
 /// A stretch of simulated time in words: `7 h 03 min`, `4 min 12 s`, `9 s`.
 fn duration_words(ms: u64) -> String {
     let s = ms / 1000;
@@ -451,7 +434,7 @@ fn hint(props: &HintProps) -> Html {
     if r == 0 {
         return html! {
             <p class="hint muted" data-testid="hint">
-                { format!("{}, no etcd running yet. Click a machine and start etcd, or type an ", hint_count(n, "machine")) }
+                { format!("{}, no etcd running yet. Click a machine and start etcd, or type an ", count(n, "machine")) }
                 <code>{ format!("{ex}$ etcd --name {ex} …") }</code>{ " command. " }{ keys }
             </p>
         };
@@ -468,7 +451,7 @@ fn hint(props: &HintProps) -> Html {
     };
     let servers = format!(
         "{}, {how_many}running etcd 3.4 ({nodes}).",
-        hint_count(n, "machine")
+        count(n, "machine")
     );
     let links = if n > 1 {
         " click a link to cut it (shift-click: one way),"
@@ -615,17 +598,13 @@ fn use_keys(model: &UseReducerHandle<Model>) {
                 if e.ctrl_key() || e.meta_key() || e.alt_key() || in_field(e) {
                     return;
                 }
-                match e.key().as_str() {
-                    " " => {
-                        e.prevent_default();
-                        d.dispatch(Msg::TogglePlay);
-                    }
-                    "." => {
-                        e.prevent_default();
-                        d.dispatch(Msg::Step);
-                    }
-                    _ => {}
-                }
+                let msg = match e.key().as_str() {
+                    " " => Msg::TogglePlay,
+                    "." => Msg::Step,
+                    _ => return,
+                };
+                e.prevent_default();
+                d.dispatch(msg);
             })
         });
         move || drop(listener)

@@ -25,7 +25,7 @@ pub struct ControlsProps {
     pub notice: Option<String>,
     /// The pending command's echo, if one runs.
     pub pending: Option<String>,
-    /// `Model::clock_text` and `Model::elapsed_text`.
+    /// `Model::clock_text` and the page's time as `view::elapsed_text` writes it.
     pub clock: String,
     pub elapsed: String,
     pub on_msg: Callback<Msg>,
@@ -62,20 +62,14 @@ fn speed_handlers(
     on_msg: &Callback<Msg>,
     speed_text: &UseStateHandle<String>,
 ) -> (Callback<KeyboardEvent>, Callback<Event>) {
-    let apply_speed = {
-        let on = on_msg.clone();
-        let t = speed_text.clone();
-        move || on.emit(Msg::SetSpeed((*t).clone()))
-    };
-    let on_speed_key = {
-        let f = apply_speed.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" {
-                f();
-            }
-        })
-    };
-    let on_speed_change = Callback::from(move |_: Event| apply_speed());
+    let (on, t) = (on_msg.clone(), speed_text.clone());
+    let on_speed_key = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" {
+            on.emit(Msg::SetSpeed((*t).clone()));
+        }
+    });
+    let t = speed_text.clone();
+    let on_speed_change = on_msg.reform(move |_: Event| Msg::SetSpeed((*t).clone()));
     (on_speed_key, on_speed_change)
 }
 
@@ -110,10 +104,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         "▶ Play"
     };
     let menu_open = use_state(|| false);
-    let on_menu = {
-        let open = menu_open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
-    };
+    let on_menu = super::toggle(&menu_open);
     let shows = |c: &str| props.world.contains(&c);
     let pending = m.pending.as_ref().map(|echo| {
         html! { <span class="pending-dot" title={visible_string(format!("running: {echo}"))}>{ "⏳ command running" }</span> }

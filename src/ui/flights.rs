@@ -267,15 +267,9 @@ pub fn lane(a: Point, b: Point, (ha, hb): (Point, Point)) -> (Point, Point) {
     if len < 1e-6 {
         return (a, b);
     }
-    // the share of the way from a box's centre to its edge
-    let share = |h: f64, d: f64| {
-        if d.abs() > 1e-9 {
-            h / d.abs()
-        } else {
-            f64::INFINITY
-        }
-    };
-    let exit = |half: Point| share(half.0, dx).min(share(half.1, dy)).min(0.45);
+    // the share of the way from a box's centre to its edge (a half-size
+    // over no distance is infinite: that side is never crossed)
+    let exit = |half: Point| (half.0 / dx.abs()).min(half.1 / dy.abs()).min(0.45);
     let (ta, tb) = (exit(ha), exit(hb));
     let (nx, ny) = (-dy / len * 5.0, dx / len * 5.0);
     (
@@ -407,15 +401,12 @@ pub fn tallies(
     now: f64,
     still: bool,
 ) -> Html {
-    let mut shown: Vec<usize> = Vec::new();
-    for (i, c) in sky.campaigns.iter().enumerate().rev() {
-        if !shown
-            .iter()
-            .any(|&j| sky.campaigns[j].candidate == c.candidate)
-        {
-            shown.push(i);
-        }
-    }
+    // each candidate's newest campaign
+    let mut candidates = std::collections::BTreeSet::new();
+    let shown: Vec<usize> = (0..sky.campaigns.len())
+        .rev()
+        .filter(|&i| candidates.insert(sky.campaigns[i].candidate.clone()))
+        .collect();
     let mut items = Vec::new();
     for i in shown {
         let c = &mut sky.campaigns[i];

@@ -242,7 +242,8 @@ pub async fn fetch(spec: String) -> Result<Rc<Lesson>, String> {
 /// Opens a lesson by name or path: fetches it, then tells the reducer.
 pub fn open(spec: String, on_msg: Callback<Msg>) {
     wasm_bindgen_futures::spawn_local(async move {
-        on_msg.emit(Msg::OpenLesson(fetch(spec).await));
+        let lesson = fetch(spec).await;
+        on_msg.emit(Msg::OpenLessonAt { lesson, step: 0 });
     });
 }
 
@@ -348,10 +349,9 @@ fn use_focus_next(finished: Option<(usize, bool)>, run_ref: &NodeRef, next_ref: 
             let active = web_sys::window()
                 .and_then(|w| w.document())
                 .and_then(|d| d.active_element());
-            let on_run = match (active, run_ref.get()) {
-                (Some(a), Some(r)) => web_sys::Node::from(a) == r,
-                _ => false,
-            };
+            let on_run = active
+                .zip(run_ref.get())
+                .is_some_and(|(a, r)| web_sys::Node::from(a) == r);
             if on_run {
                 if let Some(n) = next_ref.cast::<web_sys::HtmlElement>() {
                     let _ = n.focus();

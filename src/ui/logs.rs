@@ -205,10 +205,7 @@ pub fn logs(props: &LogsProps) -> Html {
     let on_machine = on_filter::<Event>(&filter, |f, v| f.machine = v);
     let on_level = on_filter::<Event>(&filter, |f, v| f.min = min_level(&v));
     let on_search = on_filter::<InputEvent>(&filter, |f, v| f.search = v.to_lowercase());
-    let on_follow = {
-        let follow = follow.clone();
-        Callback::from(move |_: MouseEvent| follow.set(!*follow))
-    };
+    let on_follow = super::toggle(&follow);
     let (first, count) = view.rows();
     let c = cache.borrow();
     let rows = c.matches.iter().enumerate().skip(first).take(count);

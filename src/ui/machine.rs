@@ -88,24 +88,12 @@ struct Action {
     change: Option<Change>,
 }
 
-fn button(a: &Action, props: &MachineProps) -> Html {
-    action_button(a, &props.on_run, &props.on_forecast)
-}
-
 fn action_button(
     a: &Action,
     on_run: &Callback<String>,
     on_forecast: &Callback<Option<Change>>,
 ) -> Html {
-    let onclick = {
-        let on = on_run.clone();
-        let f = on_forecast.clone();
-        let c = a.command.clone();
-        Callback::from(move |_: MouseEvent| {
-            f.emit(None);
-            on.emit(c.clone());
-        })
-    };
+    let onclick = typing(a.command.clone(), on_run, on_forecast);
     let p = {
         let (f, g) = (on_forecast.clone(), on_forecast.clone());
         let change = a.change.clone();
@@ -115,6 +103,20 @@ fn action_button(
         <button key={a.id} data-testid={format!("action-{}", a.id)} title={visible_text(&a.command).into_owned()} {onclick}
             onmouseenter={p.enter} onmouseleave={p.leave} onfocus={p.focus} onblur={p.blur}>{ a.label }</button>
     }
+}
+
+/// A click that types `line`; the forecast of what was under the pointer
+/// goes.
+fn typing(
+    line: String,
+    on_run: &Callback<String>,
+    on_forecast: &Callback<Option<Change>>,
+) -> Callback<MouseEvent> {
+    let (on_run, on_forecast) = (on_run.clone(), on_forecast.clone());
+    Callback::from(move |_| {
+        on_forecast.emit(None);
+        on_run.emit(line.clone());
+    })
 }
 
 /// The handlers of an element whose forecast shows while the pointer is
@@ -270,15 +272,7 @@ pub fn panel(view: &WorldView, selected: Option<&str>) -> PanelData {
 /// `ssh NAME`, so the run records it (and a link replays it) as typed.
 fn terminal_switch(name: &str, props: &MachineProps) -> Html {
     let shown = visible_text(name).into_owned();
-    let onclick = {
-        let on = props.on_run.clone();
-        let f = props.on_forecast.clone();
-        let line = format!("ssh {name}");
-        Callback::from(move |_: MouseEvent| {
-            f.emit(None);
-            on.emit(line.clone());
-        })
-    };
+    let onclick = typing(format!("ssh {name}"), &props.on_run, &props.on_forecast);
     html! {
         <p class="use-terminal">
             <button data-testid="use-terminal" {onclick}
@@ -294,10 +288,11 @@ fn terminal_switch(name: &str, props: &MachineProps) -> Html {
 pub fn machine_panel(props: &MachineProps) -> Html {
     let data = &props.data;
     let close = props.on_select.reform(|_: MouseEvent| None);
+    let button = |a| action_button(a, &props.on_run, &props.on_forecast);
     html! {
         <div class="actions">
             <h2>{ "Actions" }</h2>
-            <div class="buttons">{ for data.cluster.iter().map(|a| button(a, props)) }</div>
+            <div class="buttons">{ for data.cluster.iter().map(button) }</div>
             { match &data.selected {
                 Some(m) => html! {
                     <div class="selected" data-testid="selected-machine">
@@ -305,7 +300,7 @@ pub fn machine_panel(props: &MachineProps) -> Html {
                             { format!("{} ({})", visible_text(&m.name), m.state) }
                             <button class="link-button" onclick={close} aria-label="close the machine's actions">{ "×" }</button>
                         </h3>
-                        <div class="buttons">{ for m.actions.iter().map(|a| button(a, props)) }</div>
+                        <div class="buttons">{ for m.actions.iter().map(button) }</div>
                         <NetButtons data={m.net.clone()} on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
                         { terminal_switch(&m.name, props) }
                         <p class="small muted">{ m.facts.clone() }</p>

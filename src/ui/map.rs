@@ -198,11 +198,6 @@ struct FlightsProps {
     voters: usize,
 }
 
-/// The automation contract's machine state (see `MachineView::state`).
-pub fn machine_state(m: &MachineView) -> &'static str {
-    m.state()
-}
-
 /// A shape for each state word, so state never rests on colour alone.
 fn symbol(word: &str) -> &'static str {
     match word {
@@ -216,7 +211,7 @@ fn symbol(word: &str) -> &'static str {
     }
 }
 
-/// The word a node shows for its etcd: its state (`machine_state`), but
+/// The word a node shows for its etcd: its state (`MachineView::state`), but
 /// "not started" for a machine whose etcd never ran, and "pre-candidate" for
 /// a candidate in a pre-vote.
 pub fn state_word(m: &MachineView) -> &'static str {
@@ -390,27 +385,25 @@ fn links(props: &LinksProps) -> Html {
             }
         });
     }
-    let ends: Vec<(Point, Point)> = view
+    // the links whose two machines are on the map, with their ends
+    let drawn: Vec<(&LinkView, (Point, Point))> = view
         .links
         .iter()
-        .filter_map(|l| Some((*pos.get(&l.a)?, *pos.get(&l.b)?)))
+        .filter_map(|l| Some((l, (*pos.get(&l.a)?, *pos.get(&l.b)?))))
         .collect();
+    let ends: Vec<(Point, Point)> = drawn.iter().map(|&(_, e)| e).collect();
     let g = props.geo;
     let points = handle_points(&ends, g.gap, (g.box_w / 2.0, g.box_h / 2.0));
-    let (lines, handles): (Vec<Html>, Vec<Html>) = view
-        .links
+    let (lines, handles): (Vec<Html>, Vec<Html>) = drawn
         .iter()
-        .filter(|l| pos.contains_key(&l.a) && pos.contains_key(&l.b))
         .zip(touch_radii(&points, g.hit_r))
         .zip(points.iter().copied())
-        .map(|((l, r), h)| link(l, &pos, (h, r), props, &pointed))
+        .map(|((&(l, e), r), h)| link(l, e, (h, r), props, &pointed))
         .unzip();
     if props.handles {
-        let at: BTreeMap<(String, String), Point> = view
-            .links
+        let at: BTreeMap<(String, String), Point> = drawn
             .iter()
-            .filter(|l| pos.contains_key(&l.a) && pos.contains_key(&l.b))
-            .map(|l| (l.a.clone(), l.b.clone()))
+            .map(|(l, _)| (l.a.clone(), l.b.clone()))
             .zip(points.iter().copied())
             .collect();
         html! {
@@ -554,23 +547,16 @@ fn flights_layer(props: &FlightsProps) -> Html {
     let at = |name: &str| pos.get(name).copied();
     let half = (g.box_w / 2.0 + 4.0, g.box_h / 2.0 + 4.0);
     // a machine with a NIC gauge under its box: a dot going down starts
-    // (or lands) under the gauge
-    let gauge = netmap::gauge_height(g);
+    // (or lands) under the gauge, and its tally goes under it
+    let gauge = |name: &str| netmap::gauge_under(&props.view, name, g);
     let half_of = |name: &str, dy: f64| {
-        let under = dy > 0.0 && props.view.nics.iter().any(|n| n.machine == name);
-        (half.0, if under { half.1 + gauge } else { half.1 })
+        let under = if dy > 0.0 { gauge(name) } else { 0.0 };
+        (half.0, half.1 + under)
     };
     let tallies = if sky.campaigns.is_empty() {
         Html::default()
     } else {
-        // a tally goes under its machine's NIC gauge, if it has one
-        let gauge = netmap::gauge_height(g);
-        let nics = &props.view.nics;
-        let under = |name: &str| {
-            let (x, y) = at(name)?;
-            let drop = nics.iter().any(|n| n.machine == name);
-            Some((x, if drop { y + gauge } else { y }))
-        };
+        let under = |name: &str| at(name).map(|(x, y)| (x, y + gauge(name)));
         flights::tallies(
             &mut sky,
             &under,
@@ -778,14 +764,11 @@ fn link_pointer(l: &LinkView, up: bool, props: &LinksProps, pointed: &Pointed) -
 
 fn link(
     l: &LinkView,
-    pos: &BTreeMap<String, (f64, f64)>,
-    ((mx, my), touch_r): ((f64, f64), f64),
+    ((x1, y1), (x2, y2)): (Point, Point),
+    ((mx, my), touch_r): (Point, f64),
     props: &LinksProps,
     pointed: &Pointed,
 ) -> (Html, Html) {
-    let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&l.a), pos.get(&l.b)) else {
-        return (Html::default(), Html::default());
-    };
     let state = link_state(l);
     let run = {
         let on_run = props.on_run.clone();
@@ -863,7 +846,7 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
     let Some(&(x, y)) = pos.get(&m.name) else {
         return Html::default();
     };
-    let state = machine_state(m);
+    let state = m.state();
     let word = state_word(m);
     let (l1, l2, l3) = match (&m.process, &m.last_exit) {
         (Some(p), _) => (

@@ -27,7 +27,7 @@ pub use app::App;
 pub use lesson::{
     lesson_url, resolve_against, same_site, LessonRefused, Parsed, Refusal, CATALOGUE,
 };
-pub use map::{link_state, machine_state};
+pub use map::link_state;
 pub use quorum::{QuorumPanel, QuorumProps};
 pub use share::{embed_code, share_url};
 pub use state::{
@@ -35,6 +35,12 @@ pub use state::{
     Marker, MarkerKind, Model, Msg, PauseOn, Promises, Recorded, Start, TermKind, TermLine,
     FRAME_MS, TICK_MS,
 };
+
+/// A click that flips a yes/no state (a menu, a disclosure, a mode).
+fn toggle(state: &yew::UseStateHandle<bool>) -> yew::Callback<yew::MouseEvent> {
+    let state = state.clone();
+    yew::Callback::from(move |_| state.set(!*state))
+}
 
 /// Installs the panic banner, then mounts the app on the page's body.
 pub fn start() {

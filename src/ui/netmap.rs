@@ -200,6 +200,17 @@ pub fn gauge_height(g: Geometry) -> f64 {
     4.0 + font + 4.0 + bar
 }
 
+/// How far a machine's NIC gauge reaches under its box: [`gauge_height`]
+/// when it has one, else nothing.
+pub fn gauge_under(view: &WorldView, machine: &str, g: Geometry) -> f64 {
+    let has = view.nics.iter().any(|n| n.machine == machine);
+    if has {
+        gauge_height(g)
+    } else {
+        0.0
+    }
+}
+
 /// The font size and bar height (SVG units) of the network's marks: the
 /// compact map's text is larger, as its other text is (styles/map.css).
 fn sizes(g: Geometry) -> (f64, f64) {
@@ -295,13 +306,8 @@ fn obstacles(
     handles: &BTreeMap<(String, String), Point>,
     g: Geometry,
 ) -> Vec<Rect> {
-    let gauge = gauge_height(g);
     let boxes = pos.iter().map(|(name, &(x, y))| {
-        let below = if view.nics.iter().any(|n| n.machine == *name) {
-            gauge
-        } else {
-            0.0
-        };
+        let below = gauge_under(view, name, g);
         (
             x - g.box_w / 2.0 - 2.0,
             y - g.box_h / 2.0 - 2.0,

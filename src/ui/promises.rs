@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::sim::view::visible_string;
+use crate::sim::view::{count, visible_string};
 
 use super::state::{Msg, Promises};
 use crate::sim::invariants::Promise;
@@ -108,7 +108,7 @@ pub fn lost_banner(props: &LostBannerProps) -> Html {
     html! {
         <div class="lost-banner" role="alert" data-testid="lost-writes">
             <div>
-                <strong>{ visible_string(format!("{cause} lost {} acknowledged write{}.", p.lost.len(), if p.lost.len() == 1 { "" } else { "s" })) }</strong>
+                <strong>{ visible_string(format!("{cause} lost {}.", count(p.lost.len(), "acknowledged write"))) }</strong>
                 { " etcd had promised to keep them; forcing a new cluster from a member that missed them, wiping a majority's data or restoring an old snapshot throws them away. That is a lesson, not a bug." }
                 <ul>
                     { for p.lost.iter().map(|l| html! { <li><code>{ visible_string(l.to_string()) }</code></li> }) }

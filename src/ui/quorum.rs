@@ -46,10 +46,7 @@ pub struct GlossProps {
 pub fn gloss(props: &GlossProps) -> Html {
     let w = props.word;
     let open = use_state(|| false);
-    let onclick = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
-    };
+    let onclick = super::toggle(&open);
     let onkeydown = {
         let open = open.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -59,10 +56,7 @@ pub fn gloss(props: &GlossProps) -> Html {
             }
         })
     };
-    let onblur = {
-        let open = open.clone();
-        Callback::from(move |_: FocusEvent| open.set(false))
-    };
+    let onblur = open.setter().to_callback().reform(|_: FocusEvent| false);
     html! {
         <span class="gloss" data-testid={format!("gloss-{}", w.name())}>
             <button type="button" class="gloss-btn" aria-expanded={open.to_string()} title={w.definition()}

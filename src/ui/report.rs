@@ -75,11 +75,6 @@ fn on_panic(panic: &str) {
     stop_page();
 }
 
-/// Whether the page has stopped after a panic.
-pub fn stopped() -> bool {
-    STOPPED.with(Cell::get)
-}
-
 /// Makes everything but the banner inert (no focus, no clicks, no typing)
 /// and marks the body `stopped` for the style; then [`SHIELD`] keeps every
 /// other event from reaching the app's listeners and cancels its pending

@@ -120,10 +120,7 @@ pub fn share_panel(props: &ShareProps) -> Html {
         let onclick = props.on_msg.reform(move |_| Msg::Export(kind));
         html! { <button data-testid={testid} {title} {onclick}>{ label }</button> }
     };
-    let import = {
-        let shown = shown.clone();
-        Callback::from(move |_| shown.set(Shown::Import))
-    };
+    let import = shown.setter().to_callback().reform(|_| Shown::Import);
     html! {
         <div class="share" data-testid="share">
             <div class="share-buttons">
@@ -215,10 +212,7 @@ fn import_box(
             }
         })
     };
-    let cancel = {
-        let shown = shown.clone();
-        Callback::from(move |_| shown.set(Shown::Nothing))
-    };
+    let cancel = shown.setter().to_callback().reform(|_| Shown::Nothing);
     html! {
         <div class="share-out">
             <label class="small" for="import-text">{ "Paste a script (what the runner reads) or a transcript (what it prints). A line # seed: N sets the seed." }</label>

@@ -137,8 +137,6 @@ pub enum Msg {
     Dismiss,
     /// Show a notice (a link that cannot be opened, say); nothing else changes.
     Notice(String),
-    /// A lesson was loaded (or could not be): open it at its first step.
-    OpenLesson(Result<Rc<Lesson>, String>),
     /// Type the current step's commands into the terminal.
     LessonRun,
     /// Go to the next step (the world stays as it is).
@@ -163,8 +161,9 @@ pub enum Msg {
         step: usize,
         done: bool,
     },
-    /// A lesson was loaded for `?lesson=NAME&step=N` (or could not be): open
-    /// it at that step (0 is the first), the steps before it replayed.
+    /// A lesson was loaded (or could not be), for the lesson menu (`step` 0)
+    /// or `?lesson=NAME&step=N`: open it at that step (0 is the first), the
+    /// steps before it replayed.
     OpenLessonAt {
         lesson: Result<Rc<Lesson>, String>,
         step: usize,
@@ -267,8 +266,6 @@ pub struct LessonState {
     pub step: usize,
     /// Whether the shown step's commands were typed (the learner's included).
     pub done: bool,
-    /// Why the lesson could not be opened, if it could not.
-    pub error: Option<String>,
     /// The choice picked for the step's question, if any.
     pub picked: Option<usize>,
     /// Run typed the commands before the learner's: the page waits for the
@@ -298,7 +295,6 @@ impl LessonState {
             lesson,
             step,
             done,
-            error: None,
             picked: None,
             awaiting: false,
             performed: None,
@@ -621,11 +617,6 @@ impl Model {
     pub fn clock_text(&self) -> String {
         let ms = self.view.wall_ms;
         Stamp::from_unix_ms(ms).date(ms.div_euclid(1000))
-    }
-
-    /// The page's time since the world began, `mm:ss.s`.
-    pub fn elapsed_text(&self) -> String {
-        elapsed_text(self.shown_ms)
     }
 
     /// The whole terminal as plain text.
@@ -962,19 +953,17 @@ impl Model {
             return;
         }
         let tl = Rc::make_mut(&mut self.timeline);
-        if let Some(l) = &last {
-            if l.quorum != sample.quorum {
-                let (kind, label) = if sample.quorum {
-                    (MarkerKind::QuorumRegained, "quorum regained")
-                } else {
-                    (MarkerKind::QuorumLost, "quorum lost")
-                };
-                tl.markers.push(Marker {
-                    ms: sample.ms,
-                    kind,
-                    label: label.to_string(),
-                });
-            }
+        if last.as_ref().is_some_and(|l| l.quorum != sample.quorum) {
+            let (kind, label) = if sample.quorum {
+                (MarkerKind::QuorumRegained, "quorum regained")
+            } else {
+                (MarkerKind::QuorumLost, "quorum lost")
+            };
+            tl.markers.push(Marker {
+                ms: sample.ms,
+                kind,
+                label: label.to_string(),
+            });
         }
         self.announce = announcement(last.as_ref(), &sample);
         let event = last.as_ref().and_then(|l| map_event(l, &sample));
@@ -1052,11 +1041,6 @@ impl Model {
 /// world (paused, so outputs are the lesson's golden ones), except Run, which
 /// types the step's commands into the terminal like a person would.
 impl Model {
-    fn open_lesson(&mut self, lesson: Rc<Lesson>) {
-        self.lesson_error = None;
-        self.replay(&lesson, 0, false);
-    }
-
     /// A new world with the lesson's seed and start, the steps before `step` run
     /// (and `step` itself if `done`), paused.
     fn replay(&mut self, lesson: &Rc<Lesson>, step: usize, done: bool) {
@@ -1552,11 +1536,6 @@ impl Model {
         *self = next;
     }
 
-    /// The person acted while an earlier moment showed: its future is gone.
-    fn fork(&mut self) {
-        self.future = None;
-    }
-
     /// A lesson named by a link, shown at the link's step.
     fn attach_lesson(&mut self, lesson: Rc<Lesson>, step: usize, done: bool) {
         let last = lesson.steps.len().saturating_sub(1);
@@ -1655,8 +1634,9 @@ impl Reducible for Model {
                 return next.with_forecast(change);
             }
             action => {
+                // The person acted while an earlier moment showed: its future is gone.
                 if forks(&action, next.playing) {
-                    next.fork();
+                    next.future = None;
                 }
                 let sets_pause = matches!(action, Msg::PauseOn(_));
                 next.act(action);
@@ -1752,8 +1732,6 @@ impl Model {
                 p.lost.clear();
                 p.cause = None;
             }
-            Msg::OpenLesson(Ok(lesson)) => self.open_lesson(lesson),
-            Msg::OpenLesson(Err(e)) => self.lesson_error = Some(e),
             Msg::LessonRun => self.lesson_run(),
             Msg::LessonNext => self.lesson_move(1),
             Msg::LessonBack => self.lesson_move(-1),
@@ -1794,40 +1772,26 @@ impl Model {
 }
 
 /// Whether a message acts on the world (so a kept future is discarded):
-/// typing, a button, a tick, playing, a lesson move, a new world.
+/// typing, a button, a tick, playing, a lesson move, a new world. Any other
+/// message (a frame, a notice, a seek, a forecast, an export...) keeps it.
 fn forks(action: &Msg, playing: bool) -> bool {
     match action {
-        Msg::Run(_)
-        | Msg::Button(_)
-        | Msg::Step
-        | Msg::Load(_)
-        | Msg::OpenLesson(Ok(_))
-        | Msg::OpenLessonAt { lesson: Ok(_), .. }
-        | Msg::LessonRun
-        | Msg::LessonNext
-        | Msg::LessonBack
-        | Msg::LessonRestore
-        | Msg::LessonDoIt => true,
         Msg::TogglePlay => !playing,
         // A seed that is not a number changes nothing, so it keeps the future too.
         Msg::Reset { seed, .. } => parse_seed(seed).is_ok(),
-        Msg::Frame(_)
-        | Msg::SetSpeed(_)
-        | Msg::Dismiss
-        | Msg::Notice(_)
-        | Msg::DismissLost
-        | Msg::OpenLesson(Err(_))
-        | Msg::OpenLessonAt { lesson: Err(_), .. }
-        | Msg::LessonClose
-        | Msg::LessonAnswer(_)
-        | Msg::AttachLesson { .. }
-        | Msg::Seek(_)
-        | Msg::ReplayMore
-        | Msg::ReplayCancel
-        | Msg::PauseOn(_)
-        | Msg::Forecast(_)
-        | Msg::ForecastLine(_)
-        | Msg::Export(_) => false,
+        _ => matches!(
+            action,
+            Msg::Run(_)
+                | Msg::Button(_)
+                | Msg::Step
+                | Msg::Load(_)
+                | Msg::OpenLessonAt { lesson: Ok(_), .. }
+                | Msg::LessonRun
+                | Msg::LessonNext
+                | Msg::LessonBack
+                | Msg::LessonRestore
+                | Msg::LessonDoIt
+        ),
     }
 }
 
@@ -1925,35 +1889,34 @@ fn marker_kind(command: &Command) -> Option<MarkerKind> {
 fn map_event(before: &Sample, now: &Sample) -> Option<(EventKind, String, bool, bool)> {
     let leader = (before.leader.as_ref(), before.term) != (now.leader.as_ref(), now.term);
     let quorum = before.quorum != now.quorum;
-    let mut parts = Vec::new();
-    let mut kinds = Vec::new();
+    let mut said: Vec<(EventKind, String)> = Vec::new();
     if leader {
-        match (&before.leader, &now.leader) {
-            (_, None) => {
-                kinds.push(EventKind::NoLeader);
-                parts.push(format!("No leader (term {})", now.term));
-            }
-            (Some(b), Some(l)) if b != l => {
-                kinds.push(EventKind::Leader);
-                parts.push(format!("New leader: {l} (was {b}), term {}", now.term));
-            }
-            (_, Some(l)) => {
-                kinds.push(EventKind::Leader);
-                parts.push(format!("{l} is the leader, term {}", now.term));
-            }
-        }
+        let t = now.term;
+        said.push(match (&before.leader, &now.leader) {
+            (_, None) => (EventKind::NoLeader, format!("No leader (term {t})")),
+            (Some(b), Some(l)) if b != l => (
+                EventKind::Leader,
+                format!("New leader: {l} (was {b}), term {t}"),
+            ),
+            (_, Some(l)) => (EventKind::Leader, format!("{l} is the leader, term {t}")),
+        });
     }
     if quorum {
-        if now.quorum {
-            kinds.push(EventKind::QuorumRegained);
-            parts.push("quorum regained: writes commit again".to_string());
+        said.push(if now.quorum {
+            (
+                EventKind::QuorumRegained,
+                "quorum regained: writes commit again".into(),
+            )
         } else {
-            kinds.push(EventKind::QuorumLost);
-            parts.push("quorum lost: writes cannot commit".to_string());
-        }
+            (
+                EventKind::QuorumLost,
+                "quorum lost: writes cannot commit".into(),
+            )
+        });
     }
-    let kind = kinds.into_iter().min()?;
-    Some((kind, parts.join("; "), leader, quorum))
+    let kind = said.iter().map(|(k, _)| *k).min()?;
+    let text: Vec<String> = said.into_iter().map(|(_, t)| t).collect();
+    Some((kind, text.join("; "), leader, quorum))
 }
 
 /// The live region's text for a change between two samples.

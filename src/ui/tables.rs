@@ -66,12 +66,12 @@ fn column_word(header: &str) -> Option<Word> {
 #[function_component(Tables)]
 pub fn tables(props: &TablesProps) -> Html {
     let view = &*props.view.0;
-    let members = actions::members(view)
-        .map(|p| member_rows(&p.members))
-        .unwrap_or_default();
-    let source = actions::members(view)
-        .map(|p| format!("member list (as {} sees it)", p.name))
-        .unwrap_or_else(|| "member list (no etcd running)".to_string());
+    let listed = actions::members(view);
+    let members = listed.map(|p| member_rows(&p.members)).unwrap_or_default();
+    let source = listed.map_or_else(
+        || "member list (no etcd running)".to_string(),
+        |p| format!("member list (as {} sees it)", p.name),
+    );
     let status: Vec<Vec<String>> = view
         .machines
         .iter()

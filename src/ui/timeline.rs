@@ -67,12 +67,8 @@ pub fn timeline_chart(props: &TimelineProps) -> Html {
     for (i, s) in tl.samples.iter().enumerate() {
         let next_ms = tl.samples.get(i + 1).map(|n| n.ms).unwrap_or(last_ms);
         let (x0, x1) = (x(s.ms), x(next_ms.max(s.ms)));
-        let cmd = if path.is_empty() { "M" } else { "L" };
-        path.push_str(&format!(
-            "{cmd}{x0:.1},{:.1} L{x1:.1},{:.1} ",
-            y(s.term),
-            y(s.term)
-        ));
+        let (cmd, ys) = (if path.is_empty() { "M" } else { "L" }, y(s.term));
+        path.push_str(&format!("{cmd}{x0:.1},{ys:.1} L{x1:.1},{ys:.1} "));
         let class = if s.quorum { "band ok" } else { "band lost" };
         band.push(html! { <rect class={class} x={format!("{x0:.1}")} y={BAND_Y.to_string()} width={format!("{:.1}", (x1 - x0).max(0.5))} height={BAND_H.to_string()} /> });
         let leader_changed = i == 0 || tl.samples[i - 1].leader != s.leader;
@@ -158,8 +154,6 @@ fn future_veil(props: &TimelineProps, x: &dyn Fn(u64) -> f64) -> Html {
     }
 }
 
-/// The slider through the run, and while an earlier moment shows, what acting
-/// there does and a way back to the end.
 /// The slider's and the chart's last moment: the run's last, rounded up to
 /// the slider's 100 ms step from the first moment (a range input's thumb
 /// only reaches its max on a step; a seek past the run's end shows the end),
@@ -172,6 +166,8 @@ fn axis_end(origin_ms: u64, last_ms: u64) -> u64 {
 /// The slider's step, ms.
 const STEP_MS: u64 = 100;
 
+/// The slider through the run, and while an earlier moment shows, what acting
+/// there does and a way back to the end.
 fn seek_bar(props: &TimelineProps, last_ms: u64) -> Html {
     let on_seek = props.on_seek.clone();
     let oninput = Callback::from(move |e: InputEvent| {
