@@ -160,9 +160,10 @@ scenario_tests! {
     s07_learner_standby_failover => "07-learner-standby-failover",
 }
 
-/// The 3.5.1 scenarios run with `--etcd-version 3.5`. Their bar is the
-/// share measured when the simulation's 3.5 was first compared (a ratchet:
-/// a change that makes 3.5 less faithful fails); issue 18 asks for 95 %.
+/// The 3.5.1 scenarios run with `--etcd-version 3.5`. A scenario that
+/// reaches issue 18's 95 % is held to it; one that does not yet is held to
+/// what it matches today (a ratchet: a change that makes 3.5 less faithful
+/// fails).
 macro_rules! scenario_tests_35 {
     ($($test:ident => $name:literal at $floor:literal,)*) => {
         $(
@@ -175,12 +176,12 @@ macro_rules! scenario_tests_35 {
 }
 
 scenario_tests_35! {
-    v35_s01_single_node => "01-single-node" at 88.0,
-    v35_s02_add_voter_quorum_loss => "02-add-voter-quorum-loss" at 81.0,
+    v35_s01_single_node => "01-single-node" at 95.0,
+    v35_s02_add_voter_quorum_loss => "02-add-voter-quorum-loss" at 92.0,
     v35_s03_remove_leader_follower => "03-remove-leader-follower" at 63.0,
-    v35_s04_learner => "04-learner" at 90.0,
-    v35_s05_reconfig_errors => "05-reconfig-errors" at 89.0,
-    v35_s05d_strict_reconfig_off => "05d-strict-reconfig-off" at 81.0,
+    v35_s04_learner => "04-learner" at 95.0,
+    v35_s05_reconfig_errors => "05-reconfig-errors" at 90.0,
+    v35_s05d_strict_reconfig_off => "05d-strict-reconfig-off" at 95.0,
 }
 
 /// Runs one scenario, prints its score, and fails (with a diff) below `bar` %.

@@ -10,6 +10,8 @@ and compare the output of each etcdctl command with the real one.
     python3 tools/transcript2script.py                     # the eight default scenarios
     python3 tools/transcript2script.py --partitions        # the six 09-partitions-* ones
     python3 tools/transcript2script.py T.txt [T2.txt ...]  # chosen transcripts
+    python3 tools/transcript2script.py --etcd 3.5 --dir tests/reference-run-b/3.5 \
+        --out tests/scripts/3.5 T.txt ...                  # the 3.5.1 recordings
     options: --dir DIR (transcripts; default ../shared/reference/transcripts)
              --out DIR (default tests/scripts)   --stdout (print, write nothing)
 
@@ -162,6 +164,39 @@ HIDDEN_STEPS: Dict[str, List[HiddenStep]] = {
         HiddenStep("[stopping n2 pid 9325 ", "127.0.0.2",
                    "cp -a /var/tmp/etcd-gold/s07/node02 /var/tmp/etcd-gold/s07/node02-backup",
                    "07-learner-standby-failover.sh:45"),
+    ],
+}
+
+
+# The recorder's `wait_healthy EP` (lib.sh:66): an `etcdctl endpoint health`
+# it ran, unechoed, until the member answered. On etcd 3.4.23 a health check is
+# a read and leaves nothing behind; on 3.5.1 it also asks for the alarm list,
+# which etcd serves through raft, so each one adds an entry to the log (RAFT
+# INDEX). For the 3.5 recordings, each start listed here (by the text of its
+# transcript line, in order) is followed by a health check of these client
+# addresses, run just before the next recorded step. Sources: the record
+# scripts' `wait_healthy` lines, and lib.sh's build_two (:139-156).
+WAIT_HEALTHY_35: Dict[str, List[Tuple[str, List[str], str]]] = {
+    "01-single-node": [("s01/node01 ", ["127.0.0.1"], "01-single-node.sh:13")],
+    "02-add-voter-quorum-loss": [
+        ("s02/node01 ", ["127.0.0.1"], "02-add-voter-quorum-loss.sh:13"),
+        ("s02/node02 ", ["127.0.0.1", "127.0.0.2"], "02-add-voter-quorum-loss.sh:48-49"),
+    ],
+    "03-remove-leader-follower": [
+        (f"{part}/node0{n} ", [f"127.0.0.{n}"], "lib.sh:144,155 (build_two)")
+        for part in ("s03a", "s03b", "s03c") for n in (1, 2)
+    ],
+    "04-learner": [("s04/node01 ", ["127.0.0.1"], "04-learner.sh:12")],
+    "05-reconfig-errors": [
+        ("s05a/node01 ", ["127.0.0.1"], "lib.sh:144 (build_two)"),
+        ("s05a/node02 ", ["127.0.0.2"], "lib.sh:155 (build_two)"),
+        ("s05a/node03 ", ["127.0.0.3"], "05-reconfig-errors.sh:37"),
+        ("s05a/node02 ", ["127.0.0.2"], "05-reconfig-errors.sh:66"),
+        ("s05b/node03 ", ["127.0.0.1", "127.0.0.2", "127.0.0.3"], "05-reconfig-errors.sh:75"),
+    ],
+    "05d-strict-reconfig-off": [
+        ("s05d/node03 ", ["127.0.0.1", "127.0.0.2", "127.0.0.3"],
+         "05d-strict-reconfig-off.sh:12"),
     ],
 }
 
@@ -469,7 +504,7 @@ def etcd_peer_addr(argv: List[str], where: str) -> str:
 class Writer:
     """Builds the script: tracks the simulated clock and the pending sleeps."""
 
-    def __init__(self, tr: Transcript, machines: Machines):
+    def __init__(self, tr: Transcript, machines: Machines, etcd: str = "3.4"):
         self.tr = tr
         self.m = machines
         self.out: List[str] = []
@@ -480,6 +515,8 @@ class Writer:
         self.files_copied: set = set()    # (file, machine) pairs already copied
         self.pending_kills: List[str] = []
         self.hidden = list(HIDDEN_STEPS.get(tr.stem, []))
+        self.healthy = list(WAIT_HEALTHY_35.get(tr.stem, [])) if etcd == "3.5" else []
+        self.pending_health: List[str] = []
         self.day_offset = 0.0
         self.last_clock = None
         self.pending_heading: Optional[str] = None
@@ -508,6 +545,9 @@ class Writer:
         for k in self.pending_kills:
             self.add(k)   # stops that were due before this point
         self.pending_kills.clear()
+        for h in self.pending_health:
+            self.add(h)   # the recorder's wait_healthy, done before this step
+        self.pending_health.clear()
 
     # -- events
 
@@ -653,7 +693,21 @@ class Writer:
                         f'{secs // 3600:02}:{secs % 3600 // 60:02}:{secs % 60:02}"')
         self.sim = -(t - secs)   # the first etcd start is at sim 0
 
+    def queue_wait_healthy(self, ev: Event) -> None:
+        """The recorder's wait_healthy after this start (3.5 recordings only)."""
+        if not self.healthy or self.healthy[0][0] not in ev.raw:
+            return
+        _, addrs, source = self.healthy.pop(0)
+        self.pending_health.append(f"# (not echoed in the transcript: wait_healthy, {source})")
+        for a in addrs:
+            # the variable marks it as the recorder's (tests/transcripts.rs pairs
+            # only the lines that start with `etcdctl` with the transcript's)
+            self.pending_health.append(f"{self.m.of(a)}$ RECORDER=wait_healthy etcdctl "
+                                       f"--endpoints=http://{a}:2379 "
+                                       "--command-timeout=1s endpoint health")
+
     def emit_hidden_after(self, ev: Event) -> None:
+        self.queue_wait_healthy(ev)
         for step in [s for s in self.hidden if s.after in ev.raw]:
             self.hidden.remove(step)
             machine = self.m.of(step.addr)
@@ -669,6 +723,9 @@ class Writer:
 
     def finish(self) -> None:
         self.wait_until(self.sim)
+        if self.healthy:
+            raise ConvertError(f"{self.tr.path}: wait_healthy steps never placed: "
+                               + ", ".join(h[0] for h in self.healthy))
         if self.hidden:
             raise ConvertError(f"{self.tr.path}: hidden steps never placed: "
                                + ", ".join(s.after for s in self.hidden))
@@ -1211,12 +1268,22 @@ def is_netns_transcript(path: str) -> bool:
         return any(line.startswith("$ ip netns exec ") for line in f)
 
 
-def convert_netns(path: str) -> str:
+def source_line(path: str, etcd: str) -> str:
+    """Which real etcd the transcript is from, and where it lives."""
+    if etcd == "3.4":
+        return "# (real etcd 3.4.23; shared/reference/transcripts/). Regenerate, do not edit."
+    release = {"3.4": "3.4.23", "3.5": "3.5.1"}[etcd]
+    where = os.path.relpath(os.path.dirname(os.path.abspath(path)),
+                            os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return f"# (real etcd {release}; {where}/). Regenerate, do not edit."
+
+
+def convert_netns(path: str, etcd: str = "3.4") -> str:
     tr = NetnsTranscript(path)
     machines = NetnsMachines(tr)
     w = NetnsWriter(tr, machines)
     head = [f"# Generated by tools/transcript2script.py from {os.path.basename(path)}",
-            "# (real etcd 3.4.23; shared/reference/transcripts/). Regenerate, do not edit.",
+            source_line(path, etcd),
             "#"]
     head += [f"# {h}" for h in tr.header]
     head += ["#"] + NETNS_HEAD + [""]
@@ -1228,14 +1295,14 @@ def convert_netns(path: str) -> str:
     return "\n".join(head + w.out).rstrip("\n") + "\n"
 
 
-def convert(path: str) -> str:
+def convert(path: str, etcd: str = "3.4") -> str:
     if is_netns_transcript(path):
-        return convert_netns(path)
+        return convert_netns(path, etcd)
     tr = Transcript(path)
     machines = Machines(tr)
-    w = Writer(tr, machines)
+    w = Writer(tr, machines, etcd)
     head = [f"# Generated by tools/transcript2script.py from {os.path.basename(path)}",
-            "# (real etcd 3.4.23; shared/reference/transcripts/). Regenerate, do not edit.",
+            source_line(path, etcd),
             "#"]
     head += [f"# {h}" for h in tr.header]
     head += ["#",
@@ -1263,12 +1330,15 @@ def main(argv: List[str]) -> int:
     p.add_argument("--out", default=os.path.join(repo, "tests", "scripts"))
     p.add_argument("--stdout", action="store_true")
     p.add_argument("--partitions", action="store_true")
+    p.add_argument("--etcd", choices=["3.4", "3.5"], default="3.4",
+                   help="the release the transcripts were recorded on (3.5: "
+                        "tests/reference-run-b/3.5, with the recorder's wait_healthy)")
     args = p.parse_args(argv)
     scenarios = PARTITION_SCENARIOS if args.partitions else DEFAULT_SCENARIOS
     paths = args.transcripts or [os.path.join(args.dir, s + ".txt") for s in scenarios]
     try:
         for path in paths:
-            script = convert(path)
+            script = convert(path, args.etcd)
             if args.stdout:
                 sys.stdout.write(script)
                 continue

@@ -97,6 +97,7 @@ pub fn run(
         world,
         machine: machine.to_string(),
         out: &mut out,
+        health_logger: false,
     };
     let done = match &e.call {
         Call::Help => Ok(()),
@@ -156,6 +157,21 @@ struct Client<'a> {
     world: &'a mut World,
     machine: String,
     out: &'a mut Output,
+    /// etcdctl 3.5's `endpoint health` gives each endpoint's client its own
+    /// production logger, `lg.Named("client")` (`ep_command.go:91,119`):
+    /// its warnings say `"logger":"client"` with an epoch `ts`.
+    health_logger: bool,
+}
+
+/// zap's epoch time encoder: seconds as the shortest float (`1614788767.1`).
+fn epoch_seconds(wall_ms: i64) -> Value {
+    let text = format!(
+        "{}.{:03}",
+        wall_ms.div_euclid(1000),
+        wall_ms.rem_euclid(1000)
+    );
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
 /// `member list -w json --hex` of etcdctl 3.5 (`printMemberListWithHexJSON`,
@@ -242,6 +258,12 @@ impl Client<'_> {
         let line = match self.version() {
             EtcdVersion::V3_4 => json!({
                 "level": "warn", "ts": ts, "caller": "clientv3/retry_interceptor.go:62",
+                "msg": "retrying of unary invoker failed", "target": target,
+                "attempt": attempt, "error": error,
+            }),
+            EtcdVersion::V3_5 if self.health_logger => json!({
+                "level": "warn", "ts": epoch_seconds(self.world.wall_ms()), "logger": "client",
+                "caller": "v3/retry_interceptor.go:62",
                 "msg": "retrying of unary invoker failed", "target": target,
                 "attempt": attempt, "error": error,
             }),
@@ -498,9 +520,13 @@ impl Client<'_> {
         if !l.bool_flag("cluster") {
             return Ok(l.globals.endpoints.clone());
         }
-        let resp = self
-            .call(l, self.member_list_request())
-            .map_err(|e| fail(1, e))?;
+        // ep_command.go's endpointsFromCluster (the same in 3.4.23 and 3.5.1)
+        let resp = self.call(l, self.member_list_request()).map_err(|e| {
+            fail(
+                1,
+                format!("failed to fetch endpoints from etcd cluster member list: {e}"),
+            )
+        })?;
         let Reply::Members { members, .. } = resp.reply else {
             return Ok(Vec::new());
         };
@@ -569,6 +595,7 @@ impl Client<'_> {
         let eps = self.endpoints_for(l)?;
         let mut rows = Vec::new();
         let mut unhealthy = false;
+        self.health_logger = true;
         for ep in &eps {
             let start = self.world.now_ms();
             let target = self.client_target(ep);
