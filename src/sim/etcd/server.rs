@@ -1258,6 +1258,8 @@ impl Server {
                 .iter()
                 .map(|(&id, p)| (id, p.urls.clone()))
                 .collect(),
+            version: self.cfg.version,
+            revision: self.backend.kv.revision(),
         }
     }
 
@@ -1527,13 +1529,15 @@ impl Server {
             return;
         }
         self.version_proposed = true;
+        // the leader's own major.minor (etcd: the lowest of all members')
+        let version = self.cfg.version.name();
         ctx.server(
             'I',
             "etcdserver",
-            "setting up the initial cluster version to 3.4",
+            &format!("setting up the initial cluster version to {version}"),
         );
         let req = self.internal_req();
-        self.propose_op(ctx, req, Op::Version("3.4".into()));
+        self.propose_op(ctx, req, Op::Version(version.into()));
     }
 
     /// A deadline this server asked to be woken for.

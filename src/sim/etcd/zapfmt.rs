@@ -8,8 +8,13 @@
 //! the server's lines are matched against the rules below, each with etcd's message and
 //! fields, recorded from real etcd 3.4.23 (`tests/reference-run-b/zap/`). A line
 //! without a rule keeps its text as `msg`.
+//!
+//! A 3.5.1 server's lines are 3.4.23's turned into 3.5.1's by its `v35` module.
+
+mod v35;
 
 use super::config::{ClusterState, EtcdConfig};
+use super::version::EtcdVersion;
 
 /// Who is logging: the fields etcd adds to most server lines, and what some
 /// zap lines carry that their capnslog form leaves out.
@@ -23,6 +28,10 @@ pub struct ZapCtx {
     pub snapshot_count: u64,
     /// The transport's peers and their URLs.
     pub peers: Vec<(u64, Vec<String>)>,
+    /// The server's release: 3.5 writes 3.5.1's lines.
+    pub version: EtcdVersion,
+    /// The key-value store's revision (3.5's `kvstore restored`).
+    pub revision: i64,
 }
 
 /// A JSON value of a field.
@@ -483,10 +492,23 @@ pub(super) fn object(
 /// first. Lines that are neither form (a panic's text, a zap line) stay.
 pub fn to_zap(lines: Vec<String>, ts: &str, z: &ZapCtx) -> Vec<String> {
     let mut batch = Batch::default();
-    lines
-        .iter()
-        .filter_map(|line| batch.convert(line, ts, z))
-        .collect()
+    if z.version == EtcdVersion::V3_4 {
+        return lines
+            .iter()
+            .filter_map(|line| batch.convert(line, ts, z))
+            .collect();
+    }
+    let mut out = Vec::with_capacity(lines.len());
+    for line in &lines {
+        if split_capnslog(line).map(|(_, pkg, text)| (pkg, text))
+            == Some(("embed", "ready to serve client requests"))
+        {
+            out.extend(v35::ready(ts));
+        } else {
+            out.extend(batch.convert(line, ts, z));
+        }
+    }
+    v35::rewrite(out, z)
 }
 
 /// What a batch of rafthttp lines carries from one line to the next in zap.
@@ -686,9 +708,24 @@ pub fn banner(cfg: &EtcdConfig, initialized: bool, ts: &str) -> Vec<String> {
     let list = |v: &[String]| Val::List(v.to_vec());
     let text = |v: &str| Val::Str(v.to_string());
     let dir = cfg.data_dir();
-    let mut server = build_fields();
+    let mut server = build_fields(cfg.version);
     server.extend(config_fields(cfg, initialized));
-    vec![
+    let v35 = cfg.version == EtcdVersion::V3_5;
+    let mut first = Vec::new();
+    if v35 {
+        first.push(v35::running(ts.into(), &cfg.args));
+    }
+    // etcdmain's look at the data dir (`etcdmain/etcd.go:115` at v3.5.1)
+    if v35 && initialized {
+        first.push(object(
+            "info",
+            ts,
+            "etcdmain/etcd.go:115",
+            "server has been already initialized",
+            &[("data-dir", text(&dir)), ("dir-type", text("member"))],
+        ));
+    }
+    let banner = [
         object(
             "info",
             ts,
@@ -721,20 +758,22 @@ pub fn banner(cfg: &EtcdConfig, initialized: bool, ts: &str) -> Vec<String> {
                 ("took", text("0s")),
             ],
         ),
-    ]
+    ];
+    first.into_iter().chain(banner).collect()
 }
 
 /// The build of etcd a start's banner names (`embed/etcd.go:305`).
-fn build_fields() -> Vec<(&'static str, Val)> {
+fn build_fields(version: EtcdVersion) -> Vec<(&'static str, Val)> {
     let text = |v: &str| Val::Str(v.to_string());
     let num = |v: u64| Val::Num(v.to_string());
+    let (sha, go) = match version {
+        EtcdVersion::V3_4 => ("Not provided (use ./build instead of go build)", "go1.19.8"),
+        EtcdVersion::V3_5 => ("e8732fb5f", "go1.16.3"),
+    };
     vec![
-        ("etcd-version", text(super::server::VERSION)),
-        (
-            "git-sha",
-            text("Not provided (use ./build instead of go build)"),
-        ),
-        ("go-version", text("go1.19.8")),
+        ("etcd-version", text(version.release())),
+        ("git-sha", text(sha)),
+        ("go-version", text(go)),
         ("go-os", text("linux")),
         ("go-arch", text("amd64")),
         ("max-cpu-set", num(2)),
@@ -763,7 +802,7 @@ fn config_fields(cfg: &EtcdConfig, initialized: bool) -> Vec<(&'static str, Val)
         ClusterState::New => "new",
         ClusterState::Existing => "existing",
     };
-    vec![
+    let fields = vec![
         ("member-initialized", flag(initialized)),
         ("name", text(&cfg.name)),
         ("data-dir", text(&dir)),
@@ -808,7 +847,33 @@ fn config_fields(cfg: &EtcdConfig, initialized: bool) -> Vec<(&'static str, Val)
         ("auto-compaction-interval", text("0s")),
         ("discovery-url", text("")),
         ("discovery-proxy", text("")),
-    ]
+    ];
+    match cfg.version {
+        EtcdVersion::V3_4 => fields,
+        EtcdVersion::V3_5 => v35_config(fields),
+    }
+}
+
+/// 3.5.1's banner fields from 3.4.23's: the WAL and snapshot counts and the
+/// request limits are gone, the quota is `quota-size-bytes`, and the
+/// downgrade check's interval comes last (`embed/etcd.go:307` at v3.5.1).
+fn v35_config(fields: Vec<(&'static str, Val)>) -> Vec<(&'static str, Val)> {
+    const GONE: &[&str] = &[
+        "max-wals",
+        "max-snapshots",
+        "max-request-bytes",
+        "max-concurrent-streams",
+    ];
+    let mut out: Vec<(&'static str, Val)> = fields
+        .into_iter()
+        .filter(|(k, _)| !GONE.contains(k))
+        .map(|(k, v)| match k {
+            "quota-backend-bytes" => ("quota-size-bytes", v),
+            _ => (k, v),
+        })
+        .collect();
+    out.push(("downgrade-check-interval", Val::Str("5s".into())));
+    out
 }
 
 /// etcdmain's fatal start-up error, as zap writes it: a warning, then the fatal
@@ -832,6 +897,62 @@ pub fn fatal(ts: &str, error: &str) -> Vec<String> {
             &[err(), ("stacktrace", Val::Str(STACK.into()))],
         ),
     ]
+}
+
+/// [`fatal`] as `version` writes it.
+pub fn fatal_of(version: EtcdVersion, ts: &str, error: &str) -> Vec<String> {
+    let lines = fatal(ts, error);
+    match version {
+        EtcdVersion::V3_4 => lines,
+        EtcdVersion::V3_5 => v35::rewrite(
+            lines,
+            &ZapCtx {
+                version,
+                ..ZapCtx::default()
+            },
+        ),
+    }
+}
+
+/// etcd 3.5's refused flags: `Running: ` with the command line, then the
+/// error (`etcdmain/etcd.go:72`–`77` at v3.5.1), and the advertise hint when
+/// the client URLs are missing. When the logging setup itself failed (no
+/// logger yet), zap's production logger writes them with a Unix time stamp
+/// in seconds (`epoch_ms`, as `tests/reference-run-b/3.5/00-versions-and-help.txt`).
+pub fn flag_failure_v35(
+    ts: &str,
+    epoch_ms: Option<i64>,
+    args: &[String],
+    error: &str,
+    unset: bool,
+) -> Vec<String> {
+    // Go's shortest float: whole seconds without a fraction
+    let stamp = || match epoch_ms {
+        Some(ms) if ms % 1000 == 0 => serde_json::Value::from(ms / 1000),
+        Some(ms) => serde_json::Number::from_f64(ms as f64 / 1000.0)
+            .map_or_else(|| serde_json::Value::from(ts), serde_json::Value::Number),
+        None => serde_json::Value::from(ts),
+    };
+    let warn = |caller: &str, msg: &str| {
+        let mut o = serde_json::Map::new();
+        o.insert("level".into(), "warn".into());
+        o.insert("ts".into(), stamp());
+        o.insert("caller".into(), caller.into());
+        o.insert("msg".into(), msg.into());
+        o.insert("error".into(), error.into());
+        serde_json::to_string(&o).unwrap_or_default()
+    };
+    let mut lines = vec![
+        v35::running(stamp(), args),
+        warn("etcdmain/etcd.go:74", "failed to verify flags"),
+    ];
+    if unset {
+        lines.push(warn(
+            "etcdmain/etcd.go:77",
+            "advertise client URLs are not set",
+        ));
+    }
+    lines
 }
 
 /// The backend file reopened from a received snapshot (zap only; the
@@ -956,6 +1077,7 @@ mod tests {
             election_ms: 1000,
             snapshot_count: 5,
             peers: Vec::new(),
+            ..ZapCtx::default()
         }
     }
 

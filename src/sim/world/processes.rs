@@ -12,8 +12,9 @@ use std::rc::Rc;
 use super::clock::Event;
 use super::{host_port, DiskItem, World, WorldError};
 use crate::sim::etcd::bootstrap::{self, RemoteMembers};
-use crate::sim::etcd::config::{ClusterState, EtcdConfig, ADVERTISE_CLIENT_URLS_REQUIRED};
+use crate::sim::etcd::config::{ClusterState, EtcdConfig, Logger, ADVERTISE_CLIENT_URLS_REQUIRED};
 use crate::sim::etcd::server::{self, Ctx, Exit, Out, Server};
+use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::etcd::zapfmt::{self, ZapCtx};
 
 /// A running etcd process.
@@ -63,6 +64,17 @@ enum StartFailure {
     Fatal(String),
 }
 
+/// What the start's failure lines need of its configuration.
+struct Start {
+    zap: bool,
+    version: EtcdVersion,
+    /// The command line, for 3.5's `Running: `.
+    args: Vec<String>,
+    /// 3.5 without a logger of its own: `--logger=capnslog` is refused
+    /// while etcd sets its logging up.
+    no_logger: bool,
+}
+
 impl World {
     // ----- start -----
 
@@ -88,20 +100,35 @@ impl World {
             log: &mut log,
             zap: cfg.zap(),
         };
+        let start = Start {
+            zap: cfg.zap(),
+            version: cfg.version,
+            args: cfg.args.clone(),
+            no_logger: cfg.version == EtcdVersion::V3_5 && cfg.logger == Logger::Capnslog,
+        };
+        // 3.5 checks its flags (its logger among them) before it says a word
+        if cfg.version == EtcdVersion::V3_5 {
+            if let Err(msg) = cfg.validate() {
+                self.start_failed(machine, StartFailure::Flags(msg), &start);
+                return Ok(());
+            }
+        }
         let (initialized, new_history) = self.dir_on_disk(machine, &cfg);
         server::log_start(&mut ctx, &cfg, initialized);
-        let zap = cfg.zap();
         let started = self.boot(machine, cfg, &mut ctx);
-        let zap = zap.then(|| {
+        let zap = start.zap.then(|| {
             started
                 .as_ref()
                 .map(|p| p.server.zap_ctx())
-                .unwrap_or_default()
+                .unwrap_or_else(|_| ZapCtx {
+                    version: start.version,
+                    ..ZapCtx::default()
+                })
         });
-        self.push_logs_as(machine, log, zap.clone());
+        self.push_logs_as(machine, log, zap);
         match started {
             Ok(p) => self.started(machine, p, new_history, out),
-            Err(failure) => self.start_failed(machine, failure, zap.is_some()),
+            Err(failure) => self.start_failed(machine, failure, &start),
         }
         Ok(())
     }
@@ -152,12 +179,20 @@ impl World {
     }
 
     /// The process ended while starting: its last words, and status 1.
-    fn start_failed(&mut self, machine: &str, failure: StartFailure, zap: bool) {
+    fn start_failed(&mut self, machine: &str, failure: StartFailure, start: &Start) {
+        let zap = start.zap;
         let stamp = self.stamp().capnslog();
         let ts = self.stamp().zap();
         let unset =
             matches!(&failure, StartFailure::Flags(m) if m == ADVERTISE_CLIENT_URLS_REQUIRED);
+        let v35 = start.version == EtcdVersion::V3_5;
         let (lines, reason) = match failure {
+            StartFailure::Flags(msg) if v35 => {
+                // no logger when its own setup failed: zap's production one
+                let epoch = start.no_logger.then(|| self.wall_ms());
+                let lines = zapfmt::flag_failure_v35(&ts, epoch, &start.args, &msg, unset);
+                (lines, msg)
+            }
             StartFailure::Flags(msg) if zap => {
                 let mut lines = vec![zapfmt::flag_error(&ts, &msg)];
                 if unset {
@@ -174,7 +209,7 @@ impl World {
                 }
                 (lines, msg)
             }
-            StartFailure::Fatal(msg) if zap => (zapfmt::fatal(&ts, &msg), msg),
+            StartFailure::Fatal(msg) if zap => (zapfmt::fatal_of(start.version, &ts, &msg), msg),
             StartFailure::Fatal(msg) => (vec![format!("{stamp} C | etcdmain: {msg}")], msg),
         };
         self.push_logs_as(machine, lines, None);
