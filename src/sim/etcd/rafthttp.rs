@@ -12,6 +12,7 @@
 //! routing stays with the world; a stream here only tracks what the logs and the
 //! 5-second rules (`member add`/`remove`, the transferee of a graceful stop) need.
 
+use super::version::EtcdVersion;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -90,8 +91,9 @@ impl Kind {
 /// What dialling a peer finds, as the world sees it at this moment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reach {
-    /// The expected member answers; its process ID.
-    Ok { pid: u64 },
+    /// The expected member answers: its process ID, and the etcd release it
+    /// runs (what its `/version` says).
+    Ok { pid: u64, version: EtcdVersion },
     /// Nothing listens there: the dial error text (`dial tcp …: connect:
     /// connection refused`, `dial tcp: lookup …: no such host`).
     Refused(String),
@@ -639,7 +641,7 @@ fn keep_reading(ctx: &mut Ctx, ends: &Ends, id: u64, p: &mut Peer, kind: Kind, r
         return false;
     };
     match r {
-        Reach::Ok { pid } if *pid == c.pid => {
+        Reach::Ok { pid, .. } if *pid == c.pid => {
             // the writer's link heartbeat keeps an idle stream alive
             if now >= c.next_beat_ms {
                 c.last_recv_ms = now;
@@ -714,7 +716,7 @@ fn connect_reader(
     let now = ctx.now_ms;
     let i = kind.index();
     match r {
-        Reach::Ok { pid } => {
+        Reach::Ok { pid, .. } => {
             activate(ctx, id, p);
             ctx.server(
                 'I',
@@ -764,7 +766,7 @@ fn tick_writer(ctx: &mut Ctx, id: u64, p: &mut Peer, kind: Kind, r: &Reach) {
         return;
     };
     let alive = match r {
-        Reach::Ok { pid } => *pid == w.pid,
+        Reach::Ok { pid, .. } => *pid == w.pid,
         Reach::Silent(_) => true, // writes vanish into the socket buffer
         _ => false,
     };

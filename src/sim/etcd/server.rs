@@ -23,6 +23,7 @@ pub use super::rafthttp::Reach;
 use super::rafthttp::{Handler, Kind, Reaches, StreamRequest, Transport};
 use super::request::{Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo};
 use super::snapshot_transfer::{self, Transfer};
+use super::version::EtcdVersion;
 
 /// The release a capnslog-logging server is (3.5 logs zap only; a server's
 /// own release is `cfg.version`).
@@ -66,6 +67,8 @@ pub enum Exit {
     Stopped,
     /// etcd's raft panicked (an invalid configuration change); Go exits with 2.
     Panic,
+    /// A fatal log line (`plog.Fatalf`, zap's `Fatal`): the process exits with 1.
+    Fatal,
 }
 
 /// The world's view given to a server for one step: time, and where its output goes.
@@ -269,6 +272,10 @@ pub struct Server {
     lead_elected_ms: u64,
     after_timeout_now: bool,
     version_proposed: bool,
+    /// What each peer's `/version` said at the last tick (those that answered).
+    peer_versions: BTreeMap<u64, EtcdVersion>,
+    /// When this leader proposed a newer cluster version (until it applies).
+    version_update_at: Option<u64>,
     pub stop_at: Option<(u64, Exit)>,
     transferring: bool,
     /// When a graceful stop began handing over leadership.
@@ -455,7 +462,8 @@ impl Server {
             s.fast_forward_single(ctx);
         }
         s.drive(ctx);
-        for u in &s.cfg.listen_peer_urls {
+        let exiting = matches!(s.stop_at, Some((_, Exit::Fatal)));
+        for u in s.cfg.listen_peer_urls.iter().filter(|_| !exiting) {
             ctx.server(
                 'I',
                 "embed",
@@ -503,6 +511,8 @@ impl Server {
             lead_elected_ms: 0,
             after_timeout_now: false,
             version_proposed: false,
+            peer_versions: BTreeMap::new(),
+            version_update_at: None,
             stop_at: None,
             transferring: false,
             transfer_started_ms: 0,
@@ -978,6 +988,9 @@ impl Server {
         if let Some(v) = version {
             let text = format!("set the cluster version to {v} from store");
             ctx.server('I', "etcdserver/membership", &text);
+            if self.cfg.version.name() < v.as_str() {
+                self.downgrade_refused(ctx, &v);
+            }
         }
     }
 
@@ -1034,6 +1047,9 @@ impl Server {
             if e.index <= self.backend.applied {
                 continue;
             }
+            if matches!(self.stop_at, Some((_, Exit::Fatal))) {
+                return; // the process is exiting: nothing more is applied
+            }
             self.applied_term = e.term;
             match e.get_entry_type() {
                 EntryType::EntryNormal => self.apply_normal(ctx, &e),
@@ -1086,24 +1102,41 @@ impl Server {
                 Reply::Put
             }
             Op::Version(v) => {
-                if self.backend.members.version.is_none() {
-                    ctx.server(
-                        'N',
-                        "etcdserver/membership",
-                        &format!("set the initial cluster version to {v}"),
-                    );
-                    ctx.server(
-                        'I',
-                        "etcdserver/api",
-                        &format!("enabled capabilities for version {v}"),
-                    );
-                }
-                self.backend.members.version = Some(v.clone());
+                self.apply_version(ctx, v);
                 Reply::Put
             }
             Op::AlarmList => Reply::Alarms(Vec::new()),
         };
         self.finish(ctx, p.req, Ok(result));
+    }
+
+    /// `RaftCluster.SetVersion`: the first version, or a newer one.
+    fn apply_version(&mut self, ctx: &mut Ctx, v: &str) {
+        let text = match self.backend.members.version.as_deref() {
+            None => format!("set the initial cluster version to {v}"),
+            Some(old) if old != v => format!("updated the cluster version from {old} to {v}"),
+            Some(_) => return,
+        };
+        ctx.server('N', "etcdserver/membership", &text);
+        if self.cfg.version.name() < v {
+            self.downgrade_refused(ctx, v);
+            return;
+        }
+        let text = format!("enabled capabilities for version {v}");
+        ctx.server('I', "etcdserver/api", &text);
+        self.backend.members.version = Some(v.to_string());
+        self.version_update_at = None;
+    }
+
+    /// `mustDetectDowngrade` (membership/cluster.go at v3.4.23): a server
+    /// older than the cluster version it applies exits, its data dir untouched.
+    fn downgrade_refused(&mut self, ctx: &mut Ctx, cluster: &str) {
+        let text = format!(
+            "cluster cannot be downgraded (current version: {} is lower than determined cluster version: {cluster}).",
+            self.cfg.version.release()
+        );
+        ctx.server('C', "etcdserver/membership", &text);
+        self.stop_at = Some((ctx.now_ms, Exit::Fatal));
     }
 
     fn apply_conf(&mut self, ctx: &mut Ctx, e: &Entry) {
@@ -1410,6 +1443,14 @@ impl Server {
     /// One heartbeat interval passed.
     pub fn tick(&mut self, ctx: &mut Ctx, reach: &Reaches) -> Vec<StreamRequest> {
         let requests = self.dial_peers(ctx, reach);
+        self.peer_versions = reach
+            .url
+            .iter()
+            .filter_map(|(id, r)| match r {
+                Reach::Ok { version, .. } => Some((*id, *version)),
+                _ => None,
+            })
+            .collect();
         self.monitor_versions(ctx, &reach.url);
         self.maybe_fast_forward(ctx);
         self.node.tick();
@@ -1431,6 +1472,7 @@ impl Server {
         if !self.is_leader() {
             return;
         }
+        self.maybe_update_version(ctx);
         let members: Vec<Member> = self.backend.members.members.values().cloned().collect();
         for m in members.iter().filter(|m| m.id != self.id) {
             let Some(url) = m.peer_urls.first() else {
@@ -1519,6 +1561,18 @@ impl Server {
         self.propose_op(ctx, req, op);
     }
 
+    /// `decideClusterVersion`: the lowest major.minor the members run, as
+    /// each one's `/version` says; `None` while one does not answer.
+    fn decided_version(&self) -> Option<EtcdVersion> {
+        let others = self.backend.members.members.keys().filter(|id| **id != self.id);
+        others
+            .map(|id| self.peer_versions.get(id).copied())
+            .try_fold(self.cfg.version, |low, v| v.map(|v| low.min(v)))
+    }
+
+    /// The leader sets the first cluster version once every member has
+    /// published itself: the lowest release among them (the leader's own while
+    /// one does not answer).
     fn maybe_set_version(&mut self, ctx: &mut Ctx) {
         let members = &self.backend.members;
         if self.version_proposed
@@ -1529,8 +1583,8 @@ impl Server {
             return;
         }
         self.version_proposed = true;
-        // the leader's own major.minor (etcd: the lowest of all members')
-        let version = self.cfg.version.name();
+        let version = self.decided_version().unwrap_or(self.cfg.version);
+        let version = version.name();
         ctx.server(
             'I',
             "etcdserver",
@@ -1538,6 +1592,30 @@ impl Server {
         );
         let req = self.internal_req();
         self.propose_op(ctx, req, Op::Version(version.into()));
+    }
+
+    /// `monitorVersions`' update: once every member runs a newer release than
+    /// the cluster version, the leader raises it (3.4 to 3.5 in a rolling
+    /// upgrade; only ever up, one minor at a time).
+    fn maybe_update_version(&mut self, ctx: &mut Ctx) {
+        let Some(current) = self.backend.members.version.clone() else {
+            return;
+        };
+        let Some(decided) = self.decided_version() else {
+            return;
+        };
+        if decided.name() <= current.as_str() || self.version_update_at.is_some() {
+            return;
+        }
+        self.version_update_at = Some(ctx.now_ms);
+        let to = decided.name();
+        ctx.server(
+            'I',
+            "etcdserver",
+            &format!("updating the cluster version from {current} to {to}"),
+        );
+        let req = self.internal_req();
+        self.propose_op(ctx, req, Op::Version(to.into()));
     }
 
     /// A deadline this server asked to be woken for.

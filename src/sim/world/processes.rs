@@ -163,6 +163,11 @@ impl World {
             self.net.topology_changed();
             m.last_exit = None;
         }
+        if matches!(self.server(machine).and_then(|s| s.stop_at), Some((_, Exit::Fatal))) {
+            // a fatal line while starting (a refused downgrade): it exits now
+            self.check_stop(machine);
+            return;
+        }
         // the stream readers dial their peers as soon as they start
         let reach = self.peer_reach(machine);
         let requests = self.with_server(machine, |s, ctx| s.dial_peers(ctx, &reach));
@@ -361,6 +366,7 @@ impl World {
             }
             Some((at, Exit::Stopped)) if at <= now => self.end_process(machine, 0, "stopped"),
             Some((at, Exit::Panic)) if at <= now => self.end_process(machine, 2, "panic"),
+            Some((at, Exit::Fatal)) if at <= now => self.end_process(machine, 1, "fatal"),
             Some((at, _)) => {
                 let wait = at - now;
                 self.schedule(

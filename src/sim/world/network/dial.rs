@@ -99,7 +99,11 @@ impl World {
         if !self.listens(target, &p.server.cfg.listen_peer_urls, from, host, port) {
             return refused();
         }
-        Self::handler_verdict(&p.server, cluster_id, local, id).unwrap_or(Reach::Ok { pid: p.pid })
+        let ok = Reach::Ok {
+            pid: p.pid,
+            version: p.server.cfg.version,
+        };
+        Self::handler_verdict(&p.server, cluster_id, local, id).unwrap_or(ok)
     }
 
     /// What a peer's stream handler answers member `local` of `cluster_id`
@@ -164,7 +168,7 @@ impl World {
             str::to_string,
         );
         match self.reach(from, &url, cid, local, id) {
-            Reach::Ok { pid } => {
+            Reach::Ok { pid, .. } => {
                 let (target, _) = self
                     .target_of(from, &url)
                     .ok_or_else(|| Reach::Silent(host_port(&url)))?;
@@ -222,8 +226,10 @@ impl World {
             match self.dial(machine, id) {
                 Ok(stream) => {
                     let pid = stream.1;
+                    let version = self.server(&stream.0).map(|s| s.cfg.version);
                     self.keep_stream(machine, id, stream);
-                    out.stream.insert(id, Reach::Ok { pid });
+                    let version = version.unwrap_or_default();
+                    out.stream.insert(id, Reach::Ok { pid, version });
                 }
                 Err(r) => {
                     let gone = self
