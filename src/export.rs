@@ -57,7 +57,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::shell::command::{
-    self, quote, Call, Command, Docker, Etcd, Etcdctl, Item, Machine, Op, Signal,
+    self, quote, Call, Command, Curl, Docker, Etcd, Etcdctl, Item, Machine, Op, Signal,
 };
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::session::{Executed, Session};
@@ -709,6 +709,14 @@ impl Exporter {
                 None => replay(c.out),
             },
             Command::Etcdctl(e) => self.etcdctl(c, e),
+            // the same request to the member's real address (curl prints no
+            // newline after etcd's JSON; the recorder's transcripts add one)
+            Command::Curl(Curl::Get { url, silent }) => {
+                let s = if *silent { "-s " } else { "" };
+                let url = render(&lit(&self.dial(c.machine, url)));
+                let show = r#"[ -n "$out" ] && printf '%s\n' "$out""#;
+                vec![format!("out=$(curl {s}{url}); st=$?; {show}")]
+            }
             Command::Net(n) if c.out.status == 0 => {
                 let mut lines = self.manual_step(c.text, NET_REASON);
                 let hints = tc::hints(n, &|m| self.address_of(m));
@@ -1662,11 +1670,11 @@ mod tests {
     #[test]
     fn refused_commands_print_what_the_playground_printed() {
         let script =
-            format!("{BOOT}$ curl http://x\n$ etcdctl get a | grep a\nghost$ etcdctl get a\n");
+            format!("{BOOT}$ wget http://x\n$ etcdctl get a | grep a\nghost$ etcdctl get a\n");
         let out = export(&script);
         let s = step(&out, 9);
         assert!(
-            s.contains("printf '%s' 'sh: curl: command not found\n' >&2\nst=127"),
+            s.contains("printf '%s' 'sh: wget: command not found\n' >&2\nst=127"),
             "{s}"
         );
         assert!(step(&out, 10).contains("pipes (|)"));

@@ -182,6 +182,7 @@ scenario_tests_35! {
     v35_s04_learner => "04-learner" at 95.0,
     v35_s05_reconfig_errors => "05-reconfig-errors" at 90.0,
     v35_s05d_strict_reconfig_off => "05d-strict-reconfig-off" at 95.0,
+    v35_s10_rolling_upgrade => "10-rolling-upgrade" at 95.0,
 }
 
 /// Runs one scenario, prints its score, and fails (with a diff) below `bar` %.
@@ -347,7 +348,7 @@ fn real_blocks(transcript: &str) -> Vec<Block> {
         }
         assert!(i < lines.len(), "transcript line {start}: no [exit=…] line");
         let command = unescape(command);
-        if command.starts_with("etcdctl ") {
+        if compared(&command) {
             let output = lines[start..i].iter().map(|s| s.to_string()).collect();
             blocks.push(Block {
                 command,
@@ -357,6 +358,12 @@ fn real_blocks(transcript: &str) -> Vec<Block> {
         i += 1;
     }
     blocks
+}
+
+/// The commands whose output is compared: etcdctl's, and `curl`'s (a
+/// member's `/version`, in the rolling upgrade).
+fn compared(command: &str) -> bool {
+    command.starts_with("etcdctl ") || command.starts_with("curl ")
 }
 
 fn is_etcd_start(command: &str) -> bool {
@@ -425,7 +432,7 @@ fn runner_blocks(script: &str, output: &str, name: &str) -> Vec<Block> {
         while i < lines.len() && !next.is_some_and(|n| is_echo(lines[i], n)) {
             i += 1;
         }
-        if c.text.starts_with("etcdctl ") {
+        if compared(&c.text) {
             let output = lines[start..i].iter().map(|s| s.to_string()).collect();
             blocks.push(Block {
                 command: c.text.clone(),

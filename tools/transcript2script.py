@@ -107,7 +107,6 @@ OTHER_COMMAND_REASONS = {
     "cat": "a file of the real file system",
     "bash": "pipes (`| jq`) are not supported in the playground",
     "jq": "pipes (`| jq`) are not supported in the playground",
-    "curl": "the playground has no HTTP client",
 }
 
 # A command's simulated run is assumed to take its real wall time minus the
@@ -198,7 +197,25 @@ WAIT_HEALTHY_35: Dict[str, List[Tuple[str, List[str], str]]] = {
         ("s05d/node03 ", ["127.0.0.1", "127.0.0.2", "127.0.0.3"],
          "05d-strict-reconfig-off.sh:12"),
     ],
+    # tools/record-3.5/10-rolling-upgrade.sh; its etcdctl is 3.5.1 against
+    # 3.4.23 members too, and a 3.4.23 server also serves the alarm list
+    # through raft
+    "10-rolling-upgrade": [
+        ("s10/node03 ", ["127.0.0.1", "127.0.0.2", "127.0.0.3"], "10-rolling-upgrade.sh:35"),
+        ("s10/node01 ", ["127.0.0.1"], "10-rolling-upgrade.sh:45"),
+        ("s10/node02 ", ["127.0.0.2"], "10-rolling-upgrade.sh:45"),
+        ("s10/node03 ", ["127.0.0.3"], "10-rolling-upgrade.sh:45"),
+        ("s10/node03 ", ["127.0.0.3"], "10-rolling-upgrade.sh:70"),
+    ],
 }
+
+
+# Recordings whose etcdctl and curl are not the members' own: the rolling
+# upgrade switches the members' etcd between 3.4.23 and 3.5.1 while the
+# recorder's etcdctl stays 3.5.1 (tools/record-3.5/record.sh puts it first on
+# PATH). Their commands run on a machine of their own at this address, which
+# keeps the runner's release.
+CLIENT_MACHINE: Dict[str, str] = {"10-rolling-upgrade": "127.0.0.100"}
 
 
 class ConvertError(Exception):
@@ -405,6 +422,8 @@ def skip_reason(argv: List[str]) -> Optional[str]:
     """Why a recorded command is not replayed, or None if the playground has it."""
     if not argv:
         return "an empty command"
+    if argv[0] == "curl":
+        return None   # `curl URL`: a member's /version
     if argv[0] != "etcdctl":
         return OTHER_COMMAND_REASONS.get(argv[0], f"`{argv[0]}` is not a playground command")
     sub = etcdctl_subcommand(argv)
@@ -563,6 +582,10 @@ class Writer:
 
     def on_comment(self, ev: Event, where: str) -> None:
         self.add(f"# {ev.text}")
+        # the rolling upgrade's recorder says which binary a member runs next
+        m = re.match(r"(node\d+) runs etcd (3\.[45]):", ev.text)
+        if m:
+            self.add(f"machine etcd-version {m[1]} {m[2]}")
 
     def on_exited(self, ev: Event, where: str) -> None:
         machine = self.procs.get(ev.name, "?")
@@ -640,6 +663,8 @@ class Writer:
     # -- where etcdctl runs
 
     def command_machine(self, argv: List[str]) -> str:
+        if self.tr.stem in CLIENT_MACHINE:
+            return "client"
         if argv and argv[0] == "etcdctl":
             sub = etcdctl_subcommand(argv)
             pos = etcdctl_positionals(argv)
@@ -695,14 +720,15 @@ class Writer:
 
     def queue_wait_healthy(self, ev: Event) -> None:
         """The recorder's wait_healthy after this start (3.5 recordings only)."""
-        if not self.healthy or self.healthy[0][0] not in ev.raw:
+        if ev.kind != "start" or not self.healthy or self.healthy[0][0] not in ev.raw:
             return
         _, addrs, source = self.healthy.pop(0)
         self.pending_health.append(f"# (not echoed in the transcript: wait_healthy, {source})")
         for a in addrs:
             # the variable marks it as the recorder's (tests/transcripts.rs pairs
             # only the lines that start with `etcdctl` with the transcript's)
-            self.pending_health.append(f"{self.m.of(a)}$ RECORDER=wait_healthy etcdctl "
+            host = self.command_machine(["etcdctl", f"--endpoints=http://{a}:2379"])
+            self.pending_health.append(f"{host}$ RECORDER=wait_healthy etcdctl "
                                        f"--endpoints=http://{a}:2379 "
                                        "--command-timeout=1s endpoint health")
 
@@ -1314,6 +1340,9 @@ def convert(path: str, etcd: str = "3.4") -> str:
              ""]
     for addr, name in machines.by_addr.items():
         head.append(f"machine add {name} {addr}")
+    if tr.stem in CLIENT_MACHINE:
+        head.append(f"# the recorder's etcdctl and curl (3.5.1 throughout)")
+        head.append(f"machine add client {CLIENT_MACHINE[tr.stem]}")
     for ev in tr.events:
         w.emit(ev)
     w.finish()

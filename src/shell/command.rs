@@ -531,6 +531,8 @@ pub const SHELL: &[Spec<()>] = &[
     shell(&["logs"], "logs [HOST]", "logs node01", &[], MACHINE),
     shell(&["etcdctl"], "etcdctl [FLAGS] COMMAND ...", "etcdctl member list", ETCDCTL_GLOBALS, &[]),
     shell(&["etcdutl"], "etcdutl version (etcd 3.5 only)", "etcdutl version", &[], &[]),
+    shell(&["curl"], "curl [-s] http://HOST:2379/version", "curl -s http://192.168.0.61:2379/version",
+        &[boolean("-s"), boolean("-sS"), boolean("-L")], &[]),
     shell(&["etcdutl", "version"], "etcdutl version", "etcdutl version", &[], &[]),
     shell(&["net"], "net | net show | net cut A B | net cut A->B | net heal [A B] | net isolate A | net partition A B | C D | net delay A B DURATION [JITTER] | net loss A B PERCENT | net rate A RATE [limit SIZE] | net clear A [B]",
         "net cut node01 node02", &[], &[]),
@@ -1007,6 +1009,34 @@ pub enum Etcdutl {
     Unknown(String),
 }
 
+/// `curl [-s|-sS|--silent] [-L] URL`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Curl {
+    Get {
+        url: String,
+        silent: bool,
+    },
+    /// An option curl does not know here, as written (`None`: no URL).
+    Usage(Option<String>),
+}
+
+fn curl(rest: &[&str]) -> Curl {
+    let mut silent = false;
+    let mut url = None;
+    for w in rest {
+        match *w {
+            "-s" | "--silent" | "-sS" | "-sL" | "-Ls" => silent = true,
+            "-S" | "-L" | "--location" | "--show-error" => {}
+            o if o.starts_with('-') => return Curl::Usage(Some(o.to_string())),
+            u => url = Some(u.to_string()),
+        }
+    }
+    match url {
+        Some(url) => Curl::Get { url, silent },
+        None => Curl::Usage(None),
+    }
+}
+
 /// A signal `kill` sends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Signal {
@@ -1045,6 +1075,8 @@ pub enum Command {
     Etcdctl(Etcdctl),
     /// `etcdutl …` (etcd 3.5's offline tool).
     Etcdutl(Etcdutl),
+    /// `curl [-s] URL`: an HTTP GET of a member's client URL (`/version`).
+    Curl(Curl),
     Net(Net),
     /// `sleep DURATION` (`None`: a missing or extra operand).
     Sleep(Option<String>),
@@ -1184,6 +1216,7 @@ fn command(argv: &[String]) -> Command {
         }
         ["logs", rest @ ..] => Command::Logs(rest.first().map(|s| s.to_string())),
         ["etcdctl", ..] => Command::Etcdctl(Etcdctl::parse(tail())),
+        ["curl", rest @ ..] => Command::Curl(curl(rest)),
         ["etcdutl"] | ["etcdutl", "--help" | "-h" | "help"] => Command::Etcdutl(Etcdutl::Usage),
         ["etcdutl", "version", ..] => Command::Etcdutl(Etcdutl::Version),
         ["etcdutl", other, ..] => Command::Etcdutl(Etcdutl::Unknown(other.to_string())),

@@ -98,6 +98,7 @@ pub fn run(
         machine: machine.to_string(),
         out: &mut out,
         health_logger: false,
+        client_at: None,
     };
     let done = match &e.call {
         Call::Help => Ok(()),
@@ -161,6 +162,8 @@ struct Client<'a> {
     /// production logger, `lg.Named("client")` (`ep_command.go:91,119`):
     /// its warnings say `"logger":"client"` with an epoch `ts`.
     health_logger: bool,
+    /// etcdctl 3.5's client's address, drawn once per run (its gRPC target).
+    client_at: Option<u64>,
 }
 
 /// zap's epoch time encoder: seconds as the shortest float (`1614788767.1`).
@@ -278,11 +281,29 @@ impl Client<'_> {
         self.out.err(&go_json(&line));
     }
 
+    /// The target of a connection to one endpoint (`Maintenance.Status`):
+    /// 3.4 dials it alone (`passthrough:///EP`); 3.5's `Client.Dial` keeps the
+    /// client's target, named after its first endpoint (client.go:299).
+    fn endpoint_target(&mut self, l: &Line, ep: &str) -> String {
+        match self.version() {
+            EtcdVersion::V3_4 => format!("passthrough:///{ep}"),
+            EtcdVersion::V3_5 => {
+                let first = l.globals.endpoints.first().cloned();
+                self.client_target(&first.unwrap_or_else(|| ep.to_string()))
+            }
+        }
+    }
+
     /// The gRPC target clientv3 dials: 3.4 names its resolver after a client
-    /// UUID, 3.5 after the resolver's address in memory (`etcd-endpoints://0xc000…`).
+    /// UUID, 3.5 after the client's address in memory (`etcd-endpoints://%p/`,
+    /// client.go:299 at v3.5.1: one client, one address, per etcdctl run).
     fn client_target(&mut self, ep: &str) -> String {
         if self.version() == EtcdVersion::V3_5 {
-            let at = 0x30_0000 + (self.world.random_u64() % 0x2_0000) * 0x80;
+            let at = match self.client_at {
+                Some(at) => at,
+                None => 0x30_0000 + (self.world.random_u64() % 0x4000) * 0x80,
+            };
+            self.client_at = Some(at);
             return format!("etcd-endpoints://0xc000{at:06x}/{}", bare(ep));
         }
         let a = self.world.random_u64();
@@ -342,8 +363,13 @@ impl Client<'_> {
             match result {
                 CallResult::Reply(r) => return Ok(r),
                 CallResult::Deadline { dial } => {
+                    let v35 = self.version() == EtcdVersion::V3_5;
                     let desc = match (dial, passthrough) {
                         (None, _) => "context deadline exceeded".to_string(),
+                        // grpc-go 1.38 (etcd 3.5) names the last connection error
+                        (Some(e), _) if v35 => format!(
+                            "latest balancer error: last connection error: connection error: desc = \"transport: Error while dialing {e}\""
+                        ),
                         (Some(e), true) => format!(
                             "latest balancer error: connection error: desc = \"transport: Error while dialing {e}\""
                         ),
@@ -538,7 +564,7 @@ impl Client<'_> {
         let mut rows: Vec<(String, Header, StatusInfo)> = Vec::new();
         let mut failed = false;
         for ep in &eps {
-            let target = format!("passthrough:///{ep}");
+            let target = self.endpoint_target(l, ep);
             match self.call_target(ep, &target, Request::Status, l.globals.timeout_ms, true) {
                 Ok(Response {
                     header,
@@ -758,7 +784,7 @@ impl Client<'_> {
         })?;
         let mut leader_ep = None;
         for ep in l.globals.endpoints.clone() {
-            let target = format!("passthrough:///{ep}");
+            let target = self.endpoint_target(l, &ep);
             if let Ok(Response {
                 header,
                 reply: Reply::Status(s),

@@ -41,7 +41,13 @@ pub fn run_one(session: &mut Session, c: &ScriptCommand, logs: bool, out: &mut S
     let ex = session.run(&c.prompt, &c.text);
     let host = ex.machine.as_deref().unwrap_or("");
     out.push_str(&format!("{host}$ {}\n", c.text));
-    out.push_str(&ex.output.merged());
+    let printed = ex.output.merged();
+    out.push_str(&printed);
+    // output without a final newline (`curl`'s JSON) still ends its block,
+    // as the recorder's transcripts show it
+    if !printed.is_empty() && !printed.ends_with('\n') {
+        out.push('\n');
+    }
     if logs {
         let mut lines: Vec<_> = session.world.logs()[first_log..].iter().collect();
         lines.sort_by(|a, b| (a.ms, &a.machine).cmp(&(b.ms, &b.machine)));

@@ -5,14 +5,15 @@
 
 use std::collections::BTreeMap;
 
-use super::command::{self, Command, Docker, Etcd, Etcdutl, Line, Machine, Op, Signal};
+use super::command::{self, Command, Curl, Docker, Etcd, Etcdutl, Line, Machine, Op, Signal};
 use super::parse::{self, Prompt};
 use super::{etcd_flags, etcdctl, Output};
 use crate::sim::budget::{self, Budget, Spent};
 use crate::sim::etcd::config::EtcdConfig;
 use crate::sim::etcd::logfmt::{days_from_civil, Stamp};
+use crate::sim::etcd::request::{Reply, Request, Response};
 use crate::sim::etcd::version::EtcdVersion;
-use crate::sim::world::{self, Action, Held, World, WorldError};
+use crate::sim::world::{self, Action, CallResult, Held, World, WorldError};
 
 mod netcmd;
 
@@ -47,6 +48,9 @@ pub struct LimitsMet {
     /// What the first of them printed.
     pub first: Option<String>,
 }
+
+/// curl's default connect timeout (libcurl's `DEFAULT_CONNECT_TIMEOUT`).
+const CURL_CONNECT_MS: u64 = 300_000;
 
 /// `etcdutl` alone (or `--help`), as etcdutl 3.5.1 prints it.
 const ETCDUTL_HELP: &str = "Usage:
@@ -332,6 +336,7 @@ impl Session {
             Command::Logs(host) => self.logs(host.as_deref()),
             Command::Etcdctl(e) => self.etcdctl(e),
             Command::Etcdutl(u) => self.etcdutl(u),
+            Command::Curl(c) => self.curl(c),
             Command::Net(n) => self.net(n),
             Command::Sleep(d) => self.sleep(d.as_deref()),
             Command::Wait(None) => self.wait(),
@@ -572,6 +577,56 @@ impl Session {
             Etcdutl::Unknown(c) => Output::failure(
                 &format!("Error: unknown command {c:?} for \"etcdutl\"\nRun 'etcdutl --help' for usage.\nError: unknown command {c:?} for \"etcdutl\""),
                 1,
+            ),
+        }
+    }
+
+    /// `curl URL`: etcd's client HTTP handler answers `/version` (both
+    /// releases print `{"etcdserver":"…","etcdcluster":"…"}`); any other path
+    /// is `404 page not found`. Errors as curl 7.88 prints them.
+    fn curl(&mut self, c: &Curl) -> Output {
+        let machine = match self.need_machine() {
+            Ok(m) => m,
+            Err(o) => return o,
+        };
+        let (url, silent) = match c {
+            Curl::Get { url, silent } => (url, *silent),
+            Curl::Usage(bad) => {
+                let first = bad
+                    .as_ref()
+                    .map_or(String::new(), |o| format!("curl: option {o}: is unknown\n"));
+                let help = "curl: try 'curl --help' or 'curl --manual' for more information";
+                return Output::failure(&format!("{first}{help}"), 2);
+            }
+        };
+        let rest = url.split_once("://").map_or(url.as_str(), |(_, r)| r);
+        let path = rest.find('/').map_or("/", |at| &rest[at..]);
+        let Some((host, port)) = world::split_url(url) else {
+            return Output::failure("curl: (3) URL using bad/illegal format or missing URL", 3);
+        };
+        let fail = |code: i32, text: String| match silent {
+            true => Output {
+                status: code,
+                ..Output::default()
+            },
+            false => Output::failure(&format!("curl: ({code}) {text}"), code),
+        };
+        match self.world.call(&machine, &format!("{host}:{port}"), Request::Version, CURL_CONNECT_MS) {
+            CallResult::Reply(_) if path != "/version" => Output::text("404 page not found\n"),
+            CallResult::Reply(Response {
+                reply: Reply::Version { server, cluster },
+                ..
+            }) => {
+                let cluster = cluster.map_or("not_decided".into(), |v| format!("{v}.0"));
+                Output::text(&format!("{{\"etcdserver\":\"{server}\",\"etcdcluster\":\"{cluster}\"}}"))
+            }
+            CallResult::Deadline { dial: Some(_) } | CallResult::Reply(_) | CallResult::Error(_) => fail(
+                7,
+                format!("Failed to connect to {host} port {port} after 0 ms: Couldn't connect to server"),
+            ),
+            CallResult::Deadline { dial: None } => fail(
+                28,
+                format!("Failed to connect to {host} port {port} after {CURL_CONNECT_MS} ms: Timeout was reached"),
             ),
         }
     }

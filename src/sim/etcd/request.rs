@@ -44,6 +44,8 @@ pub enum Request {
         id: u64,
     },
     Status,
+    /// The client URL's `/version` (HTTP, as `curl` asks for it).
+    Version,
     /// `AlarmList`: etcd serves it through raft (an `Alarm` request with
     /// action GET), so it appends an entry; etcdctl 3.5's `endpoint health`
     /// asks for it after its read.
@@ -61,6 +63,7 @@ impl Request {
             self,
             Request::Status
                 | Request::Metrics
+                | Request::Version
                 | Request::Range {
                     serializable: true,
                     ..
@@ -156,6 +159,12 @@ pub enum Reply {
     Metrics(u64),
     /// The active alarms (the playground raises none: no NOSPACE, no CORRUPT).
     Alarms(Vec<String>),
+    /// `/version`: the server's release and the cluster version (`None`: not
+    /// decided yet).
+    Version {
+        server: String,
+        cluster: Option<String>,
+    },
 }
 
 /// A reply with its header.

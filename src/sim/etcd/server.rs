@@ -1564,7 +1564,12 @@ impl Server {
     /// `decideClusterVersion`: the lowest major.minor the members run, as
     /// each one's `/version` says; `None` while one does not answer.
     fn decided_version(&self) -> Option<EtcdVersion> {
-        let others = self.backend.members.members.keys().filter(|id| **id != self.id);
+        let others = self
+            .backend
+            .members
+            .members
+            .keys()
+            .filter(|id| **id != self.id);
         others
             .map(|id| self.peer_versions.get(id).copied())
             .try_fold(self.cfg.version, |low, v| v.map(|v| low.min(v)))
@@ -1950,6 +1955,10 @@ impl Server {
     ) -> Option<Result<Reply, ServerError>> {
         match request {
             Request::Status => Some(Ok(Reply::Status(self.status()))),
+            Request::Version => Some(Ok(Reply::Version {
+                server: self.cfg.version.release().into(),
+                cluster: self.backend.members.version.clone(),
+            })),
             Request::MemberList { linearizable }
                 if linearizable && self.cfg.version.linearizable_member_list() =>
             {

@@ -163,7 +163,10 @@ impl World {
             self.net.topology_changed();
             m.last_exit = None;
         }
-        if matches!(self.server(machine).and_then(|s| s.stop_at), Some((_, Exit::Fatal))) {
+        if matches!(
+            self.server(machine).and_then(|s| s.stop_at),
+            Some((_, Exit::Fatal))
+        ) {
             // a fatal line while starting (a refused downgrade): it exits now
             self.check_stop(machine);
             return;
