@@ -530,10 +530,16 @@ pub const SHELL: &[Spec<()>] = &[
     shell(&["scp"], "scp [-r] [HOST:]SRC [HOST:]DST", "scp backup.db node02:backup.db", &[boolean("-r")], &[]),
     shell(&["logs"], "logs [HOST]", "logs node01", &[], MACHINE),
     shell(&["etcdctl"], "etcdctl [FLAGS] COMMAND ...", "etcdctl member list", ETCDCTL_GLOBALS, &[]),
-    shell(&["etcdutl"], "etcdutl version (etcd 3.5 only)", "etcdutl version", &[], &[]),
+    shell(&["etcdutl"], "etcdutl version | etcdutl snapshot status|restore ... (etcd 3.5 only)", "etcdutl version", &[], &[]),
     shell(&["curl"], "curl [-s] http://HOST:2379/version", "curl -s http://192.168.0.61:2379/version",
         &[boolean("-s"), boolean("-sS"), boolean("-L")], &[]),
     shell(&["etcdutl", "version"], "etcdutl version", "etcdutl version", &[], &[]),
+    shell(&["etcdutl", "snapshot", "status"], "etcdutl snapshot status FILE [-w table]",
+        "etcdutl snapshot status backup.db -w table", &[], &[]),
+    shell(&["etcdutl", "snapshot", "restore"],
+        "etcdutl snapshot restore FILE --name NAME --initial-cluster NAME=URL,... --initial-advertise-peer-urls URL [--data-dir DIR]",
+        "etcdutl snapshot restore backup.db --name node01 --initial-cluster node01=http://192.168.0.61:2380 --initial-advertise-peer-urls http://192.168.0.61:2380",
+        &[], &[]),
     shell(&["net"], "net | net show | net cut A B | net cut A->B | net heal [A B] | net isolate A | net partition A B | C D | net delay A B DURATION [JITTER] | net loss A B PERCENT | net rate A RATE [limit SIZE] | net clear A [B]",
         "net cut node01 node02", &[], &[]),
     shell(&["net", "show"], "net show", "net show", &[], &[]),
@@ -1003,6 +1009,9 @@ pub enum Docker {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Etcdutl {
     Version,
+    /// `etcdutl snapshot status|restore …`: read with etcdctl's table (the
+    /// same commands and flags, offline).
+    Snapshot(Etcdctl),
     /// No command: cobra prints the usage.
     Usage,
     /// A command etcdutl does not have, as written.
@@ -1219,6 +1228,9 @@ fn command(argv: &[String]) -> Command {
         ["curl", rest @ ..] => Command::Curl(curl(rest)),
         ["etcdutl"] | ["etcdutl", "--help" | "-h" | "help"] => Command::Etcdutl(Etcdutl::Usage),
         ["etcdutl", "version", ..] => Command::Etcdutl(Etcdutl::Version),
+        ["etcdutl", "snapshot", "status" | "restore", ..] => {
+            Command::Etcdutl(Etcdutl::Snapshot(Etcdctl::parse(tail())))
+        }
         ["etcdutl", other, ..] => Command::Etcdutl(Etcdutl::Unknown(other.to_string())),
         ["net", rest @ ..] => Command::Net(net(rest)),
         ["sleep", d] => Command::Sleep(Some(d.to_string())),

@@ -13,6 +13,7 @@ use crate::sim::etcd::bootstrap::restore;
 use crate::sim::etcd::config::EtcdConfig;
 use crate::sim::etcd::datadir::{Backend, DataDir};
 use crate::sim::etcd::kv::Kv;
+use crate::sim::etcd::logfmt::Stamp;
 use crate::sim::etcd::membership::Member;
 use crate::sim::etcd::request::{
     Code, Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo,
@@ -77,6 +78,27 @@ pub fn run(
     e: &Etcdctl,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Output {
+    run_tool(world, machine, e, env, false)
+}
+
+/// `etcdutl snapshot status|restore`: etcd 3.5's offline tool runs etcdctl's
+/// snapshot code without its deprecation notice (`etcdutl/snapshot_command.go`).
+pub fn run_etcdutl(
+    world: &mut World,
+    machine: &str,
+    e: &Etcdctl,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Output {
+    run_tool(world, machine, e, env, true)
+}
+
+fn run_tool(
+    world: &mut World,
+    machine: &str,
+    e: &Etcdctl,
+    env: &dyn Fn(&str) -> Option<String>,
+    etcdutl: bool,
+) -> Output {
     let mut out = Output::default();
     let resolved = match &e.flags.error {
         Some(f) => Err(fail(1, f.message(Dialect::Pflag))),
@@ -99,6 +121,7 @@ pub fn run(
         out: &mut out,
         health_logger: false,
         client_at: None,
+        etcdutl,
     };
     let done = match &e.call {
         Call::Help => Ok(()),
@@ -164,6 +187,8 @@ struct Client<'a> {
     health_logger: bool,
     /// etcdctl 3.5's client's address, drawn once per run (its gRPC target).
     client_at: Option<u64>,
+    /// Run as `etcdutl` (3.5's snapshot commands, without etcdctl's notice).
+    etcdutl: bool,
 }
 
 /// zap's epoch time encoder: seconds as the shortest float (`1614788767.1`).
@@ -826,8 +851,13 @@ impl Client<'_> {
         let path = arg(rest, 0);
         let ep = l.globals.endpoints.first().cloned().unwrap_or_default();
         let part = format!("{path}.part");
+        // the snapshot package's callers at v3.4.23 and v3.5.1
+        let v35 = self.version() == EtcdVersion::V3_5;
+        let at =
+            |l34: u32, l35: u32| format!("snapshot/v3_snapshot.go:{}", if v35 { l35 } else { l34 });
+        let created = at(119, 68);
         self.zap_float(
-            "snapshot/v3_snapshot.go:119",
+            &created,
             "created temporary db file",
             &[("path", json!(part))],
         );
@@ -835,29 +865,22 @@ impl Client<'_> {
         let Reply::Snapshot(data) = resp.reply else {
             return Ok(());
         };
-        self.zap_text(
-            "clientv3/maintenance.go:200",
-            "opened snapshot stream; downloading",
-        );
+        self.client_info(200, 211, "opened snapshot stream; downloading");
         self.zap_float(
-            "snapshot/v3_snapshot.go:127",
+            &at(127, 76),
             "fetching snapshot",
             &[("endpoint", json!(ep))],
         );
-        self.zap_text(
-            "clientv3/maintenance.go:208",
-            "completed snapshot read; closing",
-        );
+        self.client_info(208, 219, "completed snapshot read; closing");
         let size = print::humanize_bytes(data.size);
-        self.zap_float(
-            "snapshot/v3_snapshot.go:142",
-            "fetched snapshot",
-            &[
-                ("endpoint", json!(ep)),
-                ("size", json!(size)),
-                ("took", json!(0.002)),
-            ],
-        );
+        // 3.5 says how long ago it started, in words (humanize.Time)
+        let took = if v35 { json!("now") } else { json!(0.002) };
+        let fields = [
+            ("endpoint", json!(ep)),
+            ("size", json!(size)),
+            ("took", took),
+        ];
+        self.zap_float(&at(142, 91), "fetched snapshot", &fields);
         let action = crate::sim::world::Action::WriteSnapshot {
             machine: self.machine.clone(),
             path: path.to_string(),
@@ -866,11 +889,7 @@ impl Client<'_> {
         self.world
             .apply(action)
             .map_err(|_| fail(1, "could not write the snapshot"))?;
-        self.zap_float(
-            "snapshot/v3_snapshot.go:152",
-            "saved",
-            &[("path", json!(path))],
-        );
+        self.zap_float(&at(152, 100), "saved", &[("path", json!(path))]);
         self.out.line(&format!("Snapshot saved at {path}"));
         Ok(())
     }
@@ -887,11 +906,46 @@ impl Client<'_> {
         self.out.err(&go_json(&v));
     }
 
-    /// A zap info line with a text time stamp (clientv3's logger).
-    fn zap_text(&mut self, caller: &str, msg: &str) {
-        let ts = self.world.stamp().zap();
-        let v = json!({"level": "info", "ts": ts, "caller": caller, "msg": msg});
+    /// clientv3's maintenance lines during a snapshot: 3.4's logger has a
+    /// text time stamp; 3.5's is etcdctl's production logger named `client`.
+    fn client_info(&mut self, line34: u32, line35: u32, msg: &str) {
+        let v = match self.version() {
+            EtcdVersion::V3_4 => {
+                let caller = format!("clientv3/maintenance.go:{line34}");
+                json!({"level": "info", "ts": self.world.stamp().zap(), "caller": caller, "msg": msg})
+            }
+            EtcdVersion::V3_5 => {
+                let caller = format!("v3/maintenance.go:{line35}");
+                let ts = epoch_seconds(self.world.wall_ms());
+                json!({"level": "info", "ts": ts, "logger": "client", "caller": caller, "msg": msg})
+            }
+        };
         self.out.err(&go_json(&v));
+    }
+
+    /// etcdutl's logger (3.5, also under `etcdctl snapshot restore`): zap's
+    /// console encoder, an RFC 3339 time, tabs, then the fields as JSON with
+    /// spaces (`etcdutl/common.go`'s GetLogger).
+    fn zap_console(&mut self, caller: &str, msg: &str, fields: &[(&str, Value)]) {
+        let ts = Stamp::from_unix_ms(self.world.wall_ms()).rfc3339_seconds();
+        let mut line = format!("{ts}\tinfo\t{caller}\t{msg}");
+        if !fields.is_empty() {
+            let parts: Vec<String> = fields
+                .iter()
+                .map(|(k, v)| format!("{}: {}", json!(k), console_json(v)))
+                .collect();
+            line.push_str(&format!("\t{{{}}}", parts.join(", ")));
+        }
+        self.out.err(&line);
+    }
+
+    /// etcdctl 3.5's notice before the snapshot commands etcdutl took over.
+    fn deprecated(&mut self, what: &str) {
+        if self.version() == EtcdVersion::V3_5 && !self.etcdutl {
+            self.out.err(&format!(
+                "Deprecated: Use `etcdutl snapshot {what}` instead.\n"
+            ));
+        }
     }
 
     /// A snapshot file, or the backend file `DIR/member/snap/db` inside a data dir.
@@ -912,6 +966,7 @@ impl Client<'_> {
     }
 
     fn snapshot_status(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        self.deprecated("status");
         let path = arg(rest, 0);
         let d = self.snapshot_file(path)?;
         let row = vec![
@@ -966,6 +1021,10 @@ impl Client<'_> {
     }
 
     fn snapshot_restore(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        if self.version() == EtcdVersion::V3_5 {
+            self.deprecated("restore");
+            return self.restore_35(l, rest);
+        }
         let path = arg(rest, 0);
         let (cfg, data_dir) = self.restore_config(l)?;
         let d = self.snapshot_file(path)?;
@@ -1023,6 +1082,130 @@ impl Client<'_> {
         self.zap_float("snapshot/v3_snapshot.go:309", "restored snapshot", &dirs);
         Ok(())
     }
+
+    /// etcd 3.5.1's restore (`etcdutl/snapshot/v3_snapshot.go`, also behind
+    /// `etcdctl snapshot restore`): the same data dir as 3.4's, its console
+    /// log lines, and its own refusal of a data dir that exists.
+    fn restore_35(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
+        let path = arg(rest, 0);
+        let (cfg, data_dir) = self.restore_config(l)?;
+        let d = self.snapshot_file(path)?;
+        if self.world.path_exists(&self.machine, &data_dir) {
+            let text = format!("data-dir {data_dir:?} not empty or could not be read");
+            return Err(fail(1, text));
+        }
+        let dirs = [
+            ("path", json!(path)),
+            ("wal-dir", json!(format!("{data_dir}/member/wal"))),
+            ("data-dir", json!(data_dir)),
+            ("snap-dir", json!(format!("{data_dir}/member/snap"))),
+        ];
+        let mut restoring = dirs.to_vec();
+        restoring.push(("stack", json!(restore_stack(self.etcdutl))));
+        self.zap_console(
+            "snapshot/v3_snapshot.go:251",
+            "restoring snapshot",
+            &restoring,
+        );
+        if !d.has_hash && !l.bool_flag("skip-hash-check") {
+            return Err(fail(1, "snapshot missing hash but --skip-hash-check=false"));
+        }
+        let (dir, members, cid) = restore(&cfg, &d).map_err(|f| fail(1, f.0))?;
+        let trimming = "Trimming membership information from the backend...";
+        self.zap_console("membership/store.go:141", trimming, &[]);
+        for m in &members {
+            let fields = [
+                ("cluster-id", json!(format!("{cid:x}"))),
+                ("local-member-id", json!("0")),
+                ("added-peer-id", json!(format!("{:x}", m.id))),
+                ("added-peer-peer-urls", json!(m.peer_urls)),
+            ];
+            self.zap_console("membership/cluster.go:421", "added member", &fields);
+        }
+        let action = crate::sim::world::Action::PutDataDir {
+            machine: self.machine.clone(),
+            path: data_dir.clone(),
+            dir: Box::new(dir),
+        };
+        self.world
+            .apply(action)
+            .map_err(|_| fail(1, "could not write the data dir"))?;
+        self.zap_console("snapshot/v3_snapshot.go:272", "restored snapshot", &dirs);
+        Ok(())
+    }
+}
+
+/// A field's JSON as zap's console encoder writes it: `", "` and `": "`.
+fn console_json(v: &Value) -> String {
+    match v {
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(console_json).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        other => go_json(other),
+    }
+}
+
+/// The stack etcd 3.5.1's restore logs with its first line (`zap.Stack`),
+/// as its release binaries print it: under etcdutl, or etcdctl's wrapper.
+fn restore_stack(etcdutl: bool) -> String {
+    const REL: &str = "/tmp/etcd-release-3.5.1/etcd/release/etcd";
+    const COBRA: &str =
+        "/home/remote/sbatsche/.gvm/pkgsets/go1.16.3/global/pkg/mod/github.com/spf13/cobra@v1.1.3/command.go";
+    let mut frames = vec![
+        (
+            "go.etcd.io/etcd/etcdutl/v3/snapshot.(*v3Manager).Restore".to_string(),
+            format!("{REL}/etcdutl/snapshot/v3_snapshot.go:257"),
+        ),
+        (
+            "go.etcd.io/etcd/etcdutl/v3/etcdutl.SnapshotRestoreCommandFunc".into(),
+            format!("{REL}/etcdutl/etcdutl/snapshot_command.go:147"),
+        ),
+    ];
+    let caller = match etcdutl {
+        true => (
+            "go.etcd.io/etcd/etcdutl/v3/etcdutl.snapshotRestoreCommandFunc",
+            format!("{REL}/etcdutl/etcdutl/snapshot_command.go:117"),
+        ),
+        false => (
+            "go.etcd.io/etcd/etcdctl/v3/ctlv3/command.snapshotRestoreCommandFunc",
+            format!("{REL}/etcdctl/ctlv3/command/snapshot_command.go:128"),
+        ),
+    };
+    frames.push((caller.0.into(), caller.1));
+    for (f, line) in [("execute", 856), ("ExecuteC", 960), ("Execute", 897)] {
+        frames.push((
+            format!("github.com/spf13/cobra.(*Command).{f}"),
+            format!("{COBRA}:{line}"),
+        ));
+    }
+    let tail: &[(&str, String)] = &if etcdutl {
+        [
+            ("main.Start", format!("{REL}/etcdutl/ctl.go:50")),
+            ("main.main", format!("{REL}/etcdutl/main.go:23")),
+        ]
+        .to_vec()
+    } else {
+        [
+            (
+                "go.etcd.io/etcd/etcdctl/v3/ctlv3.Start",
+                format!("{REL}/etcdctl/ctlv3/ctl.go:107"),
+            ),
+            (
+                "go.etcd.io/etcd/etcdctl/v3/ctlv3.MustStart",
+                format!("{REL}/etcdctl/ctlv3/ctl.go:111"),
+            ),
+            ("main.main", format!("{REL}/etcdctl/main.go:59")),
+        ]
+        .to_vec()
+    };
+    frames.extend(tail.iter().map(|(f, l)| (f.to_string(), l.clone())));
+    frames.push((
+        "runtime.main".into(),
+        "/home/remote/sbatsche/.gvm/gos/go1.16.3/src/runtime/proc.go:225".into(),
+    ));
+    let lines: Vec<String> = frames.iter().map(|(f, l)| format!("{f}\n\t{l}")).collect();
+    lines.join("\n")
 }
 
 /// The `i`th argument (the command table checked how many there are).

@@ -573,6 +573,11 @@ impl Session {
         }
         match u {
             Etcdutl::Version => Output::text(&version.tool_version_text("etcdutl")),
+            Etcdutl::Snapshot(e) => {
+                let vars = self.vars.get(&machine).cloned().unwrap_or_default();
+                let env = |k: &str| vars.get(k).cloned();
+                etcdctl::run_etcdutl(&mut self.world, &machine, e, &env)
+            }
             Etcdutl::Usage => Output::text(ETCDUTL_HELP),
             Etcdutl::Unknown(c) => Output::failure(
                 &format!("Error: unknown command {c:?} for \"etcdutl\"\nRun 'etcdutl --help' for usage.\nError: unknown command {c:?} for \"etcdutl\""),

@@ -176,6 +176,14 @@ impl Stamp {
         )
     }
 
+    /// zap's RFC 3339 time encoder (etcdutl 3.5): `2021-03-03T16:25:57Z`.
+    pub fn rfc3339_seconds(&self) -> String {
+        format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            self.year, self.month, self.day, self.hour, self.min, self.sec
+        )
+    }
+
     /// `date`'s default output: `Wed Mar  3 16:25:57 UTC 2021`.
     pub fn date(&self, unix_secs: i64) -> String {
         const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
