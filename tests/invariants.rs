@@ -1,5 +1,6 @@
 //! Raft's and etcd's promises (`sim::invariants`) hold after every event of
-//! every scenario script in `tests/scripts/` and every lesson, with several
+//! every scenario script in `tests/scripts/` (and `tests/scripts/3.5/` on
+//! etcd 3.5) and every lesson, with several
 //! seeds: faults, elections, membership changes, restores and forced clusters
 //! included.
 #![cfg(not(target_arch = "wasm32"))]
@@ -8,10 +9,17 @@ use quorum_playground::lessons;
 use quorum_playground::shell::parse;
 use quorum_playground::shell::runner::run_one;
 use quorum_playground::shell::session::Session;
+use quorum_playground::sim::etcd::version::EtcdVersion;
 
 /// Runs `script` with the checker on; the violations, one per line.
 fn violations(seed: u64, script: &str) -> String {
+    violations_on(seed, script, EtcdVersion::V3_4)
+}
+
+/// The same, with `etcd` what `machine add` installs.
+fn violations_on(seed: u64, script: &str, etcd: EtcdVersion) -> String {
     let mut s = Session::new(seed);
+    s.default_etcd = etcd;
     s.world.check_invariants();
     let mut sink = String::new();
     for c in parse::parse_script(script).expect("parses") {
@@ -28,18 +36,29 @@ fn violations(seed: u64, script: &str) -> String {
 fn every_scenario_script_keeps_the_promises() {
     let mut bad = String::new();
     let mut n = 0;
-    for entry in std::fs::read_dir("tests/scripts").expect("tests/scripts") {
-        let path = entry.expect("an entry").path();
+    // the 3.5.1 recordings' scripts run on etcd 3.5
+    let dirs = [
+        ("tests/scripts", EtcdVersion::V3_4),
+        ("tests/scripts/3.5", EtcdVersion::V3_5),
+    ];
+    let scripts = dirs.iter().flat_map(|(dir, etcd)| {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let paths = entries.map(|e| e.expect("an entry").path());
+        paths
+            .filter(|p| p.extension().is_some_and(|x| x == "sh"))
+            .map(move |p| (p, *etcd))
+    });
+    for (path, etcd) in scripts {
         let script = std::fs::read_to_string(&path).expect("readable");
         for seed in 1..=3 {
             n += 1;
-            let v = violations(seed, &script);
+            let v = violations_on(seed, &script, etcd);
             if !v.is_empty() {
                 bad.push_str(&format!("{} (seed {seed}):\n{v}", path.display()));
             }
         }
     }
-    assert!(n >= 60, "ran {n} scripts");
+    assert!(n >= 85, "ran {n} scripts");
     assert_eq!(bad, "");
 }
 

@@ -462,6 +462,13 @@ impl Server {
             s.fast_forward_single(ctx);
         }
         s.drive(ctx);
+        // a data dir whose cluster version is already newer than this release
+        // (applied before it stopped): `Recover`'s mustDetectDowngrade
+        if let Some(v) = s.backend.members.version.clone() {
+            if s.cfg.version.name() < v.as_str() && s.stop_at.is_none() {
+                s.downgrade_refused(ctx, &v);
+            }
+        }
         let exiting = matches!(s.stop_at, Some((_, Exit::Fatal)));
         for u in s.cfg.listen_peer_urls.iter().filter(|_| !exiting) {
             ctx.server(
