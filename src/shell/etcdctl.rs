@@ -1213,7 +1213,8 @@ fn arg<'a>(rest: &[&'a str], i: usize) -> &'a str {
     rest.get(i).copied().unwrap_or_default()
 }
 
-/// What `DIR/member/snap/db` holds: the backend, without a snapshot hash.
+/// What `DIR/member/snap/db` holds: the backend, without a snapshot hash
+/// (counted as 3.4.23's backend: a data dir does not say which release wrote it).
 fn db_file(d: &DataDir) -> SnapshotData {
     SnapshotData {
         kvs: d.backend.kv.iter().cloned().collect(),
@@ -1223,6 +1224,7 @@ fn db_file(d: &DataDir) -> SnapshotData {
         removed: d.backend.members.removed.len(),
         has_hash: false,
         consistent_index: d.backend.consistent_index,
+        release: EtcdVersion::V3_4,
     }
 }
 

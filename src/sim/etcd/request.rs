@@ -3,6 +3,7 @@
 
 use super::kv::{Generated, KeyValue};
 use super::membership::{Member, MemberError};
+use super::version::EtcdVersion;
 
 /// A client request (one etcdctl RPC).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,14 +107,23 @@ pub struct SnapshotData {
     /// `snapshot save` appends a hash; a `member/snap/db` copied from a data dir has none.
     pub has_hash: bool,
     pub consistent_index: u64,
+    /// The release of the server whose backend it is: 3.5 keeps two more
+    /// keys in its meta bucket (the applied term and the conf state).
+    pub release: EtcdVersion,
 }
 
 impl SnapshotData {
     /// bbolt's key count as `snapshot status` reports it: one key per revision,
     /// the members and removed members, the consistent index, the cluster
-    /// version and the auth revision.
+    /// version and the auth revision (and on 3.5 the term and conf state: real
+    /// 3.5.1 counts 2 more than 3.4.23 for the same data, in 06 and in the
+    /// exported rolling upgrade).
     pub fn total_keys(&self) -> u64 {
-        (self.revision.max(1) - 1) as u64 + self.members.len() as u64 + self.removed as u64 + 3
+        let meta = match self.release {
+            EtcdVersion::V3_4 => 3,
+            EtcdVersion::V3_5 => 5,
+        };
+        (self.revision.max(1) - 1) as u64 + self.members.len() as u64 + self.removed as u64 + meta
     }
 
     /// A stable 32-bit hash of the contents (etcd prints the db's CRC-32).

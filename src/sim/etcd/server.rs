@@ -2073,6 +2073,7 @@ impl Server {
             removed: self.backend.members.removed.len(),
             has_hash: true,
             consistent_index: self.backend.consistent_index,
+            release: self.cfg.version,
         }
     }
 
