@@ -74,9 +74,9 @@ fn linked_run() -> Option<Result<Run, LinkError>> {
     has_run.then(|| Run::from_link(fragment))
 }
 
-/// What the page opens on: a share link's run (`#run=1.…`), replayed to its
-/// moment and paused; else `?start=empty` gives an empty world, `?seed=N` a
-/// seed. A link that cannot be opened gives the default world and says why.
+/// What the page opens on: a share link's run (`#run=1.…`, `#run=2.…`),
+/// replayed to its moment and paused; else `?start=empty` gives an empty
+/// world, `?seed=N` a seed, `?etcd=3.5` machines on etcd 3.5.1. A link that cannot be opened gives the default world and says why.
 /// Then the embed options: `autoplay=` and `speed=`.
 fn initial_model(options: &Options) -> Model {
     let (mut m, link_error) = match linked_run() {
@@ -97,11 +97,11 @@ fn initial_model(options: &Options) -> Model {
     m
 }
 
-/// `?start=empty` and `?seed=N` (what could not be read is among the
+/// `?start=empty`, `?seed=N` and `?etcd=3.5` (what could not be read is among the
 /// options' problems, `Options::notice`).
 fn query_model() -> Model {
     let o = Options::parse(&query());
-    Model::new(o.seed, o.start)
+    Model::on_etcd(o.seed, o.start, o.etcd)
 }
 
 /// The whole page. It renders on every change of the model (every frame while
@@ -159,7 +159,7 @@ pub fn app() -> Html {
     html! {
         <div class={classes!("app", o.embed.then_some("embed"), m.lesson.is_some().then_some("lesson-open"))}>
             if o.shows("controls") {
-                <Controls playing={m.playing} speed={m.speed} seed={m.seed} world_id={m.world_id}
+                <Controls playing={m.playing} speed={m.speed} seed={m.seed} etcd={m.etcd()} world_id={m.world_id}
                     notice={m.notice.clone()} pending={m.pending.as_ref().map(|p| p.echo.clone())}
                     clock={m.clock_text()} elapsed={elapsed_text(m.shown_ms)}
                     on_msg={on_msg.clone()} animate={*animate} {on_animate} world={o.controls.clone()} />
