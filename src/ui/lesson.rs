@@ -455,7 +455,10 @@ pub fn lesson_panel(props: &LessonProps) -> Html {
             <div class="lesson-body">
                 <h2>{ "Lesson" }</h2>
                 { for error }
-                <p class="lesson-title" data-testid="lesson-title"><strong>{ &lesson.title }</strong></p>
+                <p class="lesson-title" data-testid="lesson-title"><strong>{ &lesson.title }</strong>{ " " }
+                    <span class={classes!("etcd-badge", super::map::version_class(lesson.etcd))} data-testid="lesson-etcd"
+                        title="the etcd this lesson's machines run, and its outputs come from">{ format!("etcd {}", lesson.etcd.release()) }</span>
+                </p>
                 <h3 data-testid="lesson-step">{ format!("Step {} of {n}: {}", state.step + 1, bare_title(&step.title)) }</h3>
                 <div class="narration" data-testid="lesson-narration">{ narration(&step.narration) }</div>
                 { for question }
