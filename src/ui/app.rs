@@ -169,7 +169,7 @@ pub fn app() -> Html {
                 <LostBanner promises={m.promises.clone()} on_msg={on_msg.clone()} />
                 if !o.embed {
                     <Hint machines={m.view.machines.len()} running={m.view.machines.iter().filter(|x| x.process.is_some()).count()}
-                        example={hint_example(&m.view)} />
+                        example={hint_example(&m.view)} releases={running_releases(&m.view)} />
                 }
                 <div class="sr-only" aria-live="polite" data-testid="announce">{ visible_text(&m.announce).into_owned() }</div>
             </aside>
@@ -392,6 +392,22 @@ struct HintProps {
     running: usize,
     /// A machine to name in the examples (one whose etcd runs, else the first).
     example: Option<String>,
+    /// The releases the running servers run: `3.4.23`, `3.4.23 and 3.5.1`.
+    releases: String,
+}
+
+/// The releases of the running servers, oldest first, as the hint says them.
+fn running_releases(view: &crate::sim::view::WorldView) -> String {
+    let releases: std::collections::BTreeSet<_> = view
+        .machines
+        .iter()
+        .filter_map(|x| x.process.as_ref().map(|p| p.etcd))
+        .collect();
+    releases
+        .iter()
+        .map(|v| v.release())
+        .collect::<Vec<_>>()
+        .join(" and ")
 }
 
 /// The machine the hint's examples name: the first whose etcd runs, else the first.
@@ -450,8 +466,9 @@ fn hint(props: &HintProps) -> Html {
         "real raft-rs nodes"
     };
     let servers = format!(
-        "{}, {how_many}running etcd 3.4 ({nodes}).",
-        count(n, "machine")
+        "{}, {how_many}running etcd {} ({nodes}).",
+        count(n, "machine"),
+        props.releases
     );
     let links = if n > 1 {
         " click a link to cut it (shift-click: one way),"

@@ -71,7 +71,8 @@ fn use_picked_etcd(m: &ControlsProps) -> UseStateHandle<EtcdVersion> {
     picked
 }
 
-/// The etcd picker: `etcd 3.4.23 | 3.5.1`, applied by Reset and Empty world.
+/// The etcd picker: `etcd 3.4.23 | 3.5.1`, applied by Reset and Empty
+/// world (Reset is marked while the pick is not the world's etcd).
 fn etcd_picker(picked: &UseStateHandle<EtcdVersion>, world: EtcdVersion) -> Html {
     let onchange = {
         let picked = picked.clone();
@@ -102,7 +103,6 @@ fn etcd_picker(picked: &UseStateHandle<EtcdVersion>, world: EtcdVersion) -> Html
                     <option value={v.name()} selected={v == **picked}>{ v.release() }</option>
                 }) }
             </select>
-            if changed { <span class="small">{ "→ Reset" }</span> }
         </label>
     }
 }
@@ -201,7 +201,9 @@ pub fn controls(props: &ControlsProps) -> Html {
                             { etcd_picker(&picked, m.etcd) }
                         }
                         if shows("reset") {
-                            <button data-testid="reset" onclick={reset(Start::Cluster)} title="a new three-member cluster with this seed and etcd">{ "Reset" }</button>
+                            // marked while the picked etcd is not the world's: Reset applies it
+                            <button data-testid="reset" class={classes!((*picked != m.etcd).then_some("primary"))} onclick={reset(Start::Cluster)}
+                                title="a new three-member cluster with this seed and etcd">{ "Reset" }</button>
                         }
                         if shows("empty") {
                             <button data-testid="reset-empty" onclick={reset(Start::Empty)} title="an empty world with this seed and etcd, for pasting a document's steps">{ "Empty world" }</button>
@@ -219,8 +221,9 @@ pub fn controls(props: &ControlsProps) -> Html {
 }
 
 /// The wall clock's text with its time of day apart (`Wed Mar 3 ` |
-/// `16:26:02` | ` UTC 2021`), so a phone can show the time alone; the text as
-/// a whole is unchanged.
+/// `16:26:02` | ` UTC 2021`), so a phone can show the time alone and a
+/// 1280 px bar can leave out the zone and year (to keep one row with the etcd
+/// picker); the text as a whole is unchanged.
 fn clock_parts(clock: &str) -> Html {
     let time = clock
         .split(' ')
@@ -231,7 +234,7 @@ fn clock_parts(clock: &str) -> Html {
             <>
                 <span class="clock-date">{ clock[..a].to_string() }</span>
                 { clock[a..b].to_string() }
-                <span class="clock-date">{ clock[b..].to_string() }</span>
+                <span class="clock-date clock-zone">{ clock[b..].to_string() }</span>
             </>
         },
         None => html! { { clock.to_string() } },

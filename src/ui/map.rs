@@ -591,14 +591,18 @@ fn etcd_tags(props: &TagsProps) -> Html {
     let view = &props.view.0;
     let g = props.geo;
     let pos = positions(view, g);
-    let (char_px, h) = if g.compact { (7.6, 17.0) } else { (6.4, 15.0) };
+    // sized as the box's lines are (`styles/map.css`): 12 px, 14 px compact
+    let (char_px, h) = if g.compact { (8.0, 18.0) } else { (6.9, 16.0) };
     let tags = view.machines.iter().filter_map(|m| {
         let &(x, y) = pos.get(&m.name)?;
         let v = m.etcd_shown();
         let text = format!("etcd {}", v.release());
         let w = text.len() as f64 * char_px + 12.0;
-        // right of the name, left of the quorum mark on the top-right corner
-        let (tx, ty) = (x + g.box_w / 2.0 - 18.0 - w, y - g.box_h / 2.0 - h / 2.0);
+        // over the top edge, right of the name and left of the quorum mark on
+        // the top-right corner; its foot clears the name line, and it stays
+        // inside the map over the top box
+        let tx = x + g.box_w / 2.0 - 18.0 - w;
+        let ty = (y - g.box_h / 2.0 - h + 4.0).max(1.0);
         Some(html! {
             <g key={m.name.clone()} class={classes!("etcd-tag", version_class(v))}
                 data-testid={format!("etcd-{}", m.name)} data-etcd={v.release()}>
