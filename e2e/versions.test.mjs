@@ -2,7 +2,8 @@
 // new world on 3.5.1 (every machine's tab and the map's line say so, and
 // `etcdctl version` prints it), its share link (format 2) reopens on 3.5.1,
 // and a rolling upgrade of one machine through its panel makes a mixed
-// cluster that the map shows at a glance. Screenshots of the mixed cluster at
+// cluster that the map shows at a glance; a lesson says which etcd it was
+// written for and plays on the other when asked. Screenshots of the mixed cluster at
 // 1440×900, 1280×720 and 390×844 go to e2e/out/versions-mixed-*.png.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -115,5 +116,23 @@ describe('etcd versions', () => {
         await page.screenshot({ path: join(OUT, `versions-mixed-${w}x${h}.png`) });
       }, { name: `versions-mixed-failure-${w}`, viewport: { width: w, height: h } });
     }
+  });
+
+  test('a lesson says its etcd and can be played on the other', async () => {
+    await withPage(browser, `${server.url}?lesson=001-learner-design&step=2`, async (page) => {
+      await page.locator('[data-testid="lesson-etcd"]', { hasText: 'etcd 3.4.23' }).waitFor({ timeout: 15_000 });
+      await page.locator('[data-testid="lesson-etcd-line"]', { hasText: 'Runs on etcd 3.4.23' }).waitFor();
+      await page.locator('[data-testid="etcd-line"]', { hasText: 'etcd 3.4.23' }).waitFor();
+      await page.locator('[data-testid="lesson-etcd-switch"]', { hasText: 'Try on etcd 3.5.1' }).click();
+      await page.locator('[data-testid="lesson-etcd-playing"]', { hasText: 'etcd 3.5.1' }).waitFor({ timeout: 15_000 });
+      await page.locator('[data-testid="lesson-etcd-line"]', { hasText: 'Written for etcd 3.4.23, playing on etcd 3.5.1' }).waitFor();
+      await page.locator('[data-testid="etcd-line"]', { hasText: 'etcd 3.5.1' }).waitFor();
+      assert.equal(await page.locator('[data-testid="lesson-step"]').textContent().then((t) => t.startsWith('Step 2 ')), true);
+      const tagged = Object.values(await tags(page));
+      assert.ok(tagged.length > 0 && tagged.every((v) => v === '3.5.1'), JSON.stringify(tagged));
+      await page.screenshot({ path: join(OUT, 'versions-lesson-on-3.5-1440x900.png') });
+      await page.locator('[data-testid="lesson-etcd-switch"]', { hasText: 'Back to etcd 3.4.23' }).click();
+      await page.locator('[data-testid="lesson-etcd-line"]', { hasText: 'Runs on etcd 3.4.23' }).waitFor({ timeout: 15_000 });
+    }, { name: 'versions-lesson-failure', viewport: { width: 1440, height: 900 } });
   });
 });

@@ -153,6 +153,9 @@ pub enum Msg {
     LessonRestore,
     /// Close the lesson.
     LessonClose,
+    /// Play the lesson on this etcd (its header's, or the other one): the
+    /// world is replayed to the current step on it.
+    LessonEtcd(EtcdVersion),
     /// Pick a choice of the step's question (before the step ran).
     LessonAnswer(usize),
     /// Type the learner's command of the step for them ("Do it for me"): the
@@ -1063,13 +1066,14 @@ impl Model {
 /// world (paused, so outputs are the lesson's golden ones), except Run, which
 /// types the step's commands into the terminal like a person would.
 impl Model {
-    /// A new world with the lesson's seed and start, the steps before `step` run
+    /// A new world with the lesson's seed and start on `etcd` (the lesson's
+    /// own, or the other one the learner chose), the steps before `step` run
     /// (and `step` itself if `done`), paused.
-    fn replay(&mut self, lesson: &Rc<Lesson>, step: usize, done: bool) {
+    fn replay(&mut self, lesson: &Rc<Lesson>, step: usize, done: bool, etcd: EtcdVersion) {
         let upto = if done { step + 1 } else { step };
         // Replayed as a run is, so with a link's budget (`sim::budget`).
         let mut run = Run::new(lesson.seed, lesson.start);
-        run.etcd = lesson.etcd;
+        run.etcd = etcd;
         run.steps = (lesson.steps.iter().take(upto))
             .flat_map(|s| &s.commands)
             .map(|c| Step {
@@ -1250,15 +1254,24 @@ impl Model {
                 )));
             }
         } else if l.step > 0 {
-            self.replay(&l.lesson, l.step - 1, true);
+            self.replay(&l.lesson, l.step - 1, true, self.etcd());
         } else {
-            self.replay(&l.lesson, 0, false);
+            self.replay(&l.lesson, 0, false, self.etcd());
         }
     }
 
     fn lesson_restore(&mut self) {
         if let Some(l) = self.lesson.clone() {
-            self.replay(&l.lesson, l.step, l.done);
+            self.replay(&l.lesson, l.step, l.done, self.etcd());
+        }
+    }
+
+    /// The lesson on `etcd` from the current step (its commands typed again
+    /// if they were).
+    fn lesson_etcd(&mut self, etcd: EtcdVersion) {
+        if let Some(l) = self.lesson.clone() {
+            self.replay(&l.lesson, l.step, l.done, etcd);
+            self.announce = format!("the lesson now runs on etcd {}", etcd.release());
         }
     }
 
@@ -1763,6 +1776,7 @@ impl Model {
                 self.lesson = None;
                 self.lesson_error = None;
             }
+            Msg::LessonEtcd(etcd) => self.lesson_etcd(etcd),
             Msg::LessonAnswer(choice) => self.lesson_answer(choice),
             Msg::LessonDoIt => self.lesson_do_it(),
             Msg::AttachLesson {
@@ -1777,7 +1791,8 @@ impl Model {
             } => {
                 let step = step.min(lesson.steps.len().saturating_sub(1));
                 self.lesson_error = None;
-                self.replay(&lesson, step, false);
+                let etcd = lesson.etcd;
+                self.replay(&lesson, step, false, etcd);
             }
             Msg::OpenLessonAt { lesson: Err(e), .. } => self.lesson_error = Some(e),
             Msg::Seek(ms) => self.seek(ms),
@@ -1813,6 +1828,7 @@ fn forks(action: &Msg, playing: bool) -> bool {
                 | Msg::LessonNext
                 | Msg::LessonBack
                 | Msg::LessonRestore
+                | Msg::LessonEtcd(_)
                 | Msg::LessonDoIt
         ),
     }
