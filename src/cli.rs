@@ -9,7 +9,7 @@ pub const USAGE: &str =
        quorum-playground check [--update] LESSON...
 
 run     prints a script's transcript
-check   runs each lesson and compares every command's output with its `| ` block
+check   runs each lesson (on its header's etcd) and compares every command's output with its `| ` block
         and every `? ` check: prints `LESSON: ok (...)` or each difference as
         `LESSON:LINE: message`; exit status 1 on a difference, 2 on a mistake
         in a file (`LESSON:LINE: message`)
@@ -61,12 +61,16 @@ fn check_file(file: &str, update: bool) -> i32 {
         Err(status) => return status,
     };
     let results = crate::lessons::run(&lesson);
-    let counts = format!(
+    let mut counts = format!(
         "{} steps, {} commands, {} checks",
         lesson.steps.len(),
         lesson.command_count(),
         lesson.check_count()
     );
+    // A lesson on another etcd than the default says which it ran on.
+    if lesson.etcd != crate::sim::etcd::version::EtcdVersion::default() {
+        counts.push_str(&format!(", etcd {}", lesson.etcd.release()));
+    }
     if update {
         update_file(file, &name, &src, &lesson, &results, &counts)
     } else {

@@ -35,6 +35,7 @@
 //! | `title` | required: the lesson's title |
 //! | `seed` | the world's seed, a whole number (default 1) |
 //! | `start` | `empty` (default: no machines) or `cluster` (the page's three machines running a three-member cluster, [`CLUSTER_SCRIPT`]) |
+//! | `etcd` | `3.4` (default: etcd 3.4.23) or `3.5` (etcd 3.5.1): what every `machine add` installs, the `start: cluster` machines' too |
 //! | `source` | optional: the document the lesson follows |
 //!
 //! Blank lines and `#` comments (but not `##`) are ignored in the header; any
@@ -115,7 +116,7 @@
 //!   **bold** glossary word (`sim::glossary`) gets its glossary link on the page.
 //!
 //! **Mistakes** are errors `NAME:LINE: message` (NAME is the file's stem): an
-//! unknown or repeated header key, a bad seed or start, no title, no step, a
+//! unknown or repeated header key, a bad seed, start or etcd, no title, no step, a
 //! command, output, check, question, why, speed or learner's command before
 //! the first step, an output line that is not right under a command or its
 //! block, a line starting with `|` but not `| `, an unknown check, a command
@@ -140,7 +141,7 @@
 //! cargo run --release -- check --update FILE...  # rewrite every `| ` block with what the command printed
 //! ```
 //!
-//! `check` runs the lesson from its header's world and seed and reports each
+//! `check` runs the lesson from its header's world, seed and etcd and reports each
 //! output that differs from its block (at the first differing line), each
 //! failing check, and each choice whose condition says otherwise than the
 //! choice (a right one that does not hold, a wrong one that holds); exit status 1 on a difference, 2 on a mistake in the file.
@@ -164,6 +165,7 @@ use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::runner;
 use crate::shell::session::Session;
 use crate::sim::etcd::membership::Member;
+use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::quorum::{self, LeaderInfo};
 use crate::sim::url::split_url;
 use crate::sim::view::{count, MachineView, WorldView};
@@ -193,6 +195,8 @@ pub struct Lesson {
     pub title: String,
     pub seed: u64,
     pub start: Start,
+    /// The etcd its `machine add`s install (`etcd:`; 3.4 without it).
+    pub etcd: EtcdVersion,
     /// The document the lesson follows, if the header names it.
     pub source: Option<String>,
     pub steps: Vec<Step>,
@@ -495,6 +499,7 @@ fn parse_lines(name: &str, src: &str) -> Result<Lesson, Mistake> {
         title,
         seed: header.seed.unwrap_or(1),
         start: header.start.unwrap_or_default(),
+        etcd: header.etcd.unwrap_or_default(),
         source: header.source,
         steps,
     })
@@ -513,6 +518,7 @@ struct Header {
     title: Option<String>,
     seed: Option<u64>,
     start: Option<Start>,
+    etcd: Option<EtcdVersion>,
     source: Option<String>,
 }
 
@@ -590,7 +596,7 @@ fn has_prompt(line: &str) -> bool {
     prompt != Prompt::Current || rest != line.trim()
 }
 
-const HEADER_KEYS: &str = "title, seed, start, source";
+const HEADER_KEYS: &str = "title, seed, start, etcd, source";
 
 fn parse_header(lines: &[&str]) -> Result<Header, Mistake> {
     let mut header = Header::default();
@@ -627,6 +633,22 @@ fn header_key(header: &mut Header, key: &str, value: &str, n: usize) -> Result<(
                 );
             };
             header.start.replace(start).is_some()
+        }
+        "etcd" => {
+            let Some(etcd) = EtcdVersion::from_name(value) else {
+                return mistake(
+                    n,
+                    format!(
+                        "etcd must be {}, not {value:?}",
+                        command::ETCD_VERSIONS
+                            .iter()
+                            .map(|v| format!("`{v}`"))
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ),
+                );
+            };
+            header.etcd.replace(etcd).is_some()
         }
         "source" => header.source.replace(value.to_string()).is_some(),
         _ => {
@@ -1346,16 +1368,18 @@ pub fn same_command(command: &ScriptCommand, line: &str, current: Option<&str>) 
 // Running
 // ---------------------------------------------------------------------------------
 
-/// A session with the lesson's seed, after the boot script when it starts with
-/// a cluster (as the page opens it).
+/// A session with the lesson's seed and etcd, after the boot script when it
+/// starts with a cluster (as the page opens it).
 pub fn boot_session(lesson: &Lesson) -> Session {
     let mut session = Session::new(lesson.seed);
+    session.default_etcd = lesson.etcd;
     boot(&mut session, lesson.start);
     session
 }
 
 /// Runs the page's boot script ([`CLUSTER_SCRIPT`]) in `session` when `start`
 /// is the cluster: what each command printed (the runner's echo and output).
+/// Its machines get the session's `default_etcd`.
 pub fn boot(session: &mut Session, start: Start) -> Vec<String> {
     let mut printed = Vec::new();
     if start == Start::Cluster {

@@ -2,17 +2,25 @@
 //!
 //! The world is a pure function of a seed and the commands typed into it, each
 //! after some simulated time had passed. A [`Run`] is exactly that: the seed,
-//! how the world started, and every command with the time the clock ran before
+//! how the world started and which etcd its `machine add`s install, and every command with the time the clock ran before
 //! it was typed, plus the time after the last one (the moment shown), the speed
 //! and the lesson step that was open.
 //!
 //! - [`Run::script`] is the run in the shell language, as the headless runner
-//!   and the page's Import read it: the time the clock ran becomes `sleep`.
+//!   and the page's Import read it: the time the clock ran becomes `sleep`, and
+//!   a run on etcd 3.5 says `# etcd-version: 3.5` (the runner's
+//!   `--etcd-version`; Import reads the line back).
 //! - [`Run::to_link`] / [`Run::from_link`] is the share link's fragment:
-//!   `run=1.` followed by the run as JSON, zlib-compressed (the zlib checksum
+//!   `run=N.` followed by the run as JSON, zlib-compressed (the zlib checksum
 //!   catches a truncated or changed link) and base64url-encoded. The number
 //!   before the dot is the format version; a version this page does not know is
-//!   refused by name, before anything is decoded. Links are size-limited both
+//!   refused by name, before anything is decoded. Format 1 is a run on etcd
+//!   3.4.23, the only etcd of the pages that wrote it; format 2 is format 1 and
+//!   a required `etcd` field (`"3.4"` or `"3.5"`). The page writes the oldest
+//!   format that holds the run: format 1 for a run on 3.4 (it opens on every
+//!   page, old ones too), format 2 for a run on 3.5, which an older page then
+//!   refuses by its number instead of replaying it on 3.4. An etcd this page
+//!   does not have is refused by name. Links are size-limited both
 //!   ways ([`MAX_LINK_CHARS`], [`MAX_JSON_BYTES`]), and a decoded run is checked
 //!   field by field ([`LIMITS`]) before the page replays it: nothing but the
 //!   shell commands the link lists ever runs.
@@ -25,11 +33,18 @@ use crate::lessons::{Start, CLUSTER_SCRIPT};
 use crate::shell::command;
 use crate::shell::parse::{self, Prompt, ScriptCommand};
 use crate::shell::runner::{self, RunOptions};
+use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::view::{clipped, count, visible_text};
 
-/// The link format this page writes. [`Run::from_link`] reads it and every
-/// older format (the private `read_version` dispatches on the version).
-pub const FORMAT: u32 = 1;
+/// The newest link format this page writes (a run on etcd 3.5; a run on 3.4
+/// is written as format 1, see the module docs). [`Run::from_link`] reads it
+/// and every older format (the private `read_version` dispatches on the
+/// version).
+pub const FORMAT: u32 = 2;
+
+/// The script and transcript line naming a run's etcd when it is not 3.4
+/// (`# etcd-version: 3.5`), which Import reads.
+pub const ETCD_LINE: &str = "# etcd-version:";
 
 /// Slowest and fastest speed (the page's speed field takes the same range).
 pub const SPEED_MIN: f64 = 0.1;
@@ -88,6 +103,9 @@ pub struct LessonAt {
 pub struct Run {
     pub seed: u64,
     pub start: Start,
+    /// The etcd the world's `machine add`s install when they name none (the
+    /// boot cluster's machines too): `Session::default_etcd`.
+    pub etcd: EtcdVersion,
     pub steps: Vec<Step>,
     /// Simulated time the clock ran after the last command.
     pub tail_ms: u64,
@@ -117,9 +135,9 @@ impl LinkError {
     /// Why, without what the page does about it.
     pub fn why(&self) -> String {
         match self {
-            LinkError::NotALink => "it is not a Quorum Playground run link (it should contain #run=1.…)".to_string(),
+            LinkError::NotALink => "it is not a Quorum Playground run link (it should contain #run=1.… or #run=2.…)".to_string(),
             LinkError::UnknownVersion(v) => format!(
-                "it was made in link format {v:?}, and this page reads format {FORMAT}; open it in the version of Quorum Playground that made it"
+                "it was made in link format {v:?}, and this page reads formats 1 to {FORMAT}; open it in the version of Quorum Playground that made it"
             ),
             LinkError::TooLong { chars } => format!(
                 "it is {chars} characters long, and a run link is at most {MAX_LINK_CHARS}"
@@ -143,10 +161,11 @@ impl std::fmt::Display for LinkError {
     }
 }
 
-/// The JSON of format 1.
+/// The JSON of formats 1 and 2: format 2 is format 1 and `etcd`, which
+/// format 1 has not (`read_body` checks which the link says it is).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct V1 {
+struct Body {
     v: u32,
     seed: u64,
     start: String,
@@ -155,6 +174,8 @@ struct V1 {
     tail: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     lesson: Option<LessonAt>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    etcd: Option<String>,
 }
 
 impl Run {
@@ -163,6 +184,7 @@ impl Run {
         Run {
             seed,
             start,
+            etcd: EtcdVersion::default(),
             steps: Vec::new(),
             tail_ms: 0,
             speed: 1.0,
@@ -175,8 +197,10 @@ impl Run {
     /// cluster, then each command after a `sleep` for the time the clock ran.
     pub fn script(&self) -> String {
         let mut s = format!(
-            "# Quorum Playground run, seed {seed}: replay with\n#   quorum-playground run FILE --seed {seed}\n# seed: {seed}\n",
-            seed = self.seed
+            "# Quorum Playground run, seed {seed}: replay with\n#   quorum-playground run FILE --seed {seed}{flag}\n# seed: {seed}\n{line}",
+            seed = self.seed,
+            flag = self.etcd_flag(),
+            line = self.etcd_line()
         );
         if self.start == Start::Cluster {
             s.push_str(CLUSTER_SCRIPT);
@@ -190,10 +214,31 @@ impl Run {
         s
     }
 
-    /// The share link's fragment, without `#`: `run=1.` and the packed run.
+    /// The runner's `--etcd-version` for this run: none on 3.4 (its default).
+    fn etcd_flag(&self) -> String {
+        match self.etcd {
+            EtcdVersion::V3_4 => String::new(),
+            v => format!(" --etcd-version {}", v.name()),
+        }
+    }
+
+    /// The [`ETCD_LINE`] of a script or transcript: none on 3.4.
+    fn etcd_line(&self) -> String {
+        match self.etcd {
+            EtcdVersion::V3_4 => String::new(),
+            v => format!("{ETCD_LINE} {}\n", v.name()),
+        }
+    }
+
+    /// The share link's fragment, without `#`: `run=1.` (a run on etcd 3.4)
+    /// or `run=2.` (on 3.5) and the packed run.
     pub fn to_link(&self) -> Result<String, LinkError> {
-        let v1 = V1 {
-            v: FORMAT,
+        let format = match self.etcd {
+            EtcdVersion::V3_4 => 1,
+            _ => 2,
+        };
+        let body = Body {
+            v: format,
             seed: self.seed,
             start: self.start.name().to_string(),
             speed: self.speed,
@@ -204,9 +249,10 @@ impl Run {
                 .collect(),
             tail: self.tail_ms,
             lesson: self.lesson.clone(),
+            etcd: (format == 2).then(|| self.etcd.name().to_string()),
         };
-        let json = serde_json::to_vec(&v1).map_err(|e| LinkError::Invalid(e.to_string()))?;
-        let link = pack(&json);
+        let json = serde_json::to_vec(&body).map_err(|e| LinkError::Invalid(e.to_string()))?;
+        let link = pack_as(format, &json);
         if link.len() > MAX_LINK_CHARS {
             return Err(LinkError::TooLong { chars: link.len() });
         }
@@ -232,19 +278,46 @@ impl Run {
 /// A link fragment holding `json` as format 1 holds it (the fuzzer and the
 /// tests make links from hand-written JSON with it).
 pub fn pack(json: &[u8]) -> String {
+    pack_as(1, json)
+}
+
+/// A link fragment `run=FORMAT.` holding `json`.
+pub fn pack_as(format: u32, json: &[u8]) -> String {
     let packed = miniz_oxide::deflate::compress_to_vec_zlib(json, 9);
-    format!("run={FORMAT}.{}", base64url_encode(&packed))
+    format!("run={format}.{}", base64url_encode(&packed))
 }
 
 /// Format dispatch: each version the page has ever written is read here.
 fn read_version(version: &str, body: &str) -> Result<Run, LinkError> {
     match version {
-        "1" => read_v1(body),
+        "1" => read_body(1, body),
+        "2" => read_body(2, body),
         other => Err(LinkError::UnknownVersion(clipped(other, 12))),
     }
 }
 
-fn read_v1(body: &str) -> Result<Run, LinkError> {
+/// The etcd a link's run names: none in format 1 (3.4, the only etcd then),
+/// a known one in format 2.
+fn read_etcd(format: u32, etcd: Option<&str>) -> Result<EtcdVersion, LinkError> {
+    match (format, etcd) {
+        (1, None) => Ok(EtcdVersion::V3_4),
+        (1, Some(_)) => Err(LinkError::Invalid(
+            "it names its etcd in format 1, which has no etcd field".to_string(),
+        )),
+        (_, None) => Err(LinkError::Invalid(format!(
+            "its run does not name its etcd, which format {format} requires"
+        ))),
+        (_, Some(v)) => EtcdVersion::from_name(v).ok_or_else(|| {
+            LinkError::Invalid(format!(
+                "it runs etcd {:?}, and this page has etcd {}",
+                visible_text(&clipped(v, 12)),
+                command::ETCD_VERSIONS.join(" and ")
+            ))
+        }),
+    }
+}
+
+fn read_body(format: u32, body: &str) -> Result<Run, LinkError> {
     let packed = base64url_decode(body).ok_or(LinkError::Damaged)?;
     let json = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_JSON_BYTES)
         .map_err(|e| match e.status {
@@ -252,21 +325,22 @@ fn read_v1(body: &str) -> Result<Run, LinkError> {
             _ => LinkError::Damaged,
         })?;
     // serde's message quotes what it read, which a link controls: clipped.
-    let v1: V1 = serde_json::from_slice(&json).map_err(|e| {
+    let v1: Body = serde_json::from_slice(&json).map_err(|e| {
         LinkError::Invalid(format!(
-            "its run does not read as format 1 ({})",
+            "its run does not read as format {format} ({})",
             clipped(&e.to_string(), 160)
         ))
     })?;
-    if v1.v != 1 {
+    if v1.v != format {
         return Err(LinkError::Invalid(format!(
-            "it says format {} inside and format 1 outside",
+            "it says format {} inside and format {format} outside",
             v1.v
         )));
     }
     let run = Run {
         seed: v1.seed,
         start: parse_start(&v1.start)?,
+        etcd: read_etcd(format, v1.etcd.as_deref())?,
         steps: v1
             .steps
             .into_iter()
@@ -336,7 +410,7 @@ pub fn transcript(run: &Run) -> String {
         RunOptions {
             seed: run.seed,
             logs: false,
-            ..Default::default()
+            etcd: run.etcd,
         },
     )
     .unwrap_or_else(|e| {
@@ -346,8 +420,9 @@ pub fn transcript(run: &Run) -> String {
         )
     });
     format!(
-        "{TRANSCRIPT_HEADER}, seed {seed}\n# seed: {seed}\n{body}",
-        seed = run.seed
+        "{TRANSCRIPT_HEADER}, seed {seed}\n# seed: {seed}\n{line}{body}",
+        seed = run.seed,
+        line = run.etcd_line()
     )
 }
 
@@ -360,6 +435,8 @@ pub enum ImportError {
     Parse { line: usize, message: String },
     /// The `# seed:` line is not a number.
     Seed(String),
+    /// The `# etcd-version:` line names no etcd the page has.
+    Etcd(String),
     /// Beyond what a run may hold.
     Limits(String),
 }
@@ -370,6 +447,11 @@ impl std::fmt::Display for ImportError {
             ImportError::Empty => write!(f, "import: there is no command in the text"),
             ImportError::Parse { line, message } => write!(f, "import: line {line}: {message}"),
             ImportError::Seed(s) => write!(f, "import: \"# seed: {s}\" is not a whole number"),
+            ImportError::Etcd(v) => write!(
+                f,
+                "import: \"{ETCD_LINE} {v}\" is not {}",
+                command::ETCD_VERSIONS.join(" or ")
+            ),
             ImportError::Limits(why) => write!(f, "import: {why}"),
         }
     }
@@ -471,6 +553,7 @@ const NOTICE_NUMBERED: usize = 30;
 pub fn import_with_report(text: &str) -> Result<Imported, ImportError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let seed = seed_line(text)?.unwrap_or(1);
+    let etcd = etcd_line(text)?;
     let kinds = line_kinds(text);
     let shape = shape_of(&kinds);
     let header = text
@@ -487,6 +570,7 @@ pub fn import_with_report(text: &str) -> Result<Imported, ImportError> {
         return Err(ImportError::Empty);
     }
     let mut run = Run::new(seed, Start::Empty);
+    run.etcd = etcd;
     run.steps = lines
         .into_iter()
         .map(|line| Step { wait_ms: 0, line })
@@ -510,6 +594,19 @@ fn seed_line(text: &str) -> Result<Option<u64>, ImportError> {
         .parse()
         .map(Some)
         .map_err(|_| ImportError::Seed(value.chars().take(30).collect()))
+}
+
+/// The first [`ETCD_LINE`]'s etcd, else 3.4 (the runner's default).
+fn etcd_line(text: &str) -> Result<EtcdVersion, ImportError> {
+    let Some(value) = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(ETCD_LINE))
+        .map(str::trim)
+    else {
+        return Ok(EtcdVersion::default());
+    };
+    EtcdVersion::from_name(value)
+        .ok_or_else(|| ImportError::Etcd(visible_text(&clipped(value, 30)).into_owned()))
 }
 
 /// A line's text after its prompt, if it has one (`$ `, `HOST$ `, `(X)$ `).
@@ -860,6 +957,7 @@ mod tests {
         Run {
             seed: 7,
             start: Start::Cluster,
+            etcd: EtcdVersion::V3_4,
             steps: vec![
                 Step {
                     wait_ms: 0,
@@ -943,9 +1041,14 @@ mod tests {
             Err(LinkError::Damaged | LinkError::Invalid(_))
         ));
         assert_eq!(
-            Run::from_link(&link.replacen("run=1.", "run=2.", 1)),
-            Err(LinkError::UnknownVersion("2".into()))
+            Run::from_link(&link.replacen("run=1.", "run=3.", 1)),
+            Err(LinkError::UnknownVersion("3".into()))
         );
+        // A format-1 body under format 2's number is not format 2.
+        assert!(matches!(
+            Run::from_link(&link.replacen("run=1.", "run=2.", 1)),
+            Err(LinkError::Invalid(_))
+        ));
         assert_eq!(Run::from_link("lesson=x"), Err(LinkError::NotALink));
         assert_eq!(Run::from_link("run=1"), Err(LinkError::NotALink));
         let long = format!("run=1.{}", "A".repeat(MAX_LINK_CHARS));
@@ -1223,5 +1326,107 @@ mod tests {
         let link = include_str!("../tests/links/format-1.link").trim();
         let run = Run::from_link(link).expect("format 1 opens");
         assert_eq!(run, sample());
+    }
+
+    /// A run on etcd 3.5 writes format 2 and comes back on 3.5; a run on
+    /// 3.4 still writes format 1, byte for byte as before.
+    #[test]
+    fn a_run_on_etcd_3_5_survives_its_link_as_format_2() {
+        let mut run = sample();
+        run.etcd = EtcdVersion::V3_5;
+        let link = run.to_link().expect("fits");
+        assert!(link.starts_with("run=2."), "{link}");
+        assert_eq!(Run::from_link(&link), Ok(run.clone()));
+        let old = include_str!("../tests/links/format-1.link").trim();
+        assert_eq!(sample().to_link().as_deref(), Ok(old));
+        // A page that reads format 1 only refuses it by its number: this
+        // page's answer for a format it does not know.
+        assert_eq!(
+            Run::from_link(&link.replacen("run=2.", "run=3.", 1)),
+            Err(LinkError::UnknownVersion("3".into()))
+        );
+        // Its script and transcript say which etcd, and import back on it.
+        let script = run.script();
+        assert!(
+            script.contains("--seed 7 --etcd-version 3.5\n# seed: 7\n# etcd-version: 3.5\n"),
+            "{script}"
+        );
+        assert_eq!(import(&script).map(|r| r.etcd), Ok(EtcdVersion::V3_5));
+        let t = transcript(&run);
+        assert!(t.contains("etcdctl put a 1\nOK\n"), "{t}");
+        assert_eq!(import(&t).map(|r| r.etcd), Ok(EtcdVersion::V3_5));
+        assert_eq!(
+            import(&sample().script()).map(|r| r.etcd),
+            Ok(EtcdVersion::V3_4)
+        );
+    }
+
+    /// The transcript of a run on 3.5 is the runner's with `--etcd-version 3.5`:
+    /// the boot cluster's machines install 3.5.1.
+    #[test]
+    fn a_transcript_on_3_5_runs_the_boot_cluster_on_3_5() {
+        let mut run = Run::new(2, Start::Cluster);
+        run.etcd = EtcdVersion::V3_5;
+        run.steps.push(Step {
+            wait_ms: 0,
+            line: "node02$ etcdctl version".into(),
+        });
+        let t = transcript(&run);
+        assert!(
+            t.contains("node02$ etcdctl version\netcdctl version: 3.5.1\n"),
+            "{t}"
+        );
+        run.etcd = EtcdVersion::V3_4;
+        let t = transcript(&run);
+        assert!(t.contains("etcdctl version: 3.4.23\n"), "{t}");
+    }
+
+    #[test]
+    fn a_link_naming_an_etcd_wrongly_is_refused_by_name() {
+        let body = |v: u32, etcd: &str| {
+            format!(
+                r#"{{"v":{v},"seed":1,"start":"cluster","speed":1.0,"steps":[],"tail":0{etcd}}}"#
+            )
+        };
+        let ok = pack_as(2, body(2, r#","etcd":"3.5""#).as_bytes());
+        assert_eq!(Run::from_link(&ok).map(|r| r.etcd), Ok(EtcdVersion::V3_5));
+        let ok = pack_as(2, body(2, r#","etcd":"3.4""#).as_bytes());
+        assert_eq!(Run::from_link(&ok).map(|r| r.etcd), Ok(EtcdVersion::V3_4));
+        let invalid =
+            |format: u32, json: String| match Run::from_link(&pack_as(format, json.as_bytes())) {
+                Err(LinkError::Invalid(why)) => why,
+                other => panic!("{json}: {other:?}"),
+            };
+        let why = invalid(2, body(2, r#","etcd":"3.6""#));
+        assert!(
+            why.contains(r#"etcd "3.6", and this page has etcd 3.4 and 3.5"#),
+            "{why}"
+        );
+        let why = invalid(2, body(2, r#","etcd":"3.5.1\u202e<b>x</b>and more""#));
+        assert!(
+            why.contains("<U+202E>") && why.contains('…') && !why.contains('\u{202e}'),
+            "{why}"
+        );
+        for (format, json) in [
+            (2, body(2, "")),
+            (2, body(2, r#","etcd":35"#)),
+            (2, body(2, r#","etcd":null"#)),
+            (2, body(1, r#","etcd":"3.5""#)),
+            (1, body(1, r#","etcd":"3.5""#)),
+            (1, body(1, r#","etcd":"3.4""#)),
+            (1, body(2, r#","etcd":"3.5""#)),
+        ] {
+            invalid(format, json);
+        }
+    }
+
+    #[test]
+    fn an_import_naming_an_unknown_etcd_says_so() {
+        let e = import("# etcd-version: 3.6\netcdctl get a\n").expect_err("refused");
+        assert_eq!(e, ImportError::Etcd("3.6".into()));
+        assert_eq!(
+            e.to_string(),
+            "import: \"# etcd-version: 3.6\" is not 3.4 or 3.5"
+        );
     }
 }

@@ -3,13 +3,14 @@
 //! the terminal and clock a paused replay of the same step gives (the golden
 //! outputs); a learner's command is waited for, recognised when typed (and not
 //! for another command), or typed by "Do it for me"; Next waits for the step;
-//! a question is answered before the step only.
+//! a question is answered before the step only; a lesson runs on its
+//! header's etcd, and on the other one when the learner asks.
 #![cfg(target_arch = "wasm32")]
 
 use std::rc::Rc;
 
 use quorum_playground::lessons::{self, Lesson};
-use quorum_playground::ui::{Model, Msg, Start};
+use quorum_playground::ui::{EtcdVersion, Model, Msg, Start};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -131,4 +132,53 @@ fn do_it_for_me_types_it_but_the_learner_did_not() {
     let replayed = send(at(2), Msg::LessonBack);
     assert_eq!(m.terminal_text(), replayed.terminal_text());
     assert_eq!(m.shown_ms, replayed.shown_ms);
+}
+
+/// The test lesson with `etcd: 3.5` (tests/lessons_etcd).
+fn on_3_5() -> Rc<Lesson> {
+    let src = include_str!("lessons_etcd/on-etcd-3.5.lesson");
+    Rc::new(lessons::parse("on-etcd-3.5", src).expect("the lesson parses"))
+}
+
+fn machines_on(m: &Model) -> Vec<EtcdVersion> {
+    m.view.machines.iter().map(|x| x.etcd_shown()).collect()
+}
+
+#[wasm_bindgen_test]
+fn a_lesson_runs_on_its_headers_etcd_and_on_the_other_when_asked() {
+    let m = send(
+        Model::new(1, Start::Cluster),
+        Msg::OpenLessonAt {
+            lesson: Ok(on_3_5()),
+            step: 1,
+        },
+    );
+    assert_eq!(m.etcd(), EtcdVersion::V3_5);
+    assert_eq!(machines_on(&m), [EtcdVersion::V3_5; 3]);
+    assert!(m.terminal_text().contains("etcdctl version: 3.5.1\n"));
+    // The other etcd: the same step, replayed on 3.4.23.
+    let m = send(m, Msg::LessonEtcd(EtcdVersion::V3_4));
+    assert_eq!((m.etcd(), state(&m).step), (EtcdVersion::V3_4, 1));
+    assert_eq!(machines_on(&m), [EtcdVersion::V3_4; 3]);
+    assert!(m.terminal_text().contains("etcdctl version: 3.4.23\n"));
+    assert!(!m.terminal_text().contains("3.5.1"));
+    // Back stays on the etcd chosen; a lesson opened anew is on its own.
+    let m = send(m, Msg::LessonBack);
+    assert_eq!((m.etcd(), state(&m).step), (EtcdVersion::V3_4, 0));
+    let m = send(
+        m,
+        Msg::OpenLessonAt {
+            lesson: Ok(lesson()),
+            step: 0,
+        },
+    );
+    assert_eq!(m.etcd(), EtcdVersion::V3_4);
+    let m = send(
+        m,
+        Msg::OpenLessonAt {
+            lesson: Ok(on_3_5()),
+            step: 0,
+        },
+    );
+    assert_eq!(m.etcd(), EtcdVersion::V3_5);
 }

@@ -112,7 +112,7 @@ fn transcripts(lesson: &Lesson) -> (String, String) {
     let opts = RunOptions {
         seed: lesson.seed,
         logs: false,
-        ..Default::default()
+        etcd: lesson.etcd,
     };
     let script = match parse::parse_script(&lessons::script(lesson)) {
         Ok(s) => s,

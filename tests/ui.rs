@@ -11,7 +11,8 @@ use quorum_playground::shell::parse;
 use quorum_playground::shell::runner::{run_source, RunOptions};
 use quorum_playground::sim::quorum::Change;
 use quorum_playground::ui::{
-    embed, report, EventKind, ExportKind, MarkerKind, Model, Msg, PauseOn, Start, TermKind,
+    embed, report, EtcdVersion, EventKind, ExportKind, MarkerKind, Model, Msg, PauseOn, Start,
+    TermKind,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -213,6 +214,7 @@ fn bad_speed_and_seed_change_nothing() {
             Msg::Reset {
                 seed: bad.into(),
                 start: Start::Cluster,
+                etcd: EtcdVersion::V3_4,
             },
         );
         assert_eq!(n.world_id, id, "{bad}");
@@ -226,6 +228,7 @@ fn bad_speed_and_seed_change_nothing() {
         Msg::Reset {
             seed: " 7 ".into(),
             start: Start::Empty,
+            etcd: EtcdVersion::V3_4,
         },
     );
     assert_eq!(n.seed, 7);
@@ -574,6 +577,7 @@ fn bad_seeks_and_links_change_nothing() {
         Msg::Reset {
             seed: "nope".into(),
             start: Start::Cluster,
+            etcd: EtcdVersion::V3_4,
         },
     );
     assert!(back.future.is_some(), "a bad seed keeps the future");
@@ -892,6 +896,7 @@ fn leader_and_quorum_changes_are_announced_and_can_pause_the_clock() {
         Msg::Reset {
             seed: "2".into(),
             start: Start::Cluster,
+            etcd: EtcdVersion::V3_4,
         },
     );
     assert_eq!(
@@ -949,4 +954,79 @@ fn a_share_button_keeps_the_run_as_it_is_then_and_changes_nothing() {
     let m = send(m, Msg::Export(ExportKind::Bash));
     let again = m.export.clone().expect("kept again");
     assert_eq!((again.kind, &again.run), (ExportKind::Bash, &m.to_run()));
+}
+
+// ---- etcd 3.4 and 3.5 (issue 18) --------------------------------------------
+
+fn etcd_of(m: &Model) -> Vec<(String, EtcdVersion)> {
+    m.view
+        .machines
+        .iter()
+        .map(|x| (x.name.clone(), x.etcd_shown()))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn a_reset_on_3_5_boots_the_cluster_on_3_5_and_its_link_reopens_on_it() {
+    let m = send(
+        paused(Model::boot(1)),
+        Msg::Reset {
+            seed: "4".into(),
+            start: Start::Cluster,
+            etcd: EtcdVersion::V3_5,
+        },
+    );
+    assert_eq!(m.etcd(), EtcdVersion::V3_5);
+    let names = ["node01", "node02", "node03"];
+    let on = |v| names.iter().map(|n| (n.to_string(), v)).collect::<Vec<_>>();
+    assert_eq!(etcd_of(&m), on(EtcdVersion::V3_5));
+    assert!(m.view.machines.iter().all(|x| x.process.is_some()));
+    // A machine added later installs the picked etcd too.
+    let m = paused(send(m, Msg::Run("machine add node04 192.168.0.64".into())));
+    let m = send(m, Msg::Run("node04$ etcdctl version".into()));
+    assert!(
+        m.terminal_text()
+            .ends_with("node04$ etcdctl version\netcdctl version: 3.5.1\nAPI version: 3.5\n"),
+        "{}",
+        m.terminal_text()
+    );
+    let run = m.to_run();
+    assert_eq!(run.etcd, EtcdVersion::V3_5);
+    let link = run.to_link().expect("fits");
+    assert!(link.starts_with("run=2."), "{link}");
+    let back = Run::from_link(&link).expect("opens");
+    let again = Model::replay_run(&back);
+    assert_eq!(again.etcd(), EtcdVersion::V3_5);
+    assert_eq!(etcd_of(&again), etcd_of(&m));
+    assert_eq!(again.terminal_text(), m.terminal_text());
+    // Reset without picking again: back on 3.4, as the picker says.
+    let m = send(
+        again,
+        Msg::Reset {
+            seed: "4".into(),
+            start: Start::Cluster,
+            etcd: EtcdVersion::V3_4,
+        },
+    );
+    assert_eq!(etcd_of(&m), on(EtcdVersion::V3_4));
+    assert!(m.to_run().to_link().expect("fits").starts_with("run=1."));
+}
+
+#[wasm_bindgen_test]
+async fn the_map_and_the_picker_say_which_etcd_runs() {
+    let (root, handle) = mount();
+    until(&root, "machines", |r| by_testid(r, "etcd-node03").is_some()).await;
+    for n in ["node01", "node02", "node03"] {
+        let tag = by_testid(&root, &format!("etcd-{n}")).expect("a tag");
+        assert_eq!(tag.get_attribute("data-etcd").as_deref(), Some("3.4.23"));
+        assert_eq!(tag.text_content().as_deref(), Some("etcd 3.4.23"));
+    }
+    let line = by_testid(&root, "etcd-line").and_then(|e| e.text_content());
+    assert_eq!(line.as_deref(), Some("etcd 3.4.23"));
+    let picker = by_testid(&root, "etcd-version")
+        .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+        .expect("the picker");
+    assert_eq!(picker.value(), "3.4");
+    handle.destroy();
+    root.remove();
 }

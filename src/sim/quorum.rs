@@ -1451,6 +1451,7 @@ mod tests {
             election_ms: 1000,
             listen_client_urls: vec!["http://0.0.0.0:2379".to_string()],
             status: status(1),
+            etcd: Default::default(),
         }
     }
 
@@ -1462,6 +1463,7 @@ mod tests {
             disk: vec![format!("{}.etcd/", name(i))],
             process,
             last_exit: None,
+            etcd: Default::default(),
         }
     }
 

@@ -11,6 +11,7 @@ use raft::StateRole;
 use super::etcd::catchup::CatchUpBytes;
 use super::etcd::membership::Member;
 use super::etcd::request::StatusInfo;
+use super::etcd::version::EtcdVersion;
 use super::wire::{Wire, WIRE_IN_VIEW};
 use super::world::{ExitInfo, LinkSpec, NicSpec, Traffic, World};
 
@@ -75,6 +76,9 @@ pub struct ProcessView {
     pub listen_client_urls: Vec<String>,
     /// What `etcdctl endpoint status` reports for this server.
     pub status: StatusInfo,
+    /// The etcd this process runs (its configuration's): the machine's
+    /// installed one when it started ([`MachineView::etcd`]).
+    pub etcd: EtcdVersion,
 }
 
 /// A machine.
@@ -86,6 +90,8 @@ pub struct MachineView {
     pub disk: Vec<String>,
     pub process: Option<ProcessView>,
     pub last_exit: Option<ExitInfo>,
+    /// The etcd installed: what `etcd` starts here and which etcdctl runs.
+    pub etcd: EtcdVersion,
 }
 
 impl MachineView {
@@ -100,6 +106,13 @@ impl MachineView {
             (None, Some(e)) if !e.was_stopped() => "exited",
             (None, _) => "stopped",
         }
+    }
+
+    /// The etcd the machine shows: the running server's, else the installed
+    /// one (they differ only if a machine's etcd were switched under a
+    /// running server, which `machine etcd-version` refuses).
+    pub fn etcd_shown(&self) -> EtcdVersion {
+        self.process.as_ref().map_or(self.etcd, |p| p.etcd)
     }
 }
 
@@ -218,6 +231,7 @@ impl World {
                 disk: self.listing(&m.name),
                 process: self.process_view(&m.name),
                 last_exit: m.last_exit.clone(),
+                etcd: m.etcd,
             })
             .collect();
         let names: Vec<&String> = self.machines.keys().collect();
@@ -343,6 +357,7 @@ impl World {
             election_ms: s.cfg.election_ms,
             listen_client_urls: s.cfg.listen_client_urls.clone(),
             status: s.status(),
+            etcd: s.cfg.version,
         })
     }
 }

@@ -74,9 +74,9 @@ fn linked_run() -> Option<Result<Run, LinkError>> {
     has_run.then(|| Run::from_link(fragment))
 }
 
-/// What the page opens on: a share link's run (`#run=1.…`), replayed to its
-/// moment and paused; else `?start=empty` gives an empty world, `?seed=N` a
-/// seed. A link that cannot be opened gives the default world and says why.
+/// What the page opens on: a share link's run (`#run=1.…`, `#run=2.…`),
+/// replayed to its moment and paused; else `?start=empty` gives an empty
+/// world, `?seed=N` a seed, `?etcd=3.5` machines on etcd 3.5.1. A link that cannot be opened gives the default world and says why.
 /// Then the embed options: `autoplay=` and `speed=`.
 fn initial_model(options: &Options) -> Model {
     let (mut m, link_error) = match linked_run() {
@@ -97,11 +97,11 @@ fn initial_model(options: &Options) -> Model {
     m
 }
 
-/// `?start=empty` and `?seed=N` (what could not be read is among the
+/// `?start=empty`, `?seed=N` and `?etcd=3.5` (what could not be read is among the
 /// options' problems, `Options::notice`).
 fn query_model() -> Model {
     let o = Options::parse(&query());
-    Model::new(o.seed, o.start)
+    Model::on_etcd(o.seed, o.start, o.etcd)
 }
 
 /// The whole page. It renders on every change of the model (every frame while
@@ -159,7 +159,7 @@ pub fn app() -> Html {
     html! {
         <div class={classes!("app", o.embed.then_some("embed"), m.lesson.is_some().then_some("lesson-open"))}>
             if o.shows("controls") {
-                <Controls playing={m.playing} speed={m.speed} seed={m.seed} world_id={m.world_id}
+                <Controls playing={m.playing} speed={m.speed} seed={m.seed} etcd={m.etcd()} world_id={m.world_id}
                     notice={m.notice.clone()} pending={m.pending.as_ref().map(|p| p.echo.clone())}
                     clock={m.clock_text()} elapsed={elapsed_text(m.shown_ms)}
                     on_msg={on_msg.clone()} animate={*animate} {on_animate} world={o.controls.clone()} />
@@ -169,7 +169,7 @@ pub fn app() -> Html {
                 <LostBanner promises={m.promises.clone()} on_msg={on_msg.clone()} />
                 if !o.embed {
                     <Hint machines={m.view.machines.len()} running={m.view.machines.iter().filter(|x| x.process.is_some()).count()}
-                        example={hint_example(&m.view)} />
+                        example={hint_example(&m.view)} releases={running_releases(&m.view)} />
                 }
                 <div class="sr-only" aria-live="polite" data-testid="announce">{ visible_text(&m.announce).into_owned() }</div>
             </aside>
@@ -182,7 +182,7 @@ pub fn app() -> Html {
                             <section class="panel side" aria-label="Lesson and quorum">
                                 if o.shows("lesson") {
                                     <LessonPanel lesson={m.lesson.as_ref().map(Shared::new)} error={m.lesson_error.clone()}
-                                        idle={m.idle()} checks={lesson::checks(m)} on_msg={on_msg.clone()} />
+                                        idle={m.idle()} checks={lesson::checks(m)} etcd={m.etcd()} on_msg={on_msg.clone()} />
                                 }
                                 if o.shows("quorum") || o.shows("promises") {
                                     <div class="side-rest">
@@ -392,6 +392,22 @@ struct HintProps {
     running: usize,
     /// A machine to name in the examples (one whose etcd runs, else the first).
     example: Option<String>,
+    /// The releases the running servers run: `3.4.23`, `3.4.23 and 3.5.1`.
+    releases: String,
+}
+
+/// The releases of the running servers, oldest first, as the hint says them.
+fn running_releases(view: &crate::sim::view::WorldView) -> String {
+    let releases: std::collections::BTreeSet<_> = view
+        .machines
+        .iter()
+        .filter_map(|x| x.process.as_ref().map(|p| p.etcd))
+        .collect();
+    releases
+        .iter()
+        .map(|v| v.release())
+        .collect::<Vec<_>>()
+        .join(" and ")
 }
 
 /// The machine the hint's examples name: the first whose etcd runs, else the first.
@@ -450,8 +466,9 @@ fn hint(props: &HintProps) -> Html {
         "real raft-rs nodes"
     };
     let servers = format!(
-        "{}, {how_many}running etcd 3.4 ({nodes}).",
-        count(n, "machine")
+        "{}, {how_many}running etcd {} ({nodes}).",
+        count(n, "machine"),
+        props.releases
     );
     let links = if n > 1 {
         " click a link to cut it (shift-click: one way),"

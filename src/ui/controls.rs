@@ -1,18 +1,19 @@
 //! The top bar: play/pause, one tick, the speed field (0.1x to 100x), the
-//! simulated clock, the seed field with reset (a three-member cluster or an empty
-//! world), the message-animation toggle and the light/dark theme switch. Bad text
+//! simulated clock, the seed field and the etcd picker (3.4.23 or 3.5.1) with
+//! reset (a three-member cluster or an empty world on that etcd), the
+//! message-animation toggle and the light/dark theme switch. Bad text
 //! in a field reaches the reducer, which answers with a notice and changes nothing.
 //! It is one row from 1280 px up; on a narrow screen the speed, world and view
 //! groups fold behind a "Settings" disclosure button (`aria-expanded`), so the
 //! clock's buttons and time stay in one short row. An embedded page shows only
 //! the world controls `controls=` asks for (`ui::embed`).
 
-use web_sys::HtmlInputElement;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::sim::view::visible_string;
 
-use super::state::{Msg, Start, SPEEDS};
+use super::state::{EtcdVersion, Msg, Start, SPEEDS};
 
 /// What the top bar shows of the model (it re-renders when one of these
 /// changes: the clock's text at most every 100 simulated ms).
@@ -21,6 +22,9 @@ pub struct ControlsProps {
     pub playing: bool,
     pub speed: f64,
     pub seed: u64,
+    /// The etcd the world's machines install (the picker shows it until
+    /// another is picked for the next reset).
+    pub etcd: EtcdVersion,
     pub world_id: u64,
     pub notice: Option<String>,
     /// The pending command's echo, if one runs.
@@ -31,8 +35,8 @@ pub struct ControlsProps {
     pub on_msg: Callback<Msg>,
     pub animate: bool,
     pub on_animate: Callback<bool>,
-    /// The world controls shown (`embed::WORLD_CONTROLS`: seed, reset, empty).
-    #[prop_or(vec!["seed", "reset", "empty"])]
+    /// The world controls shown (`embed::WORLD_CONTROLS`: seed, etcd, reset, empty).
+    #[prop_or(vec!["seed", "etcd", "reset", "empty"])]
     pub world: Vec<&'static str>,
 }
 
@@ -57,6 +61,52 @@ fn use_field_texts(m: &ControlsProps) -> (UseStateHandle<String>, UseStateHandle
     (speed_text, seed_text)
 }
 
+/// The etcd picked for the next reset: the world's until another is picked,
+/// and the world's again when a new world comes (a reset, a link, a lesson).
+#[hook]
+fn use_picked_etcd(m: &ControlsProps) -> UseStateHandle<EtcdVersion> {
+    let picked = use_state(|| m.etcd);
+    let p = picked.clone();
+    use_effect_with((m.etcd, m.world_id), move |(etcd, _)| p.set(*etcd));
+    picked
+}
+
+/// The etcd picker: `etcd 3.4.23 | 3.5.1`, applied by Reset and Empty
+/// world (Reset is marked while the pick is not the world's etcd).
+fn etcd_picker(picked: &UseStateHandle<EtcdVersion>, world: EtcdVersion) -> Html {
+    let onchange = {
+        let picked = picked.clone();
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_dyn_into::<HtmlSelectElement>()
+                .and_then(|s| EtcdVersion::from_name(&s.value()));
+            if let Some(v) = v {
+                picked.set(v);
+            }
+        })
+    };
+    let changed = **picked != world;
+    let title = if changed {
+        format!(
+            "this world runs etcd {}; Reset or Empty world makes a new one on etcd {}",
+            world.release(),
+            picked.release()
+        )
+    } else {
+        "the etcd a new world's machines install: Reset or Empty world applies it".to_string()
+    };
+    html! {
+        <label class={classes!("field", changed.then_some("changed"))} {title}>
+            <span>{ "etcd" }</span>
+            <select data-testid="etcd-version" {onchange} aria-label="etcd version of a new world">
+                { for [EtcdVersion::V3_4, EtcdVersion::V3_5].into_iter().map(|v| html! {
+                    <option value={v.name()} selected={v == **picked}>{ v.release() }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
 /// The speed field applies its text on Enter and when it changes.
 fn speed_handlers(
     on_msg: &Callback<Msg>,
@@ -77,6 +127,7 @@ fn speed_handlers(
 pub fn controls(props: &ControlsProps) -> Html {
     let m = props;
     let (speed_text, seed_text) = use_field_texts(m);
+    let picked = use_picked_etcd(m);
     let send = |msg: Msg| props.on_msg.reform(move |_: MouseEvent| msg.clone());
     let typed = |t: &UseStateHandle<String>| {
         let t = t.clone();
@@ -90,10 +141,11 @@ pub fn controls(props: &ControlsProps) -> Html {
     let on_seed_input = typed(&seed_text);
     let (on_speed_key, on_speed_change) = speed_handlers(&props.on_msg, &speed_text);
     let reset = |start: Start| {
-        let t = seed_text.clone();
+        let (t, etcd) = (seed_text.clone(), *picked);
         props.on_msg.reform(move |_: MouseEvent| Msg::Reset {
             seed: (*t).clone(),
             start,
+            etcd,
         })
     };
     let now = props.animate;
@@ -136,7 +188,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                         </datalist>
                     </label>
                 </div>
-                if shows("seed") || shows("reset") || shows("empty") {
+                if shows("seed") || shows("etcd") || shows("reset") || shows("empty") {
                     <div class="group" role="group" aria-label="World">
                         if shows("seed") {
                             <label class="field">
@@ -145,11 +197,16 @@ pub fn controls(props: &ControlsProps) -> Html {
                                     aria-label="seed" />
                             </label>
                         }
+                        if shows("etcd") {
+                            { etcd_picker(&picked, m.etcd) }
+                        }
                         if shows("reset") {
-                            <button data-testid="reset" onclick={reset(Start::Cluster)} title="a new three-member cluster with this seed">{ "Reset" }</button>
+                            // marked while the picked etcd is not the world's: Reset applies it
+                            <button data-testid="reset" class={classes!((*picked != m.etcd).then_some("primary"))} onclick={reset(Start::Cluster)}
+                                title="a new three-member cluster with this seed and etcd">{ "Reset" }</button>
                         }
                         if shows("empty") {
-                            <button data-testid="reset-empty" onclick={reset(Start::Empty)} title="an empty world with this seed, for pasting a document's steps">{ "Empty world" }</button>
+                            <button data-testid="reset-empty" onclick={reset(Start::Empty)} title="an empty world with this seed and etcd, for pasting a document's steps">{ "Empty world" }</button>
                         }
                     </div>
                 }
@@ -164,8 +221,9 @@ pub fn controls(props: &ControlsProps) -> Html {
 }
 
 /// The wall clock's text with its time of day apart (`Wed Mar 3 ` |
-/// `16:26:02` | ` UTC 2021`), so a phone can show the time alone; the text as
-/// a whole is unchanged.
+/// `16:26:02` | ` UTC 2021`), so a phone can show the time alone and a
+/// 1280 px bar can leave out the zone and year (to keep one row with the etcd
+/// picker); the text as a whole is unchanged.
 fn clock_parts(clock: &str) -> Html {
     let time = clock
         .split(' ')
@@ -176,7 +234,7 @@ fn clock_parts(clock: &str) -> Html {
             <>
                 <span class="clock-date">{ clock[..a].to_string() }</span>
                 { clock[a..b].to_string() }
-                <span class="clock-date">{ clock[b..].to_string() }</span>
+                <span class="clock-date clock-zone">{ clock[b..].to_string() }</span>
             </>
         },
         None => html! { { clock.to_string() } },

@@ -23,12 +23,13 @@
 //!   world's controls hidden unless `controls=` asks for them);
 //! - `panels=` a comma list of [`PANELS`] (embedded: controls, map, terminal and quorum without it);
 //! - `controls=` a comma list of the top bar's world controls an embedded page
-//!   shows ([`WORLD_CONTROLS`]: `seed`, `reset`, `empty`; `none` for none,
-//!   `all` for all three). Without embed mode all of them show and `controls=`
+//!   shows ([`WORLD_CONTROLS`]: `seed`, `etcd`, `reset`, `empty`; `none` for none,
+//!   `all` for all four). Without embed mode all of them show and `controls=`
 //!   is ignored (the notice says so). A student in a course page gets the clock,
 //!   the speed and the theme, not a way to throw the course's world away;
 //! - `lesson=NAME` and `step=N`, `autoplay=0|1`, `speed=0.1..100`, `origin=`,
-//!   `start=cluster|empty` and `seed=N`.
+//!   `start=cluster|empty`, `seed=N` and `etcd=3.4|3.5` (the etcd the
+//!   world's machines install).
 //!
 //! [`Options::parse`] reads every query parameter the page knows and names each
 //! unknown, repeated, ignored or bad one, with what the page does instead, for
@@ -41,7 +42,7 @@ use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-use super::state::{Model, Msg, Start, TermKind, TermLine};
+use super::state::{EtcdVersion, Model, Msg, Start, TermKind, TermLine};
 use crate::sim::view::clipped;
 
 /// The panels a page can show, by their `panels=` names.
@@ -54,16 +55,18 @@ pub const PANELS: [&str; 10] = [
 const EMBED_DEFAULT: [&str; 4] = ["controls", "map", "terminal", "quorum"];
 
 /// Every query parameter the page reads; any other is named in a notice.
-pub const PARAMS: [&str; 10] = [
-    "embed", "panels", "controls", "lesson", "step", "autoplay", "speed", "origin", "start", "seed",
+pub const PARAMS: [&str; 11] = [
+    "embed", "panels", "controls", "lesson", "step", "autoplay", "speed", "origin", "start",
+    "seed", "etcd",
 ];
 
 /// The top bar's world controls, by their `controls=` names: the seed field,
-/// **Reset** and **Empty world**. An embedded page shows only those asked for.
-pub const WORLD_CONTROLS: [&str; 3] = ["seed", "reset", "empty"];
+/// the etcd picker, **Reset** and **Empty world**. An embedded page shows
+/// only those asked for.
+pub const WORLD_CONTROLS: [&str; 4] = ["seed", "etcd", "reset", "empty"];
 
 /// The parameters that choose the world, which a share link's run overrides.
-const WORLD_PARAMS: [&str; 4] = ["seed", "start", "lesson", "step"];
+const WORLD_PARAMS: [&str; 5] = ["seed", "start", "etcd", "lesson", "step"];
 
 /// The most problems a notice lists one by one.
 const NOTICE_PROBLEMS: usize = 4;
@@ -106,6 +109,8 @@ pub struct Options {
     pub start: Start,
     /// `seed=N` (1 without it).
     pub seed: u64,
+    /// `etcd=3.4|3.5` (3.4 without it).
+    pub etcd: EtcdVersion,
     /// Which of the parameters that choose the world were given, for a share
     /// link, whose run overrides them ([`Options::link_notice`]).
     pub world_given: Vec<&'static str>,
@@ -130,6 +135,7 @@ impl Options {
             origin: HostOrigin::Any,
             start: Start::Cluster,
             seed: 1,
+            etcd: EtcdVersion::default(),
             world_given: Vec::new(),
             problems: Vec::new(),
         };
@@ -198,6 +204,7 @@ impl Options {
             "origin" => self.read_origin(v),
             "start" => read_start(v).map(|s| self.start = s),
             "seed" => read_seed(v).map(|n| self.seed = n),
+            "etcd" => read_etcd(v).map(|e| self.etcd = e),
             _ => Err(format!(
                 "{} is not a parameter this page reads ({}); it is ignored.",
                 quoted(k),
@@ -311,7 +318,7 @@ impl Options {
                 .push("step: no lesson= is given, so it is ignored.".to_string());
         }
         if self.lesson.is_some() {
-            let ignored: Vec<String> = ["seed", "start"]
+            let ignored: Vec<String> = ["seed", "start", "etcd"]
                 .iter()
                 .filter(|p| given.contains(p))
                 .map(|p| format!("{p}="))
@@ -393,6 +400,16 @@ fn read_start(v: &str) -> Result<Start, String> {
         format!(
             "start: {} is not cluster or empty; the page starts with a three-member cluster.",
             quoted(v)
+        )
+    })
+}
+
+fn read_etcd(v: &str) -> Result<EtcdVersion, String> {
+    EtcdVersion::from_name(v).ok_or_else(|| {
+        format!(
+            "etcd: {} is not 3.4 or 3.5; the page runs etcd {}.",
+            quoted(v),
+            EtcdVersion::default().release()
         )
     })
 }
@@ -744,6 +761,14 @@ mod tests {
         assert_eq!(o.origin, HostOrigin::Only("https://course.example".into()));
         let o = parse(&[("start", "empty"), ("seed", "42")]);
         assert_eq!((o.start, o.seed, o.problems.len()), (Start::Empty, 42, 0));
+        assert_eq!(o.etcd, EtcdVersion::V3_4);
+        let o = parse(&[("etcd", "3.5")]);
+        assert_eq!((o.etcd, o.problems.len()), (EtcdVersion::V3_5, 0));
+        let o = one_problem(
+            &[("etcd", "3.6<b>")],
+            "etcd: \"3.6<b>\" is not 3.4 or 3.5; the page runs etcd 3.4.23",
+        );
+        assert_eq!(o.etcd, EtcdVersion::V3_4);
         assert_eq!(parse(&[]).origin, HostOrigin::Any);
         // `?` alone and stray `&`s are not parameters.
         assert_eq!(parse(&[("", ""), ("", "")]).problems.len(), 0);

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::{command_line, LessonState, Model, Msg, Shared};
+use super::state::{command_line, EtcdVersion, LessonState, Model, Msg, Shared};
 use crate::lessons::{self, Lesson, LessonCommand, Question};
 use crate::sim::glossary::Word;
 use crate::sim::view::clipped;
@@ -321,6 +321,9 @@ pub struct LessonProps {
     pub idle: bool,
     /// The step's checks, once its commands have finished ([`checks`]).
     pub checks: Option<Vec<Result<String, String>>>,
+    /// The etcd the lesson's world runs on (`Model::etcd`): its header's,
+    /// or the other one the learner chose.
+    pub etcd: EtcdVersion,
     pub on_msg: Callback<Msg>,
 }
 
@@ -456,6 +459,7 @@ pub fn lesson_panel(props: &LessonProps) -> Html {
                 <h2>{ "Lesson" }</h2>
                 { for error }
                 <p class="lesson-title" data-testid="lesson-title"><strong>{ &lesson.title }</strong></p>
+                { lesson_etcd(lesson.etcd, props.etcd, &props.on_msg) }
                 <h3 data-testid="lesson-step">{ format!("Step {} of {n}: {}", state.step + 1, bare_title(&step.title)) }</h3>
                 <div class="narration" data-testid="lesson-narration">{ narration(&step.narration) }</div>
                 { for question }
@@ -570,6 +574,40 @@ fn learner_view(
                 <button type="button" class="do-it" data-testid="lesson-do-it" onclick={send(Msg::LessonDoIt)}>{ "Do it for me" }</button>
             }
         </div>
+    }
+}
+
+/// Which etcd the lesson was written for and which it runs on, and a button
+/// that plays it on the other one (outputs and checks are the header's
+/// etcd's: on the other, the learner sees where the two differ).
+fn lesson_etcd(written: EtcdVersion, playing: EtcdVersion, on_msg: &Callback<Msg>) -> Html {
+    let other = match playing {
+        EtcdVersion::V3_4 => EtcdVersion::V3_5,
+        EtcdVersion::V3_5 => EtcdVersion::V3_4,
+    };
+    let onclick = on_msg.reform(move |_: MouseEvent| Msg::LessonEtcd(other));
+    let badge = |v: EtcdVersion, id: &str, title: &str| {
+        html! {
+            <span class={classes!("etcd-badge", super::map::version_class(v))} data-testid={id.to_string()} title={title.to_string()}>
+                { format!("etcd {}", v.release()) }
+            </span>
+        }
+    };
+    html! {
+        <p class="lesson-etcd small" data-testid="lesson-etcd-line">
+            if written == playing {
+                { "Runs on " }{ badge(written, "lesson-etcd", "the etcd this lesson was written for: its outputs and checks are this etcd's") }
+            } else {
+                { "Written for " }{ badge(written, "lesson-etcd", "the etcd this lesson was written for: its outputs and checks are this etcd's") }
+                { ", playing on " }{ badge(playing, "lesson-etcd-playing", "the etcd the lesson's machines run now: outputs and checks may differ from the lesson's") }
+                { " (outputs may differ)." }
+            }
+            { " " }
+            <button class="link-like" data-testid="lesson-etcd-switch" {onclick}
+                title={format!("replay the lesson to this step with every machine on etcd {}", other.release())}>
+                if written == playing { { format!("Try on etcd {}", other.release()) } } else { { format!("Back to etcd {}", other.release()) } }
+            </button>
+        </p>
     }
 }
 

@@ -14,6 +14,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::shell::actions;
+use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::quorum::Change;
 use crate::sim::view::{visible_string, visible_text, MachineView, Role, WorldView};
 use crate::sim::world::NicSpec;
@@ -44,6 +45,9 @@ struct Selected {
     actions: Vec<Action>,
     facts: String,
     net: NetData,
+    /// The etcd installed, and the running server's when it differs.
+    etcd: EtcdVersion,
+    running: Option<EtcdVersion>,
 }
 
 /// What the selected machine's network buttons offer: each other machine
@@ -234,7 +238,25 @@ fn machine_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
     if !running && m.disk.iter().any(|d| *d == format!("{name}.etcd/")) {
         out.push(action(view, "wipe", "Wipe data dir", actions::wipe(&name)));
     }
+    if !running {
+        out.push(switch_etcd(&name, m.etcd));
+    }
     out
+}
+
+/// While a machine's etcd is stopped: switch it to the other release (a
+/// rolling upgrade, or back), as `machine etcd-version NAME V` does.
+fn switch_etcd(name: &str, installed: EtcdVersion) -> Action {
+    let (label, to) = match installed {
+        EtcdVersion::V3_4 => ("Switch to etcd 3.5.1", EtcdVersion::V3_5),
+        EtcdVersion::V3_5 => ("Switch to etcd 3.4.23", EtcdVersion::V3_4),
+    };
+    Action {
+        id: "switch-etcd",
+        label,
+        command: format!("machine etcd-version {name} {}", to.name()),
+        change: None,
+    }
 }
 
 /// The panel's content for `view` with `selected` (a machine's name) chosen.
@@ -264,6 +286,8 @@ pub fn panel(view: &WorldView, selected: Option<&str>) -> PanelData {
                 }
             )),
             net: NetData::of(view, &m.name),
+            etcd: m.etcd,
+            running: m.process.as_ref().map(|p| p.etcd).filter(|v| *v != m.etcd),
         });
     PanelData { cluster, selected }
 }
@@ -297,7 +321,10 @@ pub fn machine_panel(props: &MachineProps) -> Html {
                 Some(m) => html! {
                     <div class="selected" data-testid="selected-machine">
                         <h3>
-                            { format!("{} ({})", visible_text(&m.name), m.state) }
+                            <span>
+                                { format!("{} ({}) ", visible_text(&m.name), m.state) }
+                                { etcd_badge(m.etcd, m.running) }
+                            </span>
                             <button class="link-button" onclick={close} aria-label="close the machine's actions">{ "×" }</button>
                         </h3>
                         <div class="buttons">{ for m.actions.iter().map(button) }</div>
@@ -309,6 +336,25 @@ pub fn machine_panel(props: &MachineProps) -> Html {
                 None => html! { <p class="small muted">{ "Click a machine on the map for its actions." }</p> },
             } }
         </div>
+    }
+}
+
+/// The selected machine's etcd, as its map tab shows it; a running server
+/// whose release is not the installed one says both.
+fn etcd_badge(installed: EtcdVersion, running: Option<EtcdVersion>) -> Html {
+    let shown = running.unwrap_or(installed);
+    let (text, title) = match running {
+        Some(r) => (
+            format!("etcd {} (installed {})", r.release(), installed.release()),
+            "the running etcd is not the machine's installed one: a restart runs the installed one",
+        ),
+        None => (
+            format!("etcd {}", installed.release()),
+            "the etcd installed on this machine: what `etcd` starts and which etcdctl runs here",
+        ),
+    };
+    html! {
+        <span class={classes!("etcd-badge", super::map::version_class(shown))} data-testid="selected-etcd" {title}>{ text }</span>
     }
 }
 

@@ -26,6 +26,7 @@ use super::quorum::labelled;
 use super::state::{MapEvent, PauseOn, Shared};
 use super::tables::MachinesOf;
 use crate::shell::actions;
+use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::glossary::Word;
 use crate::sim::quorum::{self, Change, MemberLabel, QuorumInfo};
 use crate::sim::view::{clipped, visible_string as shown, LinkView, MachineView, Role, WorldView};
@@ -179,6 +180,12 @@ struct NodesProps {
     on_select: Callback<Option<String>>,
 }
 
+#[derive(Properties, PartialEq)]
+struct TagsProps {
+    view: MachinesOf,
+    geo: Geometry,
+}
+
 /// The dots in flight, kept by the map between renders (`flights::Sky`).
 type SkyState = Shared<std::cell::RefCell<Sky>>;
 
@@ -322,6 +329,7 @@ pub fn cluster_map(props: &MapProps) -> Html {
         <>
         <div class="map-head">
             { quorum_line(&q) }
+            { etcd_line(&props.view) }
             { event_banner(props.event.as_deref()) }
         </div>
         <div class="map-stage">
@@ -330,6 +338,7 @@ pub fn cluster_map(props: &MapProps) -> Html {
                 <Links view={LinksOf(props.view.clone())} {geo} handles={false} pointed={pointed.clone()}
                     on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
                 <Nodes view={MachinesOf(props.view.clone())} {geo} selected={props.selected.clone()} on_select={props.on_select.clone()} />
+                <EtcdTags view={MachinesOf(props.view.clone())} {geo} />
                 <NicGauges view={props.view.clone()} {geo} />
                 <Timers view={props.view.clone()} {geo} />
                 <QuorumMarks view={props.view.clone()} {geo} quorum={q.clone()} />
@@ -572,6 +581,73 @@ fn flights_layer(props: &FlightsProps) -> Html {
             { tallies }
         </>
     }
+}
+
+/// Which etcd each machine runs, as a tab on its box's top edge: `etcd
+/// 3.4.23` quiet, `etcd 3.5.1` filled, so a mixed cluster shows at a glance
+/// (the box's name for a screen reader says it too).
+#[function_component(EtcdTags)]
+fn etcd_tags(props: &TagsProps) -> Html {
+    let view = &props.view.0;
+    let g = props.geo;
+    let pos = positions(view, g);
+    // sized as the box's lines are (`styles/map.css`): 12 px, 14 px compact
+    let (char_px, h) = if g.compact { (8.0, 18.0) } else { (6.9, 16.0) };
+    let tags = view.machines.iter().filter_map(|m| {
+        let &(x, y) = pos.get(&m.name)?;
+        let v = m.etcd_shown();
+        let text = format!("etcd {}", v.release());
+        let w = text.len() as f64 * char_px + 12.0;
+        // over the top edge, right of the name and left of the quorum mark on
+        // the top-right corner; its foot clears the name line, and it stays
+        // inside the map over the top box
+        let tx = x + g.box_w / 2.0 - 18.0 - w;
+        let ty = (y - g.box_h / 2.0 - h + 4.0).max(1.0);
+        Some(html! {
+            <g key={m.name.clone()} class={classes!("etcd-tag", version_class(v))}
+                data-testid={format!("etcd-{}", m.name)} data-etcd={v.release()}>
+                <rect x={format!("{tx:.1}")} y={format!("{ty:.1}")} width={format!("{w:.1}")} height={h.to_string()} rx={(h / 2.0).to_string()} />
+                <text x={format!("{:.1}", tx + w / 2.0)} y={format!("{:.1}", ty + h - 4.0)} text-anchor="middle">{ text }</text>
+            </g>
+        })
+    });
+    html! { <g class="etcd-tags" aria-hidden="true">{ for tags }</g> }
+}
+
+/// Over the map, which etcd the machines run: `etcd 3.5.1`, or, when they
+/// differ, `mixed etcd: 2 × 3.4.23, 1 × 3.5.1` (each release's machines in
+/// its tooltip).
+fn etcd_line(view: &WorldView) -> Html {
+    let mut by: BTreeMap<EtcdVersion, Vec<&str>> = BTreeMap::new();
+    for m in &view.machines {
+        by.entry(m.etcd_shown()).or_default().push(&m.name);
+    }
+    let title = by
+        .iter()
+        .map(|(v, names)| format!("etcd {}: {}", v.release(), names.join(", ")))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (class, text) = match by.keys().collect::<Vec<_>>()[..] {
+        [v] => (version_class(*v), format!("etcd {}", v.release())),
+        _ => (
+            "mixed".to_string(),
+            format!(
+                "mixed etcd: {}",
+                by.iter()
+                    .map(|(v, names)| format!("{} × {}", names.len(), v.release()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+    };
+    html! {
+        <span class={classes!("etcd-line", class)} data-testid="etcd-line" title={shown(title)}>{ text }</span>
+    }
+}
+
+/// The class of an etcd version's tag and badge: `v3-4`, `v3-5`.
+pub fn version_class(v: EtcdVersion) -> String {
+    format!("v{}", v.name().replace('.', "-"))
 }
 
 /// Each running process's election timer, a bar along its box's foot that
@@ -887,6 +963,7 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
         ),
         _ => format!("{}: {word}. {l1}. {l2}. {l3}", m.name),
     };
+    let full = format!("{full}. etcd {}", m.etcd_shown().release());
     let full = shown(full);
     // The button is the box itself (`rect.box`), named by the machine's whole
     // state ("node01: leader. …", so a voice command can say "node01"): the
@@ -1010,6 +1087,7 @@ mod tests {
                     disk: Vec::new(),
                     process: None,
                     last_exit: None,
+                    etcd: Default::default(),
                 })
                 .collect(),
             ..WorldView::default()

@@ -31,9 +31,9 @@ pub use map::link_state;
 pub use quorum::{QuorumPanel, QuorumProps};
 pub use share::{embed_code, share_url};
 pub use state::{
-    command_line, parse_seed, parse_speed, EventKind, Export, ExportKind, LessonState, MapEvent,
-    Marker, MarkerKind, Model, Msg, PauseOn, Promises, Recorded, Start, TermKind, TermLine,
-    FRAME_MS, TICK_MS,
+    command_line, parse_seed, parse_speed, EtcdVersion, EventKind, Export, ExportKind, LessonState,
+    MapEvent, Marker, MarkerKind, Model, Msg, PauseOn, Promises, Recorded, Start, TermKind,
+    TermLine, FRAME_MS, TICK_MS,
 };
 
 /// A click that flips a yes/no state (a menu, a disclosure, a mode).

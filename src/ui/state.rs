@@ -40,6 +40,7 @@ use crate::shell::parse::{self, Prompt, Reader};
 use crate::shell::session::{LimitsMet, Session};
 use crate::sim::budget::{self, Spent};
 use crate::sim::etcd::logfmt::Stamp;
+pub use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::invariants::Promise;
 use crate::sim::lost::{self, LostWrite};
 use crate::sim::quorum::{self, Change, QuorumInfo};
@@ -131,8 +132,13 @@ pub enum Msg {
     TogglePlay,
     /// The speed field's text, checked here.
     SetSpeed(String),
-    /// A new world: the seed field's text (checked here) and what to start with.
-    Reset { seed: String, start: Start },
+    /// A new world: the seed field's text (checked here), what to start with
+    /// and the etcd its machines install.
+    Reset {
+        seed: String,
+        start: Start,
+        etcd: EtcdVersion,
+    },
     /// Close the notice.
     Dismiss,
     /// Show a notice (a link that cannot be opened, say); nothing else changes.
@@ -147,6 +153,9 @@ pub enum Msg {
     LessonRestore,
     /// Close the lesson.
     LessonClose,
+    /// Play the lesson on this etcd (its header's, or the other one): the
+    /// world is replayed to the current step on it.
+    LessonEtcd(EtcdVersion),
     /// Pick a choice of the step's question (before the step ran).
     LessonAnswer(usize),
     /// Type the learner's command of the step for them ("Do it for me"): the
@@ -540,9 +549,16 @@ impl Model {
         Model::new(seed, Start::Cluster)
     }
 
-    /// A new world with `seed`, paused or playing as the page was.
+    /// A new world with `seed` on etcd 3.4, paused or playing as the page was.
     pub fn new(seed: u64, start: Start) -> Model {
+        Model::on_etcd(seed, start, EtcdVersion::default())
+    }
+
+    /// A new world with `seed` whose `machine add`s (the boot cluster's
+    /// too) install `etcd`.
+    pub fn on_etcd(seed: u64, start: Start, etcd: EtcdVersion) -> Model {
         let mut session = Session::new(seed);
+        session.default_etcd = etcd;
         session.world.check_invariants();
         session.world.record_history();
         session.world.set_wire_log(true);
@@ -589,7 +605,10 @@ impl Model {
             }),
             lesson: None,
             lesson_error: None,
-            run: Rc::new(Run::new(seed, start)),
+            run: Rc::new(Run {
+                etcd,
+                ..Run::new(seed, start)
+            }),
             times: Rc::new(Vec::new()),
             origin_ms: shown_ms,
             future: None,
@@ -601,6 +620,12 @@ impl Model {
         m.announce.clear();
         m.event = None;
         m
+    }
+
+    /// The etcd this world's `machine add`s install (the version picker's
+    /// and the run's).
+    pub fn etcd(&self) -> EtcdVersion {
+        self.run.etcd
     }
 
     /// The session, for components that read the world's logs.
@@ -1022,14 +1047,14 @@ impl Model {
         }
     }
 
-    fn reset(&mut self, seed: &str, start: Start) {
+    fn reset(&mut self, seed: &str, start: Start, etcd: EtcdVersion) {
         match parse_seed(seed) {
             Ok(s) => {
-                let mut next = Model::new(s, start);
+                let mut next = Model::on_etcd(s, start, etcd);
                 next.playing = self.playing;
                 next.speed = self.speed;
                 next.version = self.version;
-                next.announce = format!("new world with seed {s}");
+                next.announce = format!("new world with seed {s} on etcd {}", etcd.release());
                 *self = next;
             }
             Err(e) => self.notice = Some(e),
@@ -1041,12 +1066,14 @@ impl Model {
 /// world (paused, so outputs are the lesson's golden ones), except Run, which
 /// types the step's commands into the terminal like a person would.
 impl Model {
-    /// A new world with the lesson's seed and start, the steps before `step` run
+    /// A new world with the lesson's seed and start on `etcd` (the lesson's
+    /// own, or the other one the learner chose), the steps before `step` run
     /// (and `step` itself if `done`), paused.
-    fn replay(&mut self, lesson: &Rc<Lesson>, step: usize, done: bool) {
+    fn replay(&mut self, lesson: &Rc<Lesson>, step: usize, done: bool, etcd: EtcdVersion) {
         let upto = if done { step + 1 } else { step };
         // Replayed as a run is, so with a link's budget (`sim::budget`).
         let mut run = Run::new(lesson.seed, lesson.start);
+        run.etcd = etcd;
         run.steps = (lesson.steps.iter().take(upto))
             .flat_map(|s| &s.commands)
             .map(|c| Step {
@@ -1227,15 +1254,24 @@ impl Model {
                 )));
             }
         } else if l.step > 0 {
-            self.replay(&l.lesson, l.step - 1, true);
+            self.replay(&l.lesson, l.step - 1, true, self.etcd());
         } else {
-            self.replay(&l.lesson, 0, false);
+            self.replay(&l.lesson, 0, false, self.etcd());
         }
     }
 
     fn lesson_restore(&mut self) {
         if let Some(l) = self.lesson.clone() {
-            self.replay(&l.lesson, l.step, l.done);
+            self.replay(&l.lesson, l.step, l.done, self.etcd());
+        }
+    }
+
+    /// The lesson on `etcd` from the current step (its commands typed again
+    /// if they were).
+    fn lesson_etcd(&mut self, etcd: EtcdVersion) {
+        if let Some(l) = self.lesson.clone() {
+            self.replay(&l.lesson, l.step, l.done, etcd);
+            self.announce = format!("the lesson now runs on etcd {}", etcd.release());
         }
     }
 
@@ -1389,7 +1425,7 @@ impl Model {
     /// a part at a time. The replay is bounded (`sim::budget`): a simulated
     /// day, and [`budget::REPLAY_EVENTS`] events of work.
     pub fn begin_replay(run: &Run, done_announce: String) -> Model {
-        let mut m = Model::new(run.seed, run.start);
+        let mut m = Model::on_etcd(run.seed, run.start, run.etcd);
         m.playing = false;
         m.speed = run.speed;
         // The history and lost writes are asked once, at the end: what a
@@ -1718,7 +1754,7 @@ impl Model {
                 }
             }
             Msg::SetSpeed(text) => self.set_speed(&text),
-            Msg::Reset { seed, start } => self.reset(&seed, start),
+            Msg::Reset { seed, start, etcd } => self.reset(&seed, start, etcd),
             Msg::Dismiss => self.notice = None,
             // After what is said already (a replay's cut, say), not instead.
             Msg::Notice(text) => {
@@ -1740,6 +1776,7 @@ impl Model {
                 self.lesson = None;
                 self.lesson_error = None;
             }
+            Msg::LessonEtcd(etcd) => self.lesson_etcd(etcd),
             Msg::LessonAnswer(choice) => self.lesson_answer(choice),
             Msg::LessonDoIt => self.lesson_do_it(),
             Msg::AttachLesson {
@@ -1754,7 +1791,8 @@ impl Model {
             } => {
                 let step = step.min(lesson.steps.len().saturating_sub(1));
                 self.lesson_error = None;
-                self.replay(&lesson, step, false);
+                let etcd = lesson.etcd;
+                self.replay(&lesson, step, false, etcd);
             }
             Msg::OpenLessonAt { lesson: Err(e), .. } => self.lesson_error = Some(e),
             Msg::Seek(ms) => self.seek(ms),
@@ -1790,6 +1828,7 @@ fn forks(action: &Msg, playing: bool) -> bool {
                 | Msg::LessonNext
                 | Msg::LessonBack
                 | Msg::LessonRestore
+                | Msg::LessonEtcd(_)
                 | Msg::LessonDoIt
         ),
     }
