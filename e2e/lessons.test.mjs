@@ -22,6 +22,7 @@ const LESSONS = [
   '003-two-nodes-learner-standby',
   '004-clustering-step-by-step',
   '005-snapshot-catch-up',
+  '006-rolling-upgrade',
 ];
 
 let browser;

@@ -41,6 +41,7 @@ pub const CATALOGUE: [(&str, &str); 6] = [
         "004: clustering step by step",
     ),
     ("005-snapshot-catch-up", "005: catching up from a snapshot"),
+    ("006-rolling-upgrade", "006: a rolling upgrade to etcd 3.5"),
 ];
 
 /// Why a `?lesson=` is not opened: a closed list, each said in words.

@@ -128,7 +128,7 @@ pub fn share_panel(props: &ShareProps) -> Html {
                 { button("Copy embed code", "copy-embed", "an <iframe> for course material", ExportKind::Embed) }
                 { button("Transcript", "export-transcript", "the run as the headless runner prints it", ExportKind::Transcript) }
                 { button("Script", "export-script", "the run's commands for the headless runner or Import", ExportKind::Script) }
-                { button("Bash for real etcd", "export-bash", "the same steps against real etcd 3.4 on 127.0.0.x loopback addresses", ExportKind::Bash) }
+                { button("Bash for real etcd", "export-bash", "the same steps against real etcd (3.4.23, and 3.5.1 for machines on 3.5) on 127.0.0.x loopback addresses", ExportKind::Bash) }
                 <button data-testid="import" title="paste a script or transcript and replay it" onclick={import}>{ "Import…" }</button>
             </div>
             if let Some(e) = &*error {
@@ -154,7 +154,7 @@ fn make(kind: ExportKind, run: &Run) -> Result<Shown, String> {
         ExportKind::Transcript => ("Transcript", file(".txt"), link::transcript(run)),
         ExportKind::Script => ("Script", file(".sh"), run.script()),
         ExportKind::Bash => (
-            "Bash script for real etcd 3.4 (net faults become manual steps)",
+            "Bash script for real etcd 3.4.23 / 3.5.1 (net faults become manual steps)",
             file("-real-etcd.sh"),
             crate::export::bash_seeded(&run.script(), run.seed).map_err(|e| e.to_string())?,
         ),
