@@ -22,7 +22,7 @@ use crate::sim::glossary::Word;
 use crate::sim::view::clipped;
 
 /// The lessons shipped in `static/lessons/`: file stem and title.
-pub const CATALOGUE: [(&str, &str); 6] = [
+pub const CATALOGUE: [(&str, &str); 7] = [
     (
         "000-server-addition-deletion",
         "000: adding and removing servers",
