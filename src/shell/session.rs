@@ -526,9 +526,10 @@ impl Session {
             Err(o) => return o,
         };
         let version = e.image.unwrap_or_else(|| self.etcd_of(&machine));
-        let usage = |e: etcd_flags::FlagError| {
-            let usage = if e.status == 2 { etcd_flags::USAGE } else { "" };
-            Output::failure(&format!("{}\n{usage}", e.message), e.status)
+        // Go's flag package prints etcd's usage after a flag error (status 2)
+        let usage = |e: etcd_flags::FlagError| match e.status {
+            2 => Output::failure(&format!("{}\n{}", e.message, etcd_flags::USAGE), 2),
+            status => Output::failure(&e.message, status),
         };
         if let Some(err) = etcd_flags::refused(&e.flags, version) {
             return usage(err);
