@@ -98,9 +98,19 @@ fn key(o: &Map<String, Value>) -> Kind {
 }
 
 /// A message without its IDs and numbers: `became leader at term`.
+/// A raft line's kind: its words without numbers, and the message type of
+/// raft's one format `%x [term: %d] received a %s message with higher term
+/// from %x [term: %d]` (raft.go's Step, the same line for every type: a
+/// rejected `MsgPreVoteResp` prints it as a `MsgVote` does).
 fn raft_kind(msg: &str) -> String {
     msg.split_whitespace()
         .filter(|w| !w.chars().any(|c| c.is_ascii_digit()))
+        .map(
+            |w| match w.starts_with("Msg") && msg.contains(" message with higher term") {
+                true => "<MSG>",
+                false => w,
+            },
+        )
         .collect::<Vec<_>>()
         .join(" ")
 }
