@@ -176,6 +176,10 @@ describe('messages on the map', () => {
       await page.locator('[data-testid="tick"]').click();
       const dot = page.locator('[data-testid="msg"]').first();
       await dot.waitFor();
+      // a still dot flies for half a second by a CSS animation: hold it where
+      // it is, so the click lands on the dot on a slow machine too (the click
+      // itself is a real one, hit-tested by the browser)
+      await dot.evaluate((el) => el.getAnimations().forEach((a) => a.pause()));
       await dot.click({ force: true });
       await card.waitFor();
       assert.equal(await card.getAttribute('data-kind'), await dot.getAttribute('data-kind'));
