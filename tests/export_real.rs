@@ -363,7 +363,7 @@ fn sizes(line: &str) -> (String, Vec<f64>) {
     let mut i = 0;
     while i < words.len() {
         let number = words[i]
-            .rsplit(|c: char| c == '"' || c == '|' || c == ',')
+            .rsplit(['"', '|', ','])
             .next()
             .unwrap_or("");
         let unit = words.get(i + 1).map(|u| {
