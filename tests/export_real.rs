@@ -362,10 +362,7 @@ fn sizes(line: &str) -> (String, Vec<f64>) {
     let mut found = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        let number = words[i]
-            .rsplit(['"', '|', ','])
-            .next()
-            .unwrap_or("");
+        let number = words[i].rsplit(['"', '|', ',']).next().unwrap_or("");
         let unit = words.get(i + 1).map(|u| {
             let end = u
                 .find(|c: char| !c.is_ascii_alphabetic())

@@ -55,6 +55,10 @@ pub enum Request {
         id: u64,
     },
     Snapshot,
+    /// A peer URL's `/downgrade/enabled` (HTTP, etcd 3.5): a member that
+    /// joins asks it of the others before its raft starts. 3.5 serves it as
+    /// a linearizable read with `ReqTimeout`; 3.4 has no such path.
+    DowngradeEnabled,
 }
 
 impl Request {
@@ -65,6 +69,7 @@ impl Request {
             Request::Status
                 | Request::Metrics
                 | Request::Version
+                | Request::DowngradeEnabled
                 | Request::Range {
                     serializable: true,
                     ..
@@ -174,6 +179,11 @@ pub enum Reply {
     Version {
         server: String,
         cluster: Option<String>,
+    },
+    /// `/downgrade/enabled`'s HTTP body: `false` (this playground has no
+    /// downgrade), or 3.4's `404 page not found`.
+    DowngradeEnabled {
+        body: String,
     },
 }
 
