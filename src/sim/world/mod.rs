@@ -431,7 +431,9 @@ impl World {
                 Ok(())
             }
             Action::WaitExit { machine, max_ms } => {
-                self.run_until(self.now_ms() + max_ms, |w| w.pid_of(&machine).is_none());
+                self.run_until(self.now_ms() + max_ms, |w| {
+                    w.pid_of(&machine).is_none() && !w.joining(&machine)
+                });
                 Ok(())
             }
         }
