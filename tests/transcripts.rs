@@ -138,15 +138,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
     ),
     (
         "3.5/07-learner-standby-failover",
-        "#19 `snapshot save` on a learner: real etcd 3.5.1 streams the snapshot and saves \
-         it (`Snapshot saved at …`); the playground fails at once with `Error: etcdserver: \
-         rpc not supported for learner`",
-        "simulation: 3.5.1's stream interceptor lets a learner serve Snapshot \
-         (server/etcdserver/api/v3rpc/interceptor.go:218 at v3.5.1, `info.FullMethod != \
-         snapshotMethod`); 3.4.23 refused every stream RPC on a learner",
-    ),
-    (
-        "3.5/07-learner-standby-failover",
         "#26 `snapshot status` of the learner's backend file: TOTAL KEYS 7 instead of 9",
         "simulation: a 3.5.1 backend also keeps the meta bucket's `term` \
          (server/mvcc/buckets/bucket.go:71) and `confState` \
@@ -238,7 +229,7 @@ scenario_tests_35! {
     v35_s05_reconfig_errors => "05-reconfig-errors" at 95.0,
     v35_s05d_strict_reconfig_off => "05d-strict-reconfig-off" at 95.0,
     v35_s06_clustering_step_by_step => "06-clustering-step-by-step" at 95.0,
-    v35_s07_learner_standby_failover => "07-learner-standby-failover" at 90.69,
+    v35_s07_learner_standby_failover => "07-learner-standby-failover" at 95.0,
     v35_s10_rolling_upgrade => "10-rolling-upgrade" at 95.0,
 }
 

@@ -62,8 +62,14 @@ pub enum Request {
 }
 
 impl Request {
-    /// Learners serve only status and serializable reads (`isRPCSupportedForLearner`).
-    pub fn allowed_on_learner(&self) -> bool {
+    /// Learners serve only status and serializable reads
+    /// (`isRPCSupportedForLearner`), and on etcd 3.5 the Snapshot stream
+    /// (v3.5.1's stream interceptor lets `snapshotMethod` through,
+    /// `v3rpc/interceptor.go:218`; 3.4.23's refuses every stream).
+    pub fn allowed_on_learner(&self, etcd: super::version::EtcdVersion) -> bool {
+        if matches!(self, Request::Snapshot) {
+            return etcd == super::version::EtcdVersion::V3_5;
+        }
         matches!(
             self,
             Request::Status

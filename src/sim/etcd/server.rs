@@ -1914,7 +1914,7 @@ impl Server {
             self.early.push((req, request, client_deadline_ms));
             return;
         }
-        if self.is_learner() && !request.allowed_on_learner() {
+        if self.is_learner() && !request.allowed_on_learner(self.cfg.version) {
             let err = Err(ServerError::NotSupportedForLearner);
             ctx.out.push(Out::Reply { req, result: err });
             return;
