@@ -114,12 +114,15 @@ OTHER_COMMAND_REASONS = {
 CLIENT_STARTUP_S = 0.010
 
 # Steps the recording scripts performed without echoing them into the
-# transcript. Each is inserted right after the event whose transcript line
-# contains `after`, on the machine owning `addr`. `command` None means the step
-# cannot be replayed in the playground (shown as a comment only).
+# transcript. Each is inserted right after the `nth` event whose transcript line
+# contains `after` (the recorder's `[stopping NAME ` or a start's log file, not
+# a pid: the 3.4.23 and 3.5.1 recordings ran the same record scripts with other
+# pids), on the machine owning `addr`. `command` None means the step cannot be
+# replayed in the playground (shown as a comment only).
 @dataclass
 class HiddenStep:
     after: str
+    nth: int
     addr: str
     command: Optional[str]
     source: str
@@ -128,39 +131,39 @@ class HiddenStep:
 
 HIDDEN_STEPS: Dict[str, List[HiddenStep]] = {
     "06-clustering-step-by-step": [
-        HiddenStep("[stopping e2 pid 20572 ", "127.0.0.2",
+        HiddenStep("[stopping e2 ", 1, "127.0.0.2",
                    "rm -rf /var/tmp/etcd-gold/s06/manual/etcd-2.etcd",
                    "06-clustering-step-by-step.sh:28"),
-        HiddenStep("[stopping e2 pid 20733 ", "127.0.0.2",
+        HiddenStep("[stopping e2 ", 2, "127.0.0.2",
                    "rm -rf /var/tmp/etcd-gold/s06/manual/etcd-2.etcd",
                    "06-clustering-step-by-step.sh:41"),
-        HiddenStep("log -> etcd-2-existing.log", "127.0.0.2",
+        HiddenStep("log -> etcd-2-existing.log", 1, "127.0.0.2",
                    "rm -rf /var/tmp/etcd-gold/s06/manual/etcd-2.etcd",
                    "06-clustering-step-by-step.sh:46"),
-        HiddenStep("[stopping e1 pid 23158 ", "127.0.0.1",
+        HiddenStep("[stopping e1 ", 5, "127.0.0.1",
                    "rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-1.etcd",
                    "06-clustering-step-by-step.sh:110"),
-        HiddenStep("log -> etcd-1-nodata.log", "127.0.0.1",
+        HiddenStep("log -> etcd-1-nodata.log", 1, "127.0.0.1",
                    "rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-1.etcd",
                    "06-clustering-step-by-step.sh:113"),
-        HiddenStep("[stopping e1 pid 23482 ", "127.0.0.1",
+        HiddenStep("[stopping e1 ", 6, "127.0.0.1",
                    "rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-1.etcd",
                    "06-clustering-step-by-step.sh:130"),
-        HiddenStep("[stopping e1 pid 23482 ", "127.0.0.2",
+        HiddenStep("[stopping e1 ", 6, "127.0.0.2",
                    "rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-2.etcd",
                    "06-clustering-step-by-step.sh:130"),
-        HiddenStep("[stopping e1 pid 23482 ", "127.0.0.3",
+        HiddenStep("[stopping e1 ", 6, "127.0.0.3",
                    "rm -rf /var/tmp/etcd-gold/s06/staticA/etcd-3.etcd",
                    "06-clustering-step-by-step.sh:130"),
-        HiddenStep("[stopping e3 pid 24433 ", "127.0.0.2",
+        HiddenStep("[stopping e3 ", 5, "127.0.0.2",
                    "rm -rf /var/tmp/etcd-gold/s06/restored/etcd-2.etcd",
                    "06-clustering-step-by-step.sh:148"),
-        HiddenStep("[stopping e3 pid 24433 ", "127.0.0.3",
+        HiddenStep("[stopping e3 ", 5, "127.0.0.3",
                    "rm -rf /var/tmp/etcd-gold/s06/restored/etcd-3.etcd",
                    "06-clustering-step-by-step.sh:148"),
     ],
     "07-learner-standby-failover": [
-        HiddenStep("[stopping n2 pid 9325 ", "127.0.0.2",
+        HiddenStep("[stopping n2 ", 1, "127.0.0.2",
                    "cp -a /var/tmp/etcd-gold/s07/node02 /var/tmp/etcd-gold/s07/node02-backup",
                    "07-learner-standby-failover.sh:45"),
     ],
@@ -196,6 +199,33 @@ WAIT_HEALTHY_35: Dict[str, List[Tuple[str, List[str], str]]] = {
     "05d-strict-reconfig-off": [
         ("s05d/node03 ", ["127.0.0.1", "127.0.0.2", "127.0.0.3"],
          "05d-strict-reconfig-off.sh:12"),
+    ],
+    "06-clustering-step-by-step": [
+        ("s06/manual/etcd-1.etcd ", ["127.0.0.1"], "06-clustering-step-by-step.sh:21"),
+        ("s06/manual/etcd-2.etcd ", ["127.0.0.2"], "06-clustering-step-by-step.sh:25"),
+        # not the start of 6.3 (the same data dir, no wait_healthy): 6.5's
+        ("existing   # started in background as 'e2', log -> etcd-2.log ", ["127.0.0.2"],
+         "06-clustering-step-by-step.sh:50"),
+        ("s06/manual/etcd-3.etcd ", ["127.0.0.3"], "06-clustering-step-by-step.sh:56"),
+        ("s06/staticA/etcd-3.etcd ", ["127.0.0.1", "127.0.0.2", "127.0.0.3"],
+         "06-clustering-step-by-step.sh:76"),
+        ("s06/staticB/etcd-3.etcd ", ["127.0.0.1", "127.0.0.2", "127.0.0.3"],
+         "06-clustering-step-by-step.sh:76"),
+        ("s06/staticA/etcd-3.etcd ", ["127.0.0.1", "127.0.0.2", "127.0.0.3"],
+         "06-clustering-step-by-step.sh:97"),
+        ("s06/staticA/etcd-1.etcd ", ["127.0.0.1"], "06-clustering-step-by-step.sh:105"),
+        ("log -> etcd-1b.log ", ["127.0.0.1"], "06-clustering-step-by-step.sh:119"),
+        ("s06/restored/etcd-3.etcd ", ["127.0.0.1", "127.0.0.2", "127.0.0.3"],
+         "06-clustering-step-by-step.sh:136"),
+        ("--force-new-cluster ", ["127.0.0.1"], "06-clustering-step-by-step.sh:153"),
+        ("log -> etcd-2-new.log ", ["127.0.0.2"], "06-clustering-step-by-step.sh:161"),
+        ("log -> etcd-3-new.log ", ["127.0.0.3"], "06-clustering-step-by-step.sh:165"),
+    ],
+    # build_two's node02 is a learner: wait_port, not wait_healthy (lib.sh:157)
+    "07-learner-standby-failover": [
+        ("s07/node01 ", ["127.0.0.1"], "lib.sh:144 (build_two)"),
+        ("s07/node02-partial ", ["127.0.0.2"], "07-learner-standby-failover.sh:74"),
+        ("s07/node02-restored ", ["127.0.0.2"], "07-learner-standby-failover.sh:85"),
     ],
     # tools/record-3.5/10-rolling-upgrade.sh; its etcdctl is 3.5.1 against
     # 3.4.23 members too, and a 3.4.23 server also serves the alarm list
@@ -534,6 +564,7 @@ class Writer:
         self.files_copied: set = set()    # (file, machine) pairs already copied
         self.pending_kills: List[str] = []
         self.hidden = list(HIDDEN_STEPS.get(tr.stem, []))
+        self.seen: Dict[str, int] = {}    # hidden steps' `after`: events seen containing it
         self.healthy = list(WAIT_HEALTHY_35.get(tr.stem, [])) if etcd == "3.5" else []
         self.pending_health: List[str] = []
         self.day_offset = 0.0
@@ -734,7 +765,10 @@ class Writer:
 
     def emit_hidden_after(self, ev: Event) -> None:
         self.queue_wait_healthy(ev)
-        for step in [s for s in self.hidden if s.after in ev.raw]:
+        for after in {s.after for s in self.hidden if s.after in ev.raw}:
+            self.seen[after] = self.seen.get(after, 0) + 1
+        for step in [s for s in self.hidden
+                     if s.after in ev.raw and self.seen[s.after] == s.nth]:
             self.hidden.remove(step)
             machine = self.m.of(step.addr)
             if step.command:
@@ -754,7 +788,7 @@ class Writer:
                                + ", ".join(h[0] for h in self.healthy))
         if self.hidden:
             raise ConvertError(f"{self.tr.path}: hidden steps never placed: "
-                               + ", ".join(s.after for s in self.hidden))
+                               + ", ".join(f"{s.after}#{s.nth}" for s in self.hidden))
 
 
 def etcd_line(machine: str, argv: List[str]) -> str:

@@ -98,7 +98,7 @@ pub fn members(view: &WorldView) -> Option<&ProcessView> {
 /// member of an existing cluster (add it first).
 pub fn start_etcd(view: &WorldView, name: &str) -> Option<String> {
     let m = machine(view, name)?;
-    if m.process.is_some() || !m.up {
+    if m.process.is_some() || m.joining || !m.up {
         return None;
     }
     let url = peer_url(m);

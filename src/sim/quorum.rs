@@ -1464,6 +1464,7 @@ mod tests {
             process,
             last_exit: None,
             etcd: Default::default(),
+            joining: false,
         }
     }
 

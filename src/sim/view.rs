@@ -92,6 +92,9 @@ pub struct MachineView {
     pub last_exit: Option<ExitInfo>,
     /// The etcd installed: what `etcd` starts here and which etcdctl runs.
     pub etcd: EtcdVersion,
+    /// A 3.5 etcd that started and is still asking the other members for
+    /// `/downgrade/enabled` before its raft starts (no process to show yet).
+    pub joining: bool,
 }
 
 impl MachineView {
@@ -232,6 +235,7 @@ impl World {
                 process: self.process_view(&m.name),
                 last_exit: m.last_exit.clone(),
                 etcd: m.etcd,
+                joining: self.joining(&m.name),
             })
             .collect();
         let names: Vec<&String> = self.machines.keys().collect();

@@ -200,7 +200,8 @@ fn membership_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
 
 fn machine_actions(view: &WorldView, m: &MachineView) -> Vec<Action> {
     let name = m.name.clone();
-    let running = m.process.is_some();
+    // a joining 3.5 etcd runs too, though its raft has not started yet
+    let running = m.process.is_some() || m.joining;
     let mut out = Vec::new();
     if let Some(command) = actions::start_etcd(view, &name) {
         out.push(action(view, "start", "Start etcd", command));

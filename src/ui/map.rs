@@ -224,6 +224,7 @@ fn symbol(word: &str) -> &'static str {
 pub fn state_word(m: &MachineView) -> &'static str {
     match (&m.process, &m.last_exit) {
         (Some(p), _) if p.role == Role::PreCandidate => "pre-candidate",
+        (None, _) if m.joining => "starting",
         (None, None) => "not started",
         _ => m.state(),
     }
@@ -925,6 +926,13 @@ fn node(m: &MachineView, pos: &BTreeMap<String, (f64, f64)>, props: &NodesProps)
     let state = m.state();
     let word = state_word(m);
     let (l1, l2, l3) = match (&m.process, &m.last_exit) {
+        // etcd 3.5 asks a member for /downgrade/enabled before its raft
+        // starts: a linearizable read, which waits up to 7 s without quorum
+        (None, _) if m.joining => (
+            "etcd starting".to_string(),
+            "asks /downgrade/enabled".to_string(),
+            String::new(),
+        ),
         (Some(p), _) => (
             format!("{} {:x}", p.name, p.id),
             format!(
@@ -1088,6 +1096,7 @@ mod tests {
                     process: None,
                     last_exit: None,
                     etcd: Default::default(),
+                    joining: false,
                 })
                 .collect(),
             ..WorldView::default()

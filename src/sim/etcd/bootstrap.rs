@@ -365,6 +365,41 @@ fn log_new_raft(
     );
 }
 
+/// What a member joining an existing cluster learns before its raft starts
+/// (`getClusterFromRemotePeers`, `ValidateClusterAndAssignIDs`): its own ID
+/// and the cluster's members; `Err` when its start fails there.
+pub fn join_check(
+    cfg: &EtcdConfig,
+    remote: &dyn Fn(&str) -> Option<RemoteMembers>,
+) -> Result<(u64, Vec<Member>), Fatal> {
+    let local_members = initial_members(cfg)?;
+    let local = local_member(cfg, &local_members)?.clone();
+    let (cluster_id, existing) = fetch_cluster(&local_members, &local, remote)?;
+    let id = validate_and_assign(cluster_id, &existing, &local_members, &local)?;
+    Ok((id, existing))
+}
+
+/// `getClusterFromRemotePeers`: the first other member's peer URL (sorted
+/// as strings) that answers gives the cluster ID and members.
+fn fetch_cluster(
+    local_members: &[Member],
+    local: &Member,
+    remote: &dyn Fn(&str) -> Option<RemoteMembers>,
+) -> Result<RemoteMembers, Fatal> {
+    let mut peer_urls: Vec<&String> = local_members
+        .iter()
+        .filter(|m| m.id != local.id)
+        .flat_map(|m| &m.peer_urls)
+        .collect();
+    peer_urls.sort();
+    peer_urls.iter().find_map(|u| remote(u)).ok_or_else(|| {
+        Fatal(
+            "cannot fetch cluster info from peer urls: could not retrieve cluster information from the given URLs"
+                .into(),
+        )
+    })
+}
+
 fn join_existing(
     cfg: &EtcdConfig,
     remote: &dyn Fn(&str) -> Option<RemoteMembers>,
@@ -372,20 +407,7 @@ fn join_existing(
 ) -> Result<Booted, Fatal> {
     let local_members = initial_members(cfg)?;
     let local = local_member(cfg, &local_members)?.clone();
-    // getRemotePeerURLs: the other members' URLs, sorted as strings
-    let mut peer_urls: Vec<&String> = local_members
-        .iter()
-        .filter(|m| m.id != local.id)
-        .flat_map(|m| &m.peer_urls)
-        .collect();
-    peer_urls.sort();
-    let fetched = peer_urls.iter().find_map(|u| remote(u));
-    let Some((cluster_id, existing)) = fetched else {
-        return Err(Fatal(
-            "cannot fetch cluster info from peer urls: could not retrieve cluster information from the given URLs"
-                .into(),
-        ));
-    };
+    let (cluster_id, existing) = fetch_cluster(&local_members, &local, remote)?;
     let id = validate_and_assign(cluster_id, &existing, &local_members, &local)?;
     ctx.server(
         'I',

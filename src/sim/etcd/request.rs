@@ -55,16 +55,27 @@ pub enum Request {
         id: u64,
     },
     Snapshot,
+    /// A peer URL's `/downgrade/enabled` (HTTP, etcd 3.5): a member that
+    /// joins asks it of the others before its raft starts. 3.5 serves it as
+    /// a linearizable read with `ReqTimeout`; 3.4 has no such path.
+    DowngradeEnabled,
 }
 
 impl Request {
-    /// Learners serve only status and serializable reads (`isRPCSupportedForLearner`).
-    pub fn allowed_on_learner(&self) -> bool {
+    /// Learners serve only status and serializable reads
+    /// (`isRPCSupportedForLearner`), and on etcd 3.5 the Snapshot stream
+    /// (v3.5.1's stream interceptor lets `snapshotMethod` through,
+    /// `v3rpc/interceptor.go:218`; 3.4.23's refuses every stream).
+    pub fn allowed_on_learner(&self, etcd: super::version::EtcdVersion) -> bool {
+        if matches!(self, Request::Snapshot) {
+            return etcd == super::version::EtcdVersion::V3_5;
+        }
         matches!(
             self,
             Request::Status
                 | Request::Metrics
                 | Request::Version
+                | Request::DowngradeEnabled
                 | Request::Range {
                     serializable: true,
                     ..
@@ -174,6 +185,11 @@ pub enum Reply {
     Version {
         server: String,
         cluster: Option<String>,
+    },
+    /// `/downgrade/enabled`'s HTTP body: `false` (this playground has no
+    /// downgrade), or 3.4's `404 page not found`.
+    DowngradeEnabled {
+        body: String,
     },
 }
 

@@ -1914,7 +1914,7 @@ impl Server {
             self.early.push((req, request, client_deadline_ms));
             return;
         }
-        if self.is_learner() && !request.allowed_on_learner() {
+        if self.is_learner() && !request.allowed_on_learner(self.cfg.version) {
             let err = Err(ServerError::NotSupportedForLearner);
             ctx.out.push(Out::Reply { req, result: err });
             return;
@@ -1983,6 +1983,18 @@ impl Server {
                 None
             }
             Request::Snapshot => Some(Ok(Reply::Snapshot(self.snapshot_data()))),
+            // 3.4's peer mux has no such path: Go's NotFound handler answers
+            Request::DowngradeEnabled if self.cfg.version == EtcdVersion::V3_4 => {
+                Some(Ok(Reply::DowngradeEnabled {
+                    body: "404 page not found\n".into(),
+                }))
+            }
+            // `downgradeEnabledHandler` (server.go:930 at v3.5.1): a
+            // linearizable read under ReqTimeout, then the cluster's flag
+            Request::DowngradeEnabled => {
+                self.start_read(ctx, req);
+                None
+            }
             Request::Put { key, value } => {
                 self.propose_op(ctx, req, Op::Put { key, value });
                 None
@@ -2289,6 +2301,9 @@ impl Server {
                 (None, Some(Request::Range { key, prefix, .. })) => {
                     Ok(Reply::Range(self.backend.kv.range(key, *prefix)))
                 }
+                (None, Some(Request::DowngradeEnabled)) => Ok(Reply::DowngradeEnabled {
+                    body: "false".into(),
+                }),
                 (None, Some(_)) => Ok(self.members_reply(None)),
             };
             self.finish(ctx, req, result);

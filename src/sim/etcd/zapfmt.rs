@@ -639,6 +639,61 @@ pub fn clock_drift(ts: &str, round_tripper: &str, id: u64, drift_ns: u64, rtt_ns
     )
 }
 
+/// A joining 3.5 member could not reach a peer URL for `/downgrade/enabled`
+/// (`etcdserver/cluster_util.go:406` at v3.5.1).
+pub fn downgrade_unreachable(ts: &str, address: &str, id: u64, error: &str) -> String {
+    downgrade_url_line(
+        ts,
+        "etcdserver/cluster_util.go:406",
+        "failed to reach the peer URL",
+        address,
+        id,
+        error,
+    )
+}
+
+/// A peer's `/downgrade/enabled` answer was not a bool: a failed
+/// linearizable read, or 3.4's 404 page (`etcdserver/cluster_util.go:428`).
+pub fn downgrade_unconvertible(ts: &str, address: &str, id: u64, error: &str) -> String {
+    downgrade_url_line(
+        ts,
+        "etcdserver/cluster_util.go:428",
+        "failed to convert response",
+        address,
+        id,
+        error,
+    )
+}
+
+fn downgrade_url_line(
+    ts: &str,
+    caller: &str,
+    msg: &str,
+    address: &str,
+    id: u64,
+    error: &str,
+) -> String {
+    let fields = [
+        ("address", text(address)),
+        ("remote-member-id", hex(id)),
+        ("error", text(error)),
+    ];
+    object("warn", ts, caller, msg, &fields)
+}
+
+/// No peer URL of member `id` told its downgrade status
+/// (`etcdserver/cluster_util.go:381`): its last error.
+pub fn downgrade_status_failed(ts: &str, id: u64, error: &str) -> String {
+    let fields = [("remote-member-id", hex(id)), ("error", text(error))];
+    object(
+        "warn",
+        ts,
+        "etcdserver/cluster_util.go:381",
+        "failed to get downgrade enabled status",
+        &fields,
+    )
+}
+
 /// `dropped internal Raft message since sending buffer is full (overloaded
 /// network)` (`rafthttp/peer.go:254` for an active peer, `:267` for an
 /// inactive one): the zap form of capnslog's merged `dropped internal raft

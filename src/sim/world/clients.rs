@@ -31,6 +31,9 @@ struct Call {
     result: Option<CallResult>,
     /// When the result came.
     done_ms: u64,
+    /// A joining member's `/downgrade/enabled` (see `processes.rs`): it
+    /// lives across the door, and its answer resumes that member's start.
+    join: bool,
 }
 
 /// The calls in flight: only this room changes them.
@@ -48,10 +51,11 @@ impl Clients {
     }
 
     /// The room's promise, checked at the world's door (debug builds): a
-    /// call runs whole inside the door, so none is in flight between entries.
+    /// client's call runs whole inside the door, so none is in flight
+    /// between entries (a joining member's question may be).
     pub(super) fn debug_check(&self) {
         debug_assert!(
-            self.calls.is_empty(),
+            self.calls.values().all(|c| c.join),
             "calls in flight outside the door: {:?}",
             self.calls.keys().collect::<Vec<_>>()
         );
@@ -107,6 +111,7 @@ impl World {
             dial_error: None,
             result: None,
             done_ms: 0,
+            join: false,
         };
         match self.client_target(from, endpoint) {
             Ok(target) => {
@@ -163,13 +168,15 @@ impl World {
         if !self.links_up(from, target) {
             return Ok(target.to_string());
         }
+        // a joining 3.5 member's listener is open, but nothing serves it
+        // until its raft has started: the connection hangs
         let listening = self
             .machines
             .get(target)
             .and_then(|m| m.process.as_ref())
-            .is_some_and(|p| {
-                self.listens(target, &p.server.cfg.listen_client_urls, from, host, port)
-            });
+            .map(|p| &p.server.cfg)
+            .or_else(|| self.joining_cfg(target))
+            .is_some_and(|cfg| self.listens(target, &cfg.listen_client_urls, from, host, port));
         if !listening {
             return Err(format!(
                 "dial tcp {}: connect: connection refused",
@@ -206,9 +213,54 @@ impl World {
         }
     }
 
+    /// A joining member on `from` asks `target`'s server for
+    /// `/downgrade/enabled` (the caller checked the link is up); the
+    /// request's ID. Its answer goes to [`World::join_answered`].
+    pub(super) fn start_join_call(&mut self, from: &str, target: &str) -> u64 {
+        let req = self.clients.next_req;
+        self.clients.next_req += 1;
+        let call = Call {
+            from: from.to_string(),
+            // Go's http.Client has no deadline of its own: the server's
+            // ReqTimeout ends the request first (an hour stands for never)
+            deadline_ms: self.now_ms() + 3_600_000,
+            dial_error: None,
+            result: None,
+            done_ms: 0,
+            join: true,
+        };
+        self.clients.calls.insert(req, call);
+        self.send_request(
+            from,
+            target.to_string(),
+            req,
+            Request::DowngradeEnabled,
+            false,
+        );
+        req
+    }
+
+    /// A request ID of its own (a question whose dial fails never becomes a call).
+    pub(super) fn next_req_id(&mut self) -> u64 {
+        let req = self.clients.next_req;
+        self.clients.next_req += 1;
+        req
+    }
+
+    /// A joining member stopped waiting for call `req`.
+    pub(super) fn drop_join_call(&mut self, req: u64) {
+        self.clients.calls.remove(&req);
+    }
+
     /// A reply reaches its client: the first answer is the call's.
     pub(super) fn on_client_reply(&mut self, req: u64, result: Result<Response, ServerError>) {
         let now = self.now_ms();
+        if self.clients.calls.get(&req).is_some_and(|c| c.join) {
+            if let Some(c) = self.clients.calls.remove(&req) {
+                self.join_answered(&c.from, req, result);
+            }
+            return;
+        }
         if let Some(c) = self.clients.calls.get_mut(&req) {
             if c.result.is_none() {
                 c.done_ms = now;

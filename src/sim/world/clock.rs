@@ -81,6 +81,13 @@ pub(super) enum Event {
     NicRoom {
         machine: String,
     },
+    /// A joining member's dial for `/downgrade/enabled` timed out
+    /// (`processes.rs`): `error` is Go's.
+    JoinDialFailed {
+        machine: String,
+        req: u64,
+        error: String,
+    },
 }
 
 impl Event {
@@ -99,7 +106,9 @@ impl Event {
             | Event::StopCheck { machine, .. }
             | Event::Wake { machine, .. }
             | Event::NicRoom { machine } => Some((machine, None)),
-            Event::SnapshotDone { .. } | Event::ClientReply { .. } => None,
+            Event::SnapshotDone { .. }
+            | Event::ClientReply { .. }
+            | Event::JoinDialFailed { .. } => None,
         }
     }
 }
@@ -340,6 +349,11 @@ impl World {
             Event::StreamCheck { machine, pid } => self.stream_check(&machine, pid),
             Event::StopCheck { machine, pid } => self.on_stop_check(&machine, pid),
             Event::NicRoom { machine } => self.on_nic_room(&machine),
+            Event::JoinDialFailed {
+                machine,
+                req,
+                error,
+            } => self.on_join_dial_failed(&machine, req, error),
         }
     }
 }

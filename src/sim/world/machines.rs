@@ -92,8 +92,9 @@ impl World {
     /// `machine etcd-version`: another etcd on a machine whose etcd is not
     /// running (a rolling upgrade stops a member, switches, starts it again).
     pub(super) fn install_etcd(&mut self, name: &str, etcd: EtcdVersion) -> Result<(), WorldError> {
+        let joining = self.joining(name);
         let m = self.machine_mut(name)?;
-        if m.process.is_some() {
+        if m.process.is_some() || joining {
             return Err(WorldError::EtcdRunning(name.to_string()));
         }
         m.etcd = etcd;
@@ -110,6 +111,7 @@ impl World {
 
     pub(super) fn power_off(&mut self, name: &str) -> Result<(), WorldError> {
         self.machine_mut(name)?;
+        self.end_join(name, 137, "killed (power off)");
         self.end_process(name, 137, "killed (power off)");
         self.machine_mut(name)?.up = false;
         Ok(())

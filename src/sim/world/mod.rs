@@ -232,6 +232,8 @@ pub struct World {
     /// per deadline (three per request), and many fall on the same
     /// millisecond; one event a moment wakes it for all of them.
     wakes: BTreeSet<(u64, u64)>,
+    /// 3.5 members between their start and their raft's (`processes.rs`).
+    joins: BTreeMap<String, processes::Joining>,
     /// Every server's log, in order.
     pub(in crate::sim) logs: Vec<LogLine>,
     // ----- the network (`network/`) -----
@@ -280,6 +282,7 @@ impl World {
             hosts: BTreeMap::new(),
             next_pid: 100,
             wakes: BTreeSet::new(),
+            joins: BTreeMap::new(),
             logs: Vec::new(),
             cut: BTreeSet::new(),
             net: network::Network::default(),
@@ -428,7 +431,9 @@ impl World {
                 Ok(())
             }
             Action::WaitExit { machine, max_ms } => {
-                self.run_until(self.now_ms() + max_ms, |w| w.pid_of(&machine).is_none());
+                self.run_until(self.now_ms() + max_ms, |w| {
+                    w.pid_of(&machine).is_none() && !w.joining(&machine)
+                });
                 Ok(())
             }
         }

@@ -6,13 +6,15 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 use super::clock::Event;
+use super::network::PeerHttp;
 use super::{host_port, DiskItem, World, WorldError};
 use crate::sim::etcd::bootstrap::{self, RemoteMembers};
 use crate::sim::etcd::config::{ClusterState, EtcdConfig, Logger, ADVERTISE_CLIENT_URLS_REQUIRED};
+use crate::sim::etcd::request::{Reply, Response, ServerError};
 use crate::sim::etcd::server::{self, Ctx, Exit, Out, Server};
 use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::etcd::zapfmt::{self, ZapCtx};
@@ -75,7 +77,231 @@ struct Start {
     no_logger: bool,
 }
 
+/// A 3.5 member joining an existing cluster, between its start and its
+/// raft's. Before `NewServer` starts raft, `isCompatibleWithCluster` asks
+/// the other members, in ID order, for `/downgrade/enabled` until one
+/// answers (`getDowngradeEnabledFromRemotePeers`, cluster_util.go:371 at
+/// v3.5.1). A 3.5 member serves it as a linearizable read under its
+/// `ReqTimeout` (7 s at the default election timeout): a member that joins a
+/// cluster without quorum waits those 7 s, with a warning, before its raft
+/// starts. (etcd 3.4 has no such question: its joiners start at once.)
+pub(super) struct Joining {
+    cfg: EtcdConfig,
+    new_history: bool,
+    /// The members still to ask, in ID order: ID and peer URLs.
+    ask: VecDeque<(u64, Vec<String>)>,
+    /// The member being asked, and its peer URLs still to try.
+    member: u64,
+    urls: VecDeque<String>,
+    /// The question in flight: its request ID and the address asked.
+    asking: Option<(u64, String)>,
+    /// The member's last failure, for `failed to get downgrade enabled status`.
+    last_error: String,
+}
+
+/// `PeerDialTimeout`: 1 s plus the election timeout.
+fn peer_dial_timeout_ms(cfg: &EtcdConfig) -> u64 {
+    1000 + cfg.election_ms
+}
+
 impl World {
+    // ----- a 3.5 member joining: /downgrade/enabled -----
+
+    /// The members a new 3.5 member asks for `/downgrade/enabled`, in ID
+    /// order, when its start will get that far (`None`: it does not ask:
+    /// another release, a data dir, a new cluster, or a start that fails
+    /// before).
+    fn downgrade_questions(
+        &self,
+        machine: &str,
+        cfg: &EtcdConfig,
+        initialized: bool,
+    ) -> Option<Vec<(u64, Vec<String>)>> {
+        let asks = cfg.version == EtcdVersion::V3_5
+            && !initialized
+            && cfg.initial_cluster_state == ClusterState::Existing
+            && cfg.validate().is_ok();
+        if !asks {
+            return None;
+        }
+        let remote = self.remote_members(machine, cfg);
+        let lookup = |url: &str| remote.get(url).cloned().flatten();
+        let (local, members) = bootstrap::join_check(cfg, &lookup).ok()?;
+        let mut others: Vec<(u64, Vec<String>)> = members
+            .into_iter()
+            .filter(|m| m.id != local)
+            .map(|m| (m.id, m.peer_urls))
+            .collect();
+        others.sort_by_key(|(id, _)| *id);
+        Some(others)
+    }
+
+    /// Asks the next peer URL, or the next member; starts the server when
+    /// one has answered or none is left.
+    fn ask_next(&mut self, machine: &str) {
+        loop {
+            let Some(j) = self.joins.get_mut(machine) else {
+                return;
+            };
+            let Some(url) = j.urls.pop_front() else {
+                if j.member != 0 {
+                    let (id, err) = (j.member, std::mem::take(&mut j.last_error));
+                    j.member = 0;
+                    let line = zapfmt::downgrade_status_failed(&self.stamp().zap(), id, &err);
+                    self.push_logs(machine, vec![line]);
+                    continue;
+                }
+                match j.ask.pop_front() {
+                    Some((id, urls)) => {
+                        j.member = id;
+                        j.urls = urls.into();
+                        continue;
+                    }
+                    None => return self.finish_join(machine),
+                }
+            };
+            let addr = format!("{url}/downgrade/enabled");
+            match self.peer_http(machine, &url) {
+                PeerHttp::Server(target) => {
+                    let req = self.start_join_call(machine, &target);
+                    self.set_asking(machine, Some((req, addr)));
+                    return;
+                }
+                PeerHttp::Silent(host_port) => {
+                    let req = self.next_req_id();
+                    self.set_asking(machine, Some((req, addr.clone())));
+                    let wait = self
+                        .joins
+                        .get(machine)
+                        .map_or(0, |j| peer_dial_timeout_ms(&j.cfg));
+                    let error = format!("Get \"{addr}\": dial tcp {host_port}: i/o timeout");
+                    let machine = machine.to_string();
+                    self.schedule(
+                        wait,
+                        Event::JoinDialFailed {
+                            machine,
+                            req,
+                            error,
+                        },
+                    );
+                    return;
+                }
+                PeerHttp::Refused(dial) => {
+                    self.url_failed(machine, &addr, format!("Get \"{addr}\": {dial}"), true);
+                }
+            }
+        }
+    }
+
+    fn set_asking(&mut self, machine: &str, req: Option<(u64, String)>) {
+        if let Some(j) = self.joins.get_mut(machine) {
+            j.asking = req;
+        }
+    }
+
+    /// One peer URL failed: `failed to reach the peer URL` (`reach`) or
+    /// `failed to convert response`; the next is tried.
+    fn url_failed(&mut self, machine: &str, addr: &str, error: String, reach: bool) {
+        let Some(j) = self.joins.get_mut(machine) else {
+            return;
+        };
+        let id = j.member;
+        j.asking = None;
+        let ts = self.stamp().zap();
+        let line = if reach {
+            zapfmt::downgrade_unreachable(&ts, addr, id, &error)
+        } else {
+            zapfmt::downgrade_unconvertible(&ts, addr, id, &error)
+        };
+        if let Some(j) = self.joins.get_mut(machine) {
+            j.last_error = error;
+        }
+        self.push_logs(machine, vec![line]);
+    }
+
+    /// The address question `req` asked, while `machine` still waits for it.
+    fn asked(&self, machine: &str, req: u64) -> Option<String> {
+        let (r, addr) = self.joins.get(machine)?.asking.as_ref()?;
+        (*r == req).then(|| addr.clone())
+    }
+
+    /// The dial of question `req` timed out.
+    pub(super) fn on_join_dial_failed(&mut self, machine: &str, req: u64, error: String) {
+        let Some(addr) = self.asked(machine, req) else {
+            return;
+        };
+        self.url_failed(machine, &addr, error, true);
+        self.ask_next(machine);
+    }
+
+    /// A member answered question `req`: `false` ends the questions; any
+    /// other body is a failure (`strconv.ParseBool`), and the next is asked.
+    pub(super) fn join_answered(
+        &mut self,
+        machine: &str,
+        req: u64,
+        result: Result<Response, ServerError>,
+    ) {
+        let Some(addr) = self.asked(machine, req) else {
+            return;
+        };
+        let body = match result {
+            Ok(Response {
+                reply: Reply::DowngradeEnabled { body },
+                ..
+            }) => body,
+            Ok(_) => String::new(),
+            Err(e) => format!("failed linearized read: {}\n", e.status().1),
+        };
+        if body.parse::<bool>().is_ok() {
+            if let Some(j) = self.joins.get_mut(machine) {
+                j.ask.clear();
+                j.urls.clear();
+                j.member = 0;
+                j.asking = None;
+            }
+            return self.ask_next(machine);
+        }
+        let error = format!("strconv.ParseBool: parsing {body:?}: invalid syntax");
+        self.url_failed(machine, &addr, error, false);
+        self.ask_next(machine);
+    }
+
+    /// The questions are over: the server starts (its raft lines now).
+    fn finish_join(&mut self, machine: &str) {
+        let Some(j) = self.joins.remove(machine) else {
+            return;
+        };
+        self.boot_and_start(machine, j.cfg, j.new_history, Vec::new(), Vec::new());
+    }
+
+    /// A joining member's etcd ends before its raft started (`kill`, power off).
+    pub(super) fn end_join(&mut self, machine: &str, status: i32, reason: &str) -> bool {
+        let Some(j) = self.joins.remove(machine) else {
+            return false;
+        };
+        if let Some((req, _)) = j.asking {
+            self.drop_join_call(req);
+        }
+        if let Some(m) = self.machines.get_mut(machine) {
+            m.last_exit = Some(ExitInfo {
+                status,
+                reason: reason.to_string(),
+            });
+        }
+        true
+    }
+
+    /// The configuration of `machine`'s joining etcd, if it is joining.
+    pub(super) fn joining_cfg(&self, machine: &str) -> Option<&EtcdConfig> {
+        self.joins.get(machine).map(|j| &j.cfg)
+    }
+
+    /// Whether `machine`'s etcd is a 3.5 member still asking before its raft starts.
+    pub fn joining(&self, machine: &str) -> bool {
+        self.joins.contains_key(machine)
+    }
+
     // ----- start -----
 
     pub(super) fn start_etcd(&mut self, machine: &str, cfg: EtcdConfig) -> Result<(), WorldError> {
@@ -83,7 +309,7 @@ impl World {
         if !m.up {
             return Err(WorldError::MachineDown(machine.to_string()));
         }
-        if m.process.is_some() {
+        if m.process.is_some() || self.joins.contains_key(machine) {
             let addr = cfg
                 .listen_peer_urls
                 .first()
@@ -115,6 +341,51 @@ impl World {
         }
         let (initialized, new_history) = self.dir_on_disk(machine, &cfg);
         server::log_start(&mut ctx, &cfg, initialized);
+        if let Some(ask) = self.downgrade_questions(machine, &cfg, initialized) {
+            let zap = ZapCtx {
+                version: start.version,
+                ..ZapCtx::default()
+            };
+            self.push_logs_as(machine, log, Some(zap));
+            let join = Joining {
+                cfg,
+                new_history,
+                ask: ask.into(),
+                urls: VecDeque::new(),
+                member: 0,
+                asking: None,
+                last_error: String::new(),
+            };
+            self.joins.insert(machine.to_string(), join);
+            self.ask_next(machine);
+            return Ok(());
+        }
+        self.boot_and_start(machine, cfg, new_history, log, out);
+        Ok(())
+    }
+
+    /// Bootstraps and starts `cfg`'s server now (its banner is in `log`).
+    fn boot_and_start(
+        &mut self,
+        machine: &str,
+        cfg: EtcdConfig,
+        new_history: bool,
+        mut log: Vec<String>,
+        mut out: Vec<Out>,
+    ) {
+        let start = Start {
+            zap: cfg.zap(),
+            version: cfg.version,
+            args: cfg.args.clone(),
+            no_logger: false,
+        };
+        let mut ctx = Ctx {
+            now_ms: self.now_ms(),
+            wall_ms: self.wall_ms(),
+            out: &mut out,
+            log: &mut log,
+            zap: cfg.zap(),
+        };
         let started = self.boot(machine, cfg, &mut ctx);
         let zap = start.zap.then(|| {
             started
@@ -130,7 +401,6 @@ impl World {
             Ok(p) => self.started(machine, p, new_history, out),
             Err(failure) => self.start_failed(machine, failure, &start),
         }
-        Ok(())
     }
 
     /// Whether `cfg`'s data dir on `machine` holds a WAL, and whether the
@@ -307,6 +577,15 @@ impl World {
     pub(super) fn kill(&mut self, machine: &str, signal: Signal) -> Result<(), WorldError> {
         let m = self.machine_mut(machine)?;
         if m.process.is_none() {
+            let status = if signal == Signal::Kill { 137 } else { 0 };
+            let reason = if signal == Signal::Kill {
+                "killed"
+            } else {
+                "stopped"
+            };
+            if self.end_join(machine, status, reason) {
+                return Ok(());
+            }
             return Err(WorldError::NoProcess(machine.to_string()));
         }
         match signal {

@@ -19,8 +19,37 @@ pub(super) struct ReachKey {
     removed: u64,
 }
 
+/// What an HTTP request to a peer URL finds (a joining member's
+/// `/downgrade/enabled`).
+pub(in crate::sim::world) enum PeerHttp {
+    /// A server listens there: the machine it runs on.
+    Server(String),
+    /// Packets vanish: the `host:port` dialled (the dial times out).
+    Silent(String),
+    /// The dial fails at once: Go's error text.
+    Refused(String),
+}
+
 impl World {
     // ----- what a dial finds -----
+
+    /// What an HTTP request from `from` to peer URL `url` finds.
+    pub(in crate::sim::world) fn peer_http(&self, from: &str, url: &str) -> PeerHttp {
+        let host = split_url(url).map(|(h, _)| h).unwrap_or_default();
+        let Some((target, _)) = self.target_of(from, url) else {
+            return PeerHttp::Refused(format!("dial tcp: lookup {host}: no such host"));
+        };
+        if !self.links_up(from, target) {
+            return PeerHttp::Silent(host_port(url));
+        }
+        if self.peer_server(from, url).is_none() {
+            return PeerHttp::Refused(format!(
+                "dial tcp {}: connect: connection refused",
+                host_port(url)
+            ));
+        }
+        PeerHttp::Server(target.to_string())
+    }
 
     /// The server listening on a peer URL, reachable from `from` both ways.
     pub(in crate::sim::world) fn peer_server(&self, from: &str, url: &str) -> Option<&Server> {

@@ -23,6 +23,7 @@ use super::names::ByName;
 use super::World;
 use crate::sim::etcd::rafthttp::{Flight, Reaches};
 use crate::sim::etcd::server::Reach;
+pub(super) use dial::PeerHttp;
 use nic::{Conn, Link, Nic};
 pub use nic::{
     LinkSetting, LinkSpec, NicSpec, DEFAULT_LATENCY_MS, DEFAULT_LIMIT_BYTES, DEFAULT_RATE_BPS,
