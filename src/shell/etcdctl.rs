@@ -1039,27 +1039,7 @@ impl Client<'_> {
         ];
         self.zap_float("snapshot/v3_snapshot.go:296", "restoring snapshot", &dirs);
         if !d.has_hash && !l.bool_flag("skip-hash-check") {
-            // etcd has already copied the db into DATA_DIR/member/snap when it
-            // checks the hash, and leaves it there.
-            let partial = DataDir {
-                storage: crate::sim::etcd::raftlog::LogStorage::new(),
-                id: 0,
-                cluster_id: 0,
-                backend: Backend {
-                    kv: Kv::restored(d.kvs.clone(), d.revision),
-                    consistent_index: d.consistent_index,
-                    ..Backend::default()
-                },
-                has_wal: false,
-            };
-            self.world
-                .apply(crate::sim::world::Action::PutDataDir {
-                    machine: self.machine.clone(),
-                    path: data_dir.clone(),
-                    dir: Box::new(partial),
-                })
-                .map_err(|_| fail(1, "could not write the data dir"))?;
-            return Err(fail(1, "snapshot missing hash but --skip-hash-check=false"));
+            return Err(self.hash_missing(&data_dir, &d));
         }
         let (dir, members, cid) = restore(&cfg, &d).map_err(|f| fail(1, f.0))?;
         for m in &members {
@@ -1086,6 +1066,34 @@ impl Client<'_> {
     /// etcd 3.5.1's restore (`etcdutl/snapshot/v3_snapshot.go`, also behind
     /// `etcdctl snapshot restore`): the same data dir as 3.4's, its console
     /// log lines, and its own refusal of a data dir that exists.
+    /// A restore refused for a snapshot without its hash: etcd (3.4.23's
+    /// `copyAndVerifyDB`, and 3.5.1's, etcdutl/snapshot/v3_snapshot.go:308)
+    /// has already copied the db into DATA_DIR/member/snap when it checks the
+    /// hash, and leaves it there: a second restore finds the dir.
+    fn hash_missing(&mut self, data_dir: &str, d: &SnapshotData) -> Fail {
+        let partial = DataDir {
+            storage: crate::sim::etcd::raftlog::LogStorage::new(),
+            id: 0,
+            cluster_id: 0,
+            backend: Backend {
+                kv: Kv::restored(d.kvs.clone(), d.revision),
+                consistent_index: d.consistent_index,
+                meta_35: d.release == EtcdVersion::V3_5,
+                ..Backend::default()
+            },
+            has_wal: false,
+        };
+        let put = crate::sim::world::Action::PutDataDir {
+            machine: self.machine.clone(),
+            path: data_dir.to_string(),
+            dir: Box::new(partial),
+        };
+        match self.world.apply(put) {
+            Ok(_) => fail(1, "snapshot missing hash but --skip-hash-check=false"),
+            Err(_) => fail(1, "could not write the data dir"),
+        }
+    }
+
     fn restore_35(&mut self, l: &Line, rest: &[&str]) -> Result<(), Fail> {
         let path = arg(rest, 0);
         let (cfg, data_dir) = self.restore_config(l)?;
@@ -1108,7 +1116,7 @@ impl Client<'_> {
             &restoring,
         );
         if !d.has_hash && !l.bool_flag("skip-hash-check") {
-            return Err(fail(1, "snapshot missing hash but --skip-hash-check=false"));
+            return Err(self.hash_missing(&data_dir, &d));
         }
         let (dir, members, cid) = restore(&cfg, &d).map_err(|f| fail(1, f.0))?;
         let trimming = "Trimming membership information from the backend...";
@@ -1214,7 +1222,7 @@ fn arg<'a>(rest: &[&'a str], i: usize) -> &'a str {
 }
 
 /// What `DIR/member/snap/db` holds: the backend, without a snapshot hash
-/// (counted as 3.4.23's backend: a data dir does not say which release wrote it).
+/// (with 3.5's two meta keys once a 3.5 server applied to it).
 fn db_file(d: &DataDir) -> SnapshotData {
     SnapshotData {
         kvs: d.backend.kv.iter().cloned().collect(),
@@ -1224,7 +1232,11 @@ fn db_file(d: &DataDir) -> SnapshotData {
         removed: d.backend.members.removed.len(),
         has_hash: false,
         consistent_index: d.backend.consistent_index,
-        release: EtcdVersion::V3_4,
+        release: if d.backend.meta_35 {
+            EtcdVersion::V3_5
+        } else {
+            EtcdVersion::V3_4
+        },
     }
 }
 

@@ -392,22 +392,31 @@ struct HintProps {
     running: usize,
     /// A machine to name in the examples (one whose etcd runs, else the first).
     example: Option<String>,
-    /// The releases the running servers run: `3.4.23`, `3.4.23 and 3.5.1`.
+    /// The etcd the running servers run: `etcd 3.4.23`, or for a mix each
+    /// release's count, `etcd, mixed: 2 × 3.4.23, 1 × 3.5.1`.
     releases: String,
 }
 
-/// The releases of the running servers, oldest first, as the hint says them.
+/// The releases of the running servers, oldest first, as the hint says them
+/// (a mix with how many of each, as the map's badge says it).
 fn running_releases(view: &crate::sim::view::WorldView) -> String {
-    let releases: std::collections::BTreeSet<_> = view
-        .machines
-        .iter()
-        .filter_map(|x| x.process.as_ref().map(|p| p.etcd))
-        .collect();
-    releases
-        .iter()
-        .map(|v| v.release())
-        .collect::<Vec<_>>()
-        .join(" and ")
+    let mut counts = std::collections::BTreeMap::new();
+    for p in view.machines.iter().filter_map(|x| x.process.as_ref()) {
+        *counts.entry(p.etcd).or_insert(0usize) += 1;
+    }
+    match counts.len() {
+        0 | 1 => counts
+            .keys()
+            .map(|v| format!("etcd {}", v.release()))
+            .collect(),
+        _ => {
+            let each: Vec<String> = counts
+                .iter()
+                .map(|(v, n)| format!("{n} × {}", v.release()))
+                .collect();
+            format!("etcd, mixed: {}", each.join(", "))
+        }
+    }
 }
 
 /// The machine the hint's examples name: the first whose etcd runs, else the first.
@@ -466,7 +475,7 @@ fn hint(props: &HintProps) -> Html {
         "real raft-rs nodes"
     };
     let servers = format!(
-        "{}, {how_many}running etcd {} ({nodes}).",
+        "{}, {how_many}running {} ({nodes}).",
         count(n, "machine"),
         props.releases
     );

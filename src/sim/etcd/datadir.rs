@@ -22,6 +22,10 @@ pub struct Backend {
     /// The last raft snapshot saved in the data dir (`member/snap`), if any: a
     /// restart recovers the member table from it and replays the log after it.
     pub snapshot: Option<SavedSnapshot>,
+    /// An etcd 3.5 server applied to it: its meta bucket holds the applied
+    /// `term` and the `confState` too (3.5.1's `UnsafeUpdateConsistentIndex`
+    /// and `MustUnsafeSaveConfStateToBackend`), which `snapshot status` counts.
+    pub meta_35: bool,
 }
 
 /// What a restart finds in a saved snapshot.
