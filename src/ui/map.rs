@@ -339,12 +339,15 @@ pub fn cluster_map(props: &MapProps) -> Html {
                 <Links view={LinksOf(props.view.clone())} {geo} handles={false} pointed={pointed.clone()}
                     on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
                 <Nodes view={MachinesOf(props.view.clone())} {geo} selected={props.selected.clone()} on_select={props.on_select.clone()} />
-                <EtcdTags view={MachinesOf(props.view.clone())} {geo} />
                 <NicGauges view={props.view.clone()} {geo} />
                 <Timers view={props.view.clone()} {geo} />
                 <QuorumMarks view={props.view.clone()} {geo} quorum={q.clone()} />
                 <FlightsLayer view={props.view.clone()} {geo} animate={props.animate} playing={props.playing}
                     speed={props.speed} now_ms={props.now_ms} state={sky} on_pick={on_pick.clone()} voters={q.voters.len()} />
+                // over the dots: a message reaching a box's top edge passes
+                // under its release tab instead of hiding the release
+                // (the tab takes no pointer events: a dot under it still clicks)
+                <EtcdTags view={MachinesOf(props.view.clone())} {geo} />
                 <Links view={LinksOf(props.view.clone())} {geo} handles={true} pointed={pointed}
                     on_run={props.on_run.clone()} on_forecast={props.on_forecast.clone()} />
             </svg>
