@@ -54,21 +54,24 @@ pub fn config(
     }
     let given: Vec<(&str, &str)> = flags.given().map(|g| (g.flag.name, g.value())).collect();
     let mut cfg = EtcdConfig::for_version(version);
+    // Go's flag package reads the command line first (an error: usage,
+    // status 2); then `SetFlagsFromEnv` the variables of the flags not given,
+    // whose first error etcd logs as it verifies its flags (status 1)
+    for (name, value) in &given {
+        set(&mut cfg, name, value)
+            .map_err(|e| bad(format!("invalid value {value:?} for flag -{name}: {e}")))?;
+    }
     for name in ETCD_FLAGS.iter().filter(|f| f.effect).map(|f| f.name) {
         let var = env_var(name);
         if given.iter().any(|(n, _)| *n == name) {
             continue;
         }
         if let Some(v) = env(&var) {
-            set(&mut cfg, name, &v).map_err(|e| FlagError {
-                message: format!("invalid value {v:?} for {var}: {e}"),
-                status: 1,
-            })?;
+            if let Err(e) = set(&mut cfg, name, &v) {
+                cfg.env_error = Some(format!("invalid value {v:?} for {var}: {e}"));
+                break;
+            }
         }
-    }
-    for (name, value) in &given {
-        set(&mut cfg, name, value)
-            .map_err(|e| bad(format!("invalid value {value:?} for flag -{name}: {e}")))?;
     }
     // etcd drops its default advertised client URL when the listen URLs are
     // set (by flag or variable) and the advertised ones are not

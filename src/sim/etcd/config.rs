@@ -46,6 +46,9 @@ pub struct EtcdConfig {
     pub version: EtcdVersion,
     /// The command line as typed (program first), which 3.5 logs.
     pub args: Vec<String>,
+    /// An `ETCD_*` variable etcd could not read (`flags.SetFlagsFromEnv`):
+    /// etcd stops at it while verifying its flags, before its banner.
+    pub env_error: Option<String>,
 }
 
 impl Default for EtcdConfig {
@@ -70,6 +73,7 @@ impl Default for EtcdConfig {
             logger: Logger::Capnslog,
             version: EtcdVersion::V3_4,
             args: Vec::new(),
+            env_error: None,
         }
     }
 }
@@ -128,6 +132,9 @@ impl EtcdConfig {
     /// `embed.Config.Validate`'s timing checks (etcd prints them after
     /// `error verifying flags, `).
     pub fn validate(&self) -> Result<(), String> {
+        if let Some(e) = &self.env_error {
+            return Err(e.clone());
+        }
         if self.version == EtcdVersion::V3_5 && self.logger == Logger::Capnslog {
             return Err("--logger=capnslog is removed in v3.5".into());
         }

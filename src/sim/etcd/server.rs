@@ -2641,14 +2641,17 @@ fn listen_address(url: &str) -> String {
 /// The banner etcd 3.4 prints before it opens the data dir: etcdmain's version
 /// lines, then embed's configuration. `initialized` is whether the data dir
 /// already holds a member (a restart).
+/// What etcd 3.4 prints first with its default logger (`--logger=capnslog`).
+pub const DEPRECATED_CAPNSLOG: &str =
+    "[WARNING] Deprecated '--logger=capnslog' flag is set; use '--logger=zap' flag instead";
+
 pub fn log_start(ctx: &mut Ctx, cfg: &EtcdConfig, initialized: bool) {
     if cfg.zap() {
         let ts = ctx.stamp().zap();
         ctx.log.extend(super::zapfmt::banner(cfg, initialized, &ts));
         return;
     }
-    const DEPRECATED: &str =
-        "[WARNING] Deprecated '--logger=capnslog' flag is set; use '--logger=zap' flag instead";
+    const DEPRECATED: &str = DEPRECATED_CAPNSLOG;
     ctx.log.push(DEPRECATED.into());
     ctx.server('I', "etcdmain", &format!("etcd Version: {VERSION}"));
     ctx.server(

@@ -15,7 +15,7 @@ use super::{host_port, DiskItem, World, WorldError};
 use crate::sim::etcd::bootstrap::{self, RemoteMembers};
 use crate::sim::etcd::config::{ClusterState, EtcdConfig, Logger, ADVERTISE_CLIENT_URLS_REQUIRED};
 use crate::sim::etcd::request::{Reply, Response, ServerError};
-use crate::sim::etcd::server::{self, Ctx, Exit, Out, Server};
+use crate::sim::etcd::server::{self, Ctx, Exit, Out, Server, DEPRECATED_CAPNSLOG};
 use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::etcd::zapfmt::{self, ZapCtx};
 
@@ -332,12 +332,11 @@ impl World {
             args: cfg.args.clone(),
             no_logger: cfg.version == EtcdVersion::V3_5 && cfg.logger == Logger::Capnslog,
         };
-        // 3.5 checks its flags (its logger among them) before it says a word
-        if cfg.version == EtcdVersion::V3_5 {
-            if let Err(msg) = cfg.validate() {
-                self.start_failed(machine, StartFailure::Flags(msg), &start);
-                return Ok(());
-            }
+        // etcd verifies its flags (3.5: its logger among them) before it
+        // says a word: `cfg.parse` in startEtcdOrProxyV2, before the banner
+        if let Err(msg) = cfg.validate() {
+            self.start_failed(machine, StartFailure::Flags(msg), &start);
+            return Ok(());
         }
         let (initialized, new_history) = self.dir_on_disk(machine, &cfg);
         server::log_start(&mut ctx, &cfg, initialized);
@@ -479,9 +478,14 @@ impl World {
                 (lines, msg)
             }
             StartFailure::Flags(msg) => {
-                let mut lines = vec![format!(
-                    "{stamp} E | etcdmain: error verifying flags, {msg}. See 'etcd --help'."
-                )];
+                // capnslog's deprecation notice comes first, as etcd parses
+                // `--logger` before it verifies the rest
+                let mut lines = vec![
+                    DEPRECATED_CAPNSLOG.to_string(),
+                    format!(
+                        "{stamp} E | etcdmain: error verifying flags, {msg}. See 'etcd --help'."
+                    ),
+                ];
                 if unset {
                     lines.push(format!("{stamp} E | etcdmain: When listening on specific address(es), this etcd process must advertise accessible url(s) to each connected client."));
                 }
