@@ -6,13 +6,14 @@
 //! (not beside the lessons: Trunk ships all of `static/`); this file is the
 //! runner. [`every_document_holds_in_its_lesson_run`] reads every file, plays
 //! its lesson step by step and checks each quote and claim. Adding a document
-//! is adding a file.
+//! is adding a file; so is checking a document on another etcd (see below).
 //!
 //! # The `.quotes` format
 //!
 //! ```text
 //! doc: 000                                 the document's number (../shared/seeds/000_*.txt)
 //! lesson: 000-server-addition-deletion     its lesson (static/lessons/NAME.lesson)
+//! etcd: 3.5                                optional: play it on this etcd (else the lesson's `etcd:`)
 //! id: 4c0878749a891a5f 1                   a runtime member ID of the document: the run's 1st `member add`
 //! reason TERM_62: the lesson's node01 …    a reason named once, used by `because TERM_62`
 //!
@@ -21,7 +22,7 @@
 //! ## exit node03 2                         or node03's exit status after step 2 (`exit N`)
 //! 41: Member 4c0878749a891a5f added …      a quoted line: its line in the document and its text
 //! 43: ETCD-NAME="node02"
-//!   = ETCD_NAME="node02"                   what etcd 3.4.23 prints instead (`~ TEXT`: a part of a line);
+//!   = ETCD_NAME="node02"                   what the run's etcd prints instead (`~ TEXT`: a part of a line);
 //!   because ENV_UNDERSCORES                why (`because: TEXT` when not a named reason)
 //!   cut: the document cut the line short   matched as a part of a line
 //!   any order                              a table row whose order depends on runtime IDs
@@ -43,8 +44,9 @@
 //! Each quoted line must appear where its block says, in the document's order.
 //! Both sides are normalised, and only for:
 //!
-//! * time stamps (capnslog's, raft's, clientv3's JSON `ts`), clientv3's client
-//!   UUIDs, raft's request IDs and ephemeral ports;
+//! * time stamps (capnslog's, raft's, zap's JSON `ts`), clientv3's client
+//!   UUIDs (3.5's client: its address in memory, `etcd-endpoints://0x…/`),
+//!   raft's request IDs and ephemeral ports;
 //! * member IDs assigned at runtime by `member add` (etcd hashes them from the
 //!   time): the document's are listed with `id:`, the run's are taken from its
 //!   `Member X added` lines, and both become `<added#N>`, in hex and in
@@ -65,6 +67,22 @@
 //! paired with the real line(s), taken from the real transcripts
 //! (`../shared/reference/transcripts/`) or the lesson's expected blocks, with
 //! the reason; the real line is checked instead, and a failure names both.
+//!
+//! # One document, two etcds
+//!
+//! A file with `etcd: 3.5` plays its lesson with every machine on etcd 3.5.1
+//! (the lesson's `etcd:` header overridden, the lesson file unchanged), so a
+//! document written on etcd 3.5 (004: zap JSON logs) is checked against 3.5's
+//! run as well: `004-clustering-step-by-step.quotes` holds 004's quotes for
+//! the lesson's own etcd (3.4.23), `004-clustering-step-by-step.3.5.quotes`
+//! for 3.5.1, each with its own real lines and reasons. A whole file per etcd
+//! rather than a version on each block: a file is one run, its reasons speak
+//! of one etcd, and every quote of the document is checked on both. The
+//! paired lines of a 3.5 file come from real 3.5.1
+//! (`tests/reference-run-b/3.5/`). JSON lines are compared whole, apart from
+//! `"ts"` and the client's address (see above). The sources above are told
+//! apart by capnslog's text: a 3.5 run's zap lines are all one source, so a
+//! 3.5 file quotes one log line per block.
 //!
 //! # Claims (001, 003, and one of 004)
 //!
@@ -97,6 +115,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use quorum_playground::lessons::{self, Check, CommandResult, Lesson};
+use quorum_playground::sim::etcd::version::EtcdVersion;
 use quorum_playground::sim::quorum::{self, QuorumInfo};
 use quorum_playground::sim::view::WorldView;
 use quorum_playground::sim::world::LogLine;
@@ -104,9 +123,14 @@ use quorum_playground::sim::world::LogLine;
 /// Where the data lives.
 const DIR: &str = "tests/lesson_quotes";
 
-/// How many documents `tests/lesson_quotes/` holds today: the runner fails on
-/// fewer, so a lost directory cannot pass unnoticed.
-const DOCUMENTS: usize = 5;
+/// How many files `tests/lesson_quotes/` holds today (documents 000 to 004,
+/// and 004 again on etcd 3.5): the runner fails on fewer, so a lost directory
+/// cannot pass unnoticed.
+const FILES: usize = 6;
+
+/// How many quoted lines the files hold today, all checked (matched, or
+/// checked absent when unmatched): the runner fails on fewer.
+const QUOTES: usize = 230;
 
 // =================================================================================
 // Running a lesson
@@ -125,16 +149,23 @@ struct StepRun {
 /// A lesson played step by step from its header's world.
 struct Played {
     doc: String,
+    /// The etcd its machines ran.
+    etcd: EtcdVersion,
     steps: Vec<StepRun>,
     logs: Vec<LogLine>,
     /// The runtime member IDs of the run, in the order of its `member add`s.
     added: Vec<u64>,
 }
 
-fn play(doc: &str, lesson_name: &str) -> Played {
+/// Plays `lesson_name` from its header's world, on `etcd` when given (else
+/// on the lesson's own `etcd:`).
+fn play(doc: &str, lesson_name: &str, etcd: Option<EtcdVersion>) -> Played {
     let path = format!("static/lessons/{lesson_name}.lesson");
     let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let lesson: Lesson = lessons::parse(lesson_name, &src).unwrap_or_else(|e| panic!("{e}"));
+    let mut lesson: Lesson = lessons::parse(lesson_name, &src).unwrap_or_else(|e| panic!("{e}"));
+    if let Some(etcd) = etcd {
+        lesson.etcd = etcd;
+    }
     let mut session = lessons::boot_session(&lesson);
     let mut steps = Vec::new();
     for step in &lesson.steps {
@@ -147,6 +178,15 @@ fn play(doc: &str, lesson_name: &str) -> Played {
             view: session.world.view(),
         });
     }
+    let view = session.world.view();
+    if let Some(m) = view.machines.iter().find(|m| m.etcd != lesson.etcd) {
+        panic!(
+            "{doc}: {} runs etcd {}, not the {} the lesson was played on",
+            m.name,
+            m.etcd.release(),
+            lesson.etcd.release()
+        );
+    }
     let all_output: String = steps
         .iter()
         .flat_map(|s| &s.commands)
@@ -154,6 +194,7 @@ fn play(doc: &str, lesson_name: &str) -> Played {
         .collect();
     Played {
         doc: doc.to_string(),
+        etcd: lesson.etcd,
         added: added_ids(&all_output),
         steps,
         logs: session.world.logs().to_vec(),
@@ -206,7 +247,7 @@ impl Played {
 // Normalising
 // =================================================================================
 
-/// Time stamps, client UUIDs, request IDs, ephemeral ports and the runtime IDs
+/// Time stamps, client UUIDs (3.5: client addresses), request IDs, ephemeral ports and the runtime IDs
 /// in `ids` (real → placeholder) made neutral; ID lists sorted again.
 fn normalise(line: &str, ids: &[(u64, String)]) -> String {
     let mut s = line.trim_end().to_string();
@@ -224,6 +265,9 @@ fn normalise(line: &str, ids: &[(u64, String)]) -> String {
         .into_owned();
     s = re(r"client-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
         .replace_all(&s, "client-<uuid>")
+        .into_owned();
+    s = re(r"etcd-endpoints://0x[0-9a-f]+/")
+        .replace_all(&s, "etcd-endpoints://<ptr>/")
         .into_owned();
     s = re(r":\d+->").replace_all(&s, ":<port>->").into_owned();
     s = re(r"sent-request-id: \d+")
@@ -347,7 +391,7 @@ struct Quote {
     line: usize,
     /// The line as the document prints it.
     text: String,
-    /// What etcd 3.4.23 prints instead, in order (empty: the quote itself).
+    /// What the run's etcd prints instead, in order (empty: the quote itself).
     real: Vec<T>,
     /// Why the real line differs.
     why: String,
@@ -439,6 +483,8 @@ struct Document {
     path: PathBuf,
     doc: String,
     lesson: String,
+    /// `etcd:`: the etcd to play the lesson on (None: the lesson's own).
+    etcd: Option<EtcdVersion>,
     /// The document's runtime member IDs, each with the run's `member add` (1-based).
     ids: Vec<(u64, usize)>,
     blocks: Vec<Block>,
@@ -560,6 +606,7 @@ fn load(path: &Path) -> Document {
             path: path.to_path_buf(),
             doc: String::new(),
             lesson: String::new(),
+            etcd: None,
             ids: Vec::new(),
             blocks: Vec::new(),
             claims: Vec::new(),
@@ -633,6 +680,8 @@ impl Reader {
             d.doc = v.to_string();
         } else if let Some(v) = raw.strip_prefix("lesson: ") {
             d.lesson = v.to_string();
+        } else if let Some(v) = raw.strip_prefix("etcd: ") {
+            d.etcd = Some(EtcdVersion::from_name(v).ok_or("etcd must be 3.4 or 3.5")?);
         } else if let ["id:", hex, n] = words[..] {
             let id = u64::from_str_radix(hex, 16).map_err(|_| "a bad ID")?;
             d.ids.push((id, number(n)?));
@@ -953,7 +1002,8 @@ fn check_quotes(d: &Document, played: &Played) -> QuoteReport {
                     None => {
                         let instead = if paired {
                             format!(
-                                "; etcd 3.4.23 prints {} instead ({})",
+                                "; etcd {} prints {} instead ({})",
+                                played.etcd.release(),
                                 describe(want),
                                 q.why
                             )
@@ -992,15 +1042,23 @@ fn check_quotes(d: &Document, played: &Played) -> QuoteReport {
     report
 }
 
-/// Checks a document's quotes; prints what was checked and returns the failures.
-fn run_quotes(d: &Document, played: &Played) -> Vec<String> {
+/// Checks a document's quotes; prints what was checked and returns how many
+/// quotes were checked (matched, or checked absent) and the failures.
+fn run_quotes(d: &Document, played: &Played) -> (usize, Vec<String>) {
     if d.blocks.is_empty() {
-        return Vec::new();
+        return (0, Vec::new());
     }
     let r = check_quotes(d, played);
     println!(
-        "{} ({}): {} quoted lines checked, {} paired with the line etcd 3.4.23 prints instead, {} cut short by the document (matched as a part), {} unmatched",
-        d.doc, d.lesson, r.checked, r.paired, r.cut, r.unmatched
+        "{} ({} on etcd {}): {} quoted lines checked, {} paired with the line etcd {} prints instead, {} cut short by the document (matched as a part), {} unmatched",
+        d.doc,
+        d.lesson,
+        played.etcd.release(),
+        r.checked,
+        r.paired,
+        played.etcd.release(),
+        r.cut,
+        r.unmatched
     );
     for q in d.blocks.iter().flat_map(|b| &b.quotes) {
         if !q.real.is_empty() {
@@ -1011,7 +1069,7 @@ fn run_quotes(d: &Document, played: &Played) -> Vec<String> {
             println!("  line {} unmatched: {why}", q.line);
         }
     }
-    r.failures
+    (r.checked + r.unmatched, r.failures)
 }
 
 // =================================================================================
@@ -1278,7 +1336,12 @@ fn run_claims(d: &Document, played: &Played) -> Vec<String> {
     if d.claims.is_empty() {
         return Vec::new();
     }
-    println!("{} ({}): {checked} claims", d.doc, d.lesson);
+    println!(
+        "{} ({} on etcd {}): {checked} claims",
+        d.doc,
+        d.lesson,
+        played.etcd.release()
+    );
     let mut failures = Vec::new();
     for c in &d.claims {
         if let Some(why) = &c.unchecked {
@@ -1323,11 +1386,14 @@ fn every_document_holds_in_its_lesson_run() {
     for path in &files {
         let d = load(path);
         verify_line_numbers(&d);
-        let played = play(&d.doc, &d.lesson);
+        let played = play(&d.doc, &d.lesson, d.etcd);
         let (q, c, u) = counts(&d);
         assert!(q + c > 0, "{}: nothing to check", d.path.display());
-        total = (total.0 + q, total.1 + c, total.2 + u);
-        let mut bad = run_quotes(&d, &played);
+        let (checked, mut bad) = run_quotes(&d, &played);
+        if checked != q {
+            bad.push(format!("{checked} of its {q} quoted lines were checked"));
+        }
+        total = (total.0 + checked, total.1 + c, total.2 + u);
         bad.extend(run_claims(&d, &played));
         if !bad.is_empty() {
             failures.push(format!(
@@ -1340,7 +1406,7 @@ fn every_document_holds_in_its_lesson_run() {
         }
     }
     println!(
-        "{} documents: {} quoted lines, {} claims checked, {} not checked",
+        "{} files: {} quoted lines checked, {} claims checked, {} not checked",
         files.len(),
         total.0,
         total.1,
@@ -1348,9 +1414,14 @@ fn every_document_holds_in_its_lesson_run() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(
-        files.len() >= DOCUMENTS,
-        "{} documents in {DIR}, expected at least {DOCUMENTS}",
+        files.len() >= FILES,
+        "{} files in {DIR}, expected at least {FILES}",
         files.len()
+    );
+    assert!(
+        total.0 >= QUOTES,
+        "{} quoted lines checked, expected at least {QUOTES}",
+        total.0
     );
 }
 
@@ -1360,6 +1431,7 @@ fn the_format_reads_every_kind_of_line() {
     let text = [
         "doc: 009",
         "lesson: x",
+        "etcd: 3.5",
         "id: 00000000000000ff 1",
         "reason R: a reason",
         "",
@@ -1399,6 +1471,7 @@ fn the_format_reads_every_kind_of_line() {
     let d = load(&path);
     let _ = std::fs::remove_file(&path);
     assert_eq!((d.doc.as_str(), d.lesson.as_str()), ("009", "x"));
+    assert_eq!(d.etcd, Some(EtcdVersion::V3_5));
     assert_eq!(d.ids, vec![(0xff, 1)]);
     assert_eq!(d.blocks.len(), 3);
     let q = &d.blocks[0].quotes;
@@ -1492,6 +1565,13 @@ fn normalising_keeps_all_but_stamps_ports_and_runtime_ids() {
             &[]
         ),
         r#"{"level":"warn","ts":"<ts>","target":"endpoint://client-<uuid>/x"}"#
+    );
+    assert_eq!(
+        normalise(
+            r#"{"level":"fatal","ts":"2023-06-17T21:30:36.560232-0700","target":"etcd-endpoints://0xc000326000/127.0.0.2:2379"}"#,
+            &[]
+        ),
+        r#"{"level":"fatal","ts":"<ts>","target":"etcd-endpoints://<ptr>/127.0.0.2:2379"}"#
     );
 }
 
