@@ -893,8 +893,12 @@ fn stop_peer(ctx: &mut Ctx, id: u64, mut p: Peer) {
 /// What a server's stream handler says to a stream request from `from`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Handler {
-    /// The request carries another cluster's ID.
-    Mismatch { got: u64 },
+    /// The request carries another cluster's ID; the releases of this
+    /// server and of the sender (its `X-Server-Version` header).
+    Mismatch {
+        got: u64,
+        versions: (EtcdVersion, EtcdVersion),
+    },
     /// The sender was removed from the cluster.
     Removed,
     /// The sender is not a member this server knows.
@@ -907,7 +911,15 @@ impl Transport {
     /// A stream request from member `from` reached this server's handler.
     pub fn on_stream_request(&mut self, ctx: &mut Ctx, from: u64, kind: Kind, h: Handler) {
         match h {
-            Handler::Mismatch { got } => ctx.server(
+            // zap's form names the sender and both releases (the request's
+            // headers), which capnslog's line leaves out
+            Handler::Mismatch { got, versions } if ctx.zap => {
+                let ts = ctx.stamp().zap();
+                let ids = (self.local, self.cluster, from, got);
+                ctx.log
+                    .push(super::zapfmt::cluster_id_mismatch(&ts, ids, versions));
+            }
+            Handler::Mismatch { got, .. } => ctx.server(
                 'E',
                 "rafthttp",
                 &format!(

@@ -1246,11 +1246,15 @@ impl Server {
         ctx: &mut Ctx,
         from: u64,
         from_cluster: u64,
+        from_version: EtcdVersion,
         kind: Kind,
         pid: u64,
     ) {
         let h = if from_cluster != self.cluster_id {
-            Handler::Mismatch { got: from_cluster }
+            Handler::Mismatch {
+                got: from_cluster,
+                versions: (self.cfg.version, from_version),
+            }
         } else if self.backend.members.removed.contains(&from) {
             Handler::Removed
         } else if !self.transport.peers.contains_key(&from) {

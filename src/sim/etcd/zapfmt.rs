@@ -341,8 +341,6 @@ const RULES: &[Rule] = &[
         "updated remote peer", "local-member-id=local updated-remote-peer-id=$1 updated-remote-peer-urls=peer-urls$1"),
     rule("rafthttp: rejected the stream from peer {} since it was removed", "rafthttp/http.go:425",
         "rejected stream from remote peer because it was removed", "local-member-id=local remote-peer-id-stream-handler=local remote-peer-id-from=$1"),
-    rule("rafthttp: request cluster ID mismatch (got {} want {})", "rafthttp/http.go:547",
-        "request cluster ID mismatch", "local-member-id=local local-member-cluster-id=$2 local-member-server-version='3.4.23' local-member-server-minimum-cluster-version='3.0.0' remote-peer-server-name='' remote-peer-server-version='3.4.23' remote-peer-server-minimum-cluster-version='3.0.0' remote-peer-cluster-id=$1"),
     rule("embed: ready to serve client requests", "",
         "", ""),
 ];
@@ -635,6 +633,36 @@ pub fn clock_drift(ts: &str, round_tripper: &str, id: u64, drift_ns: u64, rtt_ns
         ts,
         "rafthttp/probing_status.go:86",
         "prober found high clock drift",
+        &fields,
+    )
+}
+
+/// `request cluster ID mismatch` (`rafthttp/http.go:547` at v3.4.23, `:500`
+/// at v3.5.1, which `v35::rewrite` moves it to): a stream request from
+/// another cluster. `ids` are (local member, local cluster, sender,
+/// sender's cluster); `versions` the releases of this server and the
+/// sender, from the request's `X-Server-Version` (both name 3.0.0 as the
+/// minimum cluster version).
+pub fn cluster_id_mismatch(
+    ts: &str,
+    (local, cluster, from, got): (u64, u64, u64, u64),
+    (mine, theirs): (EtcdVersion, EtcdVersion),
+) -> String {
+    let fields = [
+        ("local-member-id", hex(local)),
+        ("local-member-cluster-id", hex(cluster)),
+        ("local-member-server-version", text(mine.release())),
+        ("local-member-server-minimum-cluster-version", text("3.0.0")),
+        ("remote-peer-server-name", hex(from)),
+        ("remote-peer-server-version", text(theirs.release())),
+        ("remote-peer-server-minimum-cluster-version", text("3.0.0")),
+        ("remote-peer-cluster-id", hex(got)),
+    ];
+    object(
+        "warn",
+        ts,
+        "rafthttp/http.go:547",
+        "request cluster ID mismatch",
         &fields,
     )
 }

@@ -299,11 +299,18 @@ impl World {
         if requests.is_empty() {
             return;
         }
-        let Some((local, cluster, pid)) = self
+        let Some((local, cluster, pid, version)) = self
             .machines
             .get(machine)
             .and_then(|m| m.process.as_ref())
-            .map(|p| (p.server.id, p.server.cluster_id, p.pid))
+            .map(|p| {
+                (
+                    p.server.id,
+                    p.server.cluster_id,
+                    p.pid,
+                    p.server.cfg.version,
+                )
+            })
         else {
             return;
         };
@@ -313,7 +320,7 @@ impl World {
                 continue;
             };
             self.with_server(&target, |s, ctx| {
-                s.stream_request(ctx, local, cluster, r.kind, pid)
+                s.stream_request(ctx, local, cluster, version, r.kind, pid)
             });
         }
     }
