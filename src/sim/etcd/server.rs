@@ -272,6 +272,9 @@ pub struct Server {
     lead_elected_ms: u64,
     after_timeout_now: bool,
     version_proposed: bool,
+    /// The cluster version request this server proposed (`updateClusterVersionV2`'s
+    /// `Do`): its apply here logs `cluster version is updated` (zap only).
+    version_req: Option<u64>,
     /// What each peer's `/version` said at the last tick (those that answered).
     peer_versions: BTreeMap<u64, EtcdVersion>,
     /// When this leader proposed a newer cluster version (until it applies).
@@ -518,6 +521,7 @@ impl Server {
             lead_elected_ms: 0,
             after_timeout_now: false,
             version_proposed: false,
+            version_req: None,
             peer_versions: BTreeMap::new(),
             version_update_at: None,
             stop_at: None,
@@ -1115,6 +1119,14 @@ impl Server {
             }
             Op::Version(v) => {
                 self.apply_version(ctx, v);
+                // its proposer's `Do` returns: zap says so (capnslog does not)
+                if self.version_req == Some(p.req) {
+                    self.version_req = None;
+                    if ctx.zap {
+                        let ts = ctx.stamp().zap();
+                        ctx.log.push(super::zapfmt::cluster_version_updated(&ts, v));
+                    }
+                }
                 Reply::Put
             }
             Op::AlarmList => Reply::Alarms(Vec::new()),
@@ -1612,6 +1624,7 @@ impl Server {
             &format!("setting up the initial cluster version to {version}"),
         );
         let req = self.internal_req();
+        self.version_req = Some(req);
         self.propose_op(ctx, req, Op::Version(version.into()));
     }
 
@@ -1636,6 +1649,7 @@ impl Server {
             &format!("updating the cluster version from {current} to {to}"),
         );
         let req = self.internal_req();
+        self.version_req = Some(req);
         self.propose_op(ctx, req, Op::Version(to.into()));
     }
 

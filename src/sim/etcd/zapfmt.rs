@@ -667,6 +667,19 @@ pub fn cluster_id_mismatch(
     )
 }
 
+/// `cluster version is updated` (`etcdserver/server.go:2599` at v3.4.23,
+/// `:2500` at v3.5.1): the member that proposed the cluster version saw it
+/// applied. Only zap says it.
+pub fn cluster_version_updated(ts: &str, version: &str) -> String {
+    object(
+        "info",
+        ts,
+        "etcdserver/server.go:2599",
+        "cluster version is updated",
+        &[("cluster-version", text(version))],
+    )
+}
+
 /// A joining 3.5 member could not reach a peer URL for `/downgrade/enabled`
 /// (`etcdserver/cluster_util.go:406` at v3.5.1).
 pub fn downgrade_unreachable(ts: &str, address: &str, id: u64, error: &str) -> String {

@@ -69,6 +69,7 @@ const MOVES: &[Move] = &[
     mv("etcdmain/etcd.go:271", "etcdmain/etcd.go:203"),
     // publish, version, membership
     mv("etcdserver/server.go:2069", "etcdserver/server.go:2027"),
+    mv("etcdserver/server.go:2599", "etcdserver/server.go:2500"),
     Move { from: "etcdserver/server.go:2567", msg: "", to: "etcdserver/server.go:2476", level: "",
         new_msg: "setting up initial cluster version using v2 API" },
     mv("membership/cluster.go:558", "membership/cluster.go:584"),
