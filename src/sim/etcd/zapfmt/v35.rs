@@ -270,9 +270,23 @@ impl State {
     /// The lines 3.5.1 prints right before a line of `caller` that 3.4.23
     /// did not: a restart without a snapshot replays its WAL from the start
     /// (`etcdserver/server.go:526`), and embed says what it serves before
-    /// its peer listener starts (`embed/etcd.go:276`).
+    /// its peer listener starts (`embed/etcd.go:276`). A stream writer that
+    /// gets a connection sets its encoder before it says it is established
+    /// (`rafthttp/stream.go:249`; 3.4.23 prints it too, at `stream.go:251`,
+    /// which the 3.4 zap lines here still lack).
     fn before(&mut self, caller: &str, o: &Map<String, Value>, z: &ZapCtx) -> Vec<String> {
         match caller {
+            "rafthttp/stream.go:274" => vec![object(
+                "info",
+                get(o, "ts"),
+                "rafthttp/stream.go:249",
+                "set message encoder",
+                vec![
+                    ("from", format!("{:x}", z.local).into()),
+                    ("to", get(o, "remote-peer-id").into()),
+                    ("stream-type", get(o, "stream-writer-type").into()),
+                ],
+            )],
             "etcdserver/server.go:508" => {
                 self.recovered = true;
                 Vec::new()
