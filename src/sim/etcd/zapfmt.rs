@@ -893,10 +893,13 @@ fn config_fields(cfg: &EtcdConfig, initialized: bool) -> Vec<(&'static str, Val)
         .iter()
         .map(|(n, u)| format!("{n}={u}"))
         .collect();
-    let cluster = if initialized {
-        String::new()
+    // a member already initialized takes neither the initial cluster nor its
+    // token from its flags (`embed/etcd.go` StartEtcd at v3.4.23 and v3.5.1:
+    // both stay "" unless `!isMemberInitialized`)
+    let (cluster, token) = if initialized {
+        (String::new(), String::new())
     } else {
-        cluster.join(",")
+        (cluster.join(","), cfg.initial_cluster_token.clone())
     };
     let state = match cfg.initial_cluster_state {
         ClusterState::New => "new",
@@ -935,7 +938,7 @@ fn config_fields(cfg: &EtcdConfig, initialized: bool) -> Vec<(&'static str, Val)
         ("host-whitelist", Val::List(vec!["*".into()])),
         ("initial-cluster", text(&cluster)),
         ("initial-cluster-state", text(state)),
-        ("initial-cluster-token", text(&cfg.initial_cluster_token)),
+        ("initial-cluster-token", text(&token)),
         ("quota-backend-bytes", num(2_147_483_648)),
         ("max-request-bytes", num(1_572_864)),
         ("max-concurrent-streams", num(4_294_967_295)),

@@ -46,6 +46,10 @@ node03$ etcd --name node03 --data-dir /tmp/partition-work/s01/node03 \
 
 # cluster before the fault
 $ sleep 6.42
+# (not echoed in the transcript: wait_healthy, 09-partitions-01-leader-isolated.sh:17)
+node01$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint health
+node02$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint health
+node03$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint health
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
 # leader = node01; followers = node02, node03
 $ sleep 0.09

@@ -43,6 +43,10 @@ node03$ etcd --name node03 --data-dir /tmp/partition-work/s02/node03 \
   --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380 \
   --initial-cluster-state new
 $ sleep 6.52
+# (not echoed in the transcript: wait_healthy, 09-partitions-lib.sh:124 (start3))
+node01$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint health
+node02$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint health
+node03$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint health
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 # leader = node01; followers = node02, node03
 $ sleep 0.08

@@ -199,6 +199,9 @@ struct State {
     /// The start's banner (`starting an etcd server`): its URLs are what
     /// `now serving peer/client/metrics` lists.
     banner: Option<Map<String, Value>>,
+    /// This server proposed a cluster version in this batch (`setting up
+    /// initial` or `updating cluster version using v2 API`).
+    version_proposed: bool,
 }
 
 /// 3.4.23's zap lines of one batch as 3.5.1 writes them.
@@ -265,15 +268,55 @@ impl State {
         let mut out = self.before(m.to, &o, z);
         out.push(render(&o));
         out.extend(after(m.to, &o, z));
+        out.extend(self.version_updated(m.to, &o));
         out
+    }
+
+    /// The proposer's `cluster version is updated` (`etcdserver/server.go:2500`
+    /// at v3.5.1): its proposal returns once the version is applied, which
+    /// ends with `enabled capabilities for version`. Only when both fall in
+    /// one batch; a proposal that commits later still goes without it.
+    fn version_updated(&mut self, caller: &str, o: &Map<String, Value>) -> Option<String> {
+        match caller {
+            "etcdserver/server.go:2476" | "etcdserver/server.go:2481" => {
+                self.version_proposed = true;
+                None
+            }
+            "api/capability.go:75" if self.version_proposed => {
+                self.version_proposed = false;
+                let version = o.get("cluster-version").cloned().unwrap_or_default();
+                Some(object(
+                    "info",
+                    get(o, "ts"),
+                    "etcdserver/server.go:2500",
+                    "cluster version is updated",
+                    vec![("cluster-version", version)],
+                ))
+            }
+            _ => None,
+        }
     }
 
     /// The lines 3.5.1 prints right before a line of `caller` that 3.4.23
     /// did not: a restart without a snapshot replays its WAL from the start
     /// (`etcdserver/server.go:526`), and embed says what it serves before
-    /// its peer listener starts (`embed/etcd.go:276`).
+    /// its peer listener starts (`embed/etcd.go:276`). A stream writer that
+    /// gets a connection sets its encoder before it says it is established
+    /// (`rafthttp/stream.go:249`; 3.4.23 prints it too, at `stream.go:251`,
+    /// which the 3.4 zap lines here still lack).
     fn before(&mut self, caller: &str, o: &Map<String, Value>, z: &ZapCtx) -> Vec<String> {
         match caller {
+            "rafthttp/stream.go:274" => vec![object(
+                "info",
+                get(o, "ts"),
+                "rafthttp/stream.go:249",
+                "set message encoder",
+                vec![
+                    ("from", format!("{:x}", z.local).into()),
+                    ("to", get(o, "remote-peer-id").into()),
+                    ("stream-type", get(o, "stream-writer-type").into()),
+                ],
+            )],
             "etcdserver/server.go:508" => {
                 self.recovered = true;
                 Vec::new()
@@ -284,7 +327,9 @@ impl State {
             }
             // embed, once the server runs (embed/etcd.go:276)
             "embed/etcd.go:580" => self.serving(o, z).into_iter().collect(),
-            "etcdserver/raft.go:483" if !self.recovered => vec![object(
+            // restartNode or, with --force-new-cluster, restartAsStandaloneNode
+            // (etcdserver/server.go:526-534 at v3.5.1)
+            "etcdserver/raft.go:483" | "etcdserver/raft.go:556" if !self.recovered => vec![object(
                 "info",
                 get(o, "ts"),
                 "etcdserver/server.go:526",
