@@ -199,9 +199,6 @@ struct State {
     /// The start's banner (`starting an etcd server`): its URLs are what
     /// `now serving peer/client/metrics` lists.
     banner: Option<Map<String, Value>>,
-    /// This server proposed a cluster version in this batch (`setting up
-    /// initial` or `updating cluster version using v2 API`).
-    version_proposed: bool,
 }
 
 /// 3.4.23's zap lines of one batch as 3.5.1 writes them.
@@ -268,33 +265,7 @@ impl State {
         let mut out = self.before(m.to, &o, z);
         out.push(render(&o));
         out.extend(after(m.to, &o, z));
-        out.extend(self.version_updated(m.to, &o));
         out
-    }
-
-    /// The proposer's `cluster version is updated` (`etcdserver/server.go:2500`
-    /// at v3.5.1): its proposal returns once the version is applied, which
-    /// ends with `enabled capabilities for version`. Only when both fall in
-    /// one batch; a proposal that commits later still goes without it.
-    fn version_updated(&mut self, caller: &str, o: &Map<String, Value>) -> Option<String> {
-        match caller {
-            "etcdserver/server.go:2476" | "etcdserver/server.go:2481" => {
-                self.version_proposed = true;
-                None
-            }
-            "api/capability.go:75" if self.version_proposed => {
-                self.version_proposed = false;
-                let version = o.get("cluster-version").cloned().unwrap_or_default();
-                Some(object(
-                    "info",
-                    get(o, "ts"),
-                    "etcdserver/server.go:2500",
-                    "cluster version is updated",
-                    vec![("cluster-version", version)],
-                ))
-            }
-            _ => None,
-        }
     }
 
     /// The lines 3.5.1 prints right before a line of `caller` that 3.4.23
