@@ -168,7 +168,7 @@ describe('lessons', () => {
 
   test('a step plays its sleep at its speed: the clock moves during the step', { timeout: 90_000 }, async () => {
     await withPage(browser, `${server.url}?lesson=001-learner-design`, async (page) => {
-      await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 1 of 23' }).waitFor({ timeout: 15_000 });
+      await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 1 of 26' }).waitFor({ timeout: 15_000 });
       const before = await elapsedSeconds(page);
       // Sampled every 50 ms by the page itself (the display's node may be replaced).
       await page.evaluate(() => {

@@ -66,6 +66,7 @@
 //!   | `? quorum ok`, `? quorum lost` | a leader reaches a quorum of voters, or not (`sim::quorum::analyze`) |
 //!   | `? leader NAME`, `? no leader` | the leader runs on machine NAME or is the member NAME; there is no leader |
 //!   | `? MACHINE is STATE` | the machine's state is STATE: `leader`, `follower`, `candidate`, `learner`, `stopped` (never started, killed or powered off), `exited` (ended by itself) or `running` (any etcd process) |
+//!   | `? MACHINE at term N` | the etcd running on the machine is at raft term N (a whole number): its current term, as its raft log says, not the `RAFT TERM` of `endpoint status` (the term of the last entry it applied) |
 //!   | `? member NAME is STATE` | in the member list of the leader (with no leader, of the process that applied the most), member NAME is a `voter` or a `learner` (started or not, as `IS LEARNER` in `member list -w table`), `unstarted` (added, never started: no name yet) or `absent` |
 //!
 //!   A member is found by its name, else by a peer URL whose host is NAME or an
@@ -391,6 +392,12 @@ pub enum Check {
         state: MemberState,
         line: usize,
     },
+    /// `? MACHINE at term N`: the raft term of the etcd running on MACHINE.
+    Term {
+        machine: String,
+        term: u64,
+        line: usize,
+    },
 }
 
 impl Check {
@@ -401,7 +408,8 @@ impl Check {
             | Check::Leader { line, .. }
             | Check::NoLeader { line }
             | Check::Machine { line, .. }
-            | Check::Member { line, .. } => *line,
+            | Check::Member { line, .. }
+            | Check::Term { line, .. } => *line,
         }
     }
 }
@@ -416,6 +424,7 @@ impl fmt::Display for Check {
             Check::NoLeader { .. } => write!(f, "no leader"),
             Check::Machine { machine, state, .. } => write!(f, "{machine} is {}", state.name()),
             Check::Member { name, state, .. } => write!(f, "member {name} is {}", state.name()),
+            Check::Term { machine, term, .. } => write!(f, "{machine} at term {term}"),
         }
     }
 }
@@ -1090,7 +1099,7 @@ fn check_command_name(text: &str) -> Result<(), String> {
 
 const CHECK_FORMS: &str = "`? quorum ok`, `? quorum lost`, `? leader NAME`, `? no leader`, \
      `? MACHINE is leader|follower|candidate|learner|stopped|exited|running`, \
-     `? member NAME is voter|learner|unstarted|absent`";
+     `? member NAME is voter|learner|unstarted|absent`, `? MACHINE at term N`";
 
 fn parse_check(text: &str, line: usize) -> Result<Check, Mistake> {
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -1116,6 +1125,14 @@ fn parse_check(text: &str, line: usize) -> Result<Check, Mistake> {
                     ),
                 )
             }
+        },
+        [machine, "at", "term", n] => match n.parse::<u64>() {
+            Ok(term) => Check::Term {
+                machine: machine.to_string(),
+                term,
+                line,
+            },
+            Err(_) => return mistake(line, format!("a term is a whole number, not `{n}`")),
         },
         [machine, "is", state] => match MachineState::from_name(state) {
             Some(state) => Check::Machine {
@@ -1190,6 +1207,28 @@ pub fn evaluate(view: &WorldView, check: &Check) -> Result<String, String> {
         },
         Check::Machine { machine, state, .. } => machine_is(view, machine, *state),
         Check::Member { name, state, .. } => member_is(view, name, *state),
+        Check::Term { machine, term, .. } => machine_at_term(view, machine, *term),
+    }
+}
+
+/// `? MACHINE at term N`: the running etcd's current raft term.
+fn machine_at_term(view: &WorldView, machine: &str, want: u64) -> Result<String, String> {
+    let Some(m) = find_machine(view, machine) else {
+        return Err(format!(
+            "expected {machine} at term {want}, there is no machine {machine}"
+        ));
+    };
+    match &m.process {
+        Some(p) if p.term == want => Ok(format!("{} is at term {want}", m.name)),
+        Some(p) => Err(format!(
+            "expected {} at term {want}, it is at term {}",
+            m.name, p.term
+        )),
+        None => Err(format!(
+            "expected {} at term {want}, it runs no etcd ({})",
+            m.name,
+            m.state()
+        )),
     }
 }
 
@@ -1783,6 +1822,7 @@ mod tests {
             "node03 is running",
             "member node03 is unstarted",
             "member infra1 is absent",
+            "node03 at term 2",
         ] {
             let check = parse_check(text, 4).map_err(|e| e.1);
             assert_eq!(
@@ -1793,6 +1833,8 @@ mod tests {
         assert!(parse_check("node03 is happy", 1).is_err());
         assert!(parse_check("member node03 is leader", 1).is_err());
         assert!(parse_check("everything fine", 1).is_err());
+        assert!(parse_check("node03 at term two", 1).is_err());
+        assert!(parse_check("node03 at term -1", 1).is_err());
     }
 
     #[test]

@@ -354,6 +354,6 @@ fn the_shipped_lessons_ask_and_let_the_learner_act() {
         steps += l.steps.len();
     }
     assert!(too_long.is_empty(), "narration over 70 words: {too_long:?}");
-    assert_eq!((lessons_seen, steps), (7, 89));
-    assert_eq!((questions, learner), (19, 11));
+    assert_eq!((lessons_seen, steps), (7, 93));
+    assert_eq!((questions, learner), (20, 13));
 }

@@ -305,6 +305,41 @@ fn failing_checks_say_what_was_expected() {
     );
 }
 
+/// `? MACHINE at term N` reads the running etcd's raft term (the page's
+/// cluster elects node01 at term 3 with seed 1); a wrong term, a stopped etcd
+/// and an unknown machine each fail, saying what was expected and what is.
+#[test]
+fn a_term_check_reads_the_running_etcds_term() {
+    let src = "title: T\nstart: cluster\n## S\n$ sleep 3\n\
+               ? node01 at term 3\n? node02 at term 3\n? node02 at term 4\n? node09 at term 3\n\
+               ## K\nnode03$ kill etcd\n? node03 at term 3\n";
+    let l = parsed("t", src);
+    assert_eq!(
+        l.steps[0].checks[0],
+        Check::Term {
+            machine: "node01".into(),
+            term: 3,
+            line: 5
+        }
+    );
+    let results = lessons::run(&l);
+    let got: Vec<Result<String, String>> = results
+        .iter()
+        .flat_map(|r| &r.checks)
+        .map(|c| c.result.clone())
+        .collect();
+    assert_eq!(
+        got,
+        [
+            Ok("node01 is at term 3".to_string()),
+            Ok("node02 is at term 3".to_string()),
+            Err("expected node02 at term 4, it is at term 3".to_string()),
+            Err("expected node09 at term 3, there is no machine node09".to_string()),
+            Err("expected node03 at term 3, it runs no etcd (stopped)".to_string()),
+        ]
+    );
+}
+
 #[test]
 fn a_wrong_block_is_a_difference_at_its_line() {
     let src = TINY.replace("| bar\n", "| baz\n");
