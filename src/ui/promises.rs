@@ -92,6 +92,23 @@ pub struct LostBannerProps {
     pub on_msg: Callback<Msg>,
 }
 
+/// The most of a command the banner shows (its whole text is the tooltip).
+const CAUSE_CHARS: usize = 72;
+
+/// A long command as its start and its end around `…`: the program and the
+/// flag that decided (`--force-new-cluster` is typed last more often than
+/// not) both stay in sight on a phone.
+fn shortened(command: &str) -> String {
+    let chars: Vec<char> = command.chars().collect();
+    if chars.len() <= CAUSE_CHARS {
+        return command.to_string();
+    }
+    let half = CAUSE_CHARS / 2;
+    let head: String = chars[..half].iter().collect();
+    let tail: String = chars[chars.len() - half..].iter().collect();
+    format!("{} … {}", head.trim_end(), tail.trim_start())
+}
+
 /// The banner naming acknowledged writes that are gone, and the command that
 /// threw them away.
 #[function_component(LostBanner)]
@@ -100,15 +117,16 @@ pub fn lost_banner(props: &LostBannerProps) -> Html {
     if p.lost.is_empty() {
         return Html::default();
     }
-    let cause = p
-        .cause
-        .as_ref()
-        .map_or_else(|| "An action".to_string(), |c| format!("“{c}”"));
+    let cause = p.cause.as_ref().map_or_else(
+        || "An action".to_string(),
+        |c| format!("“{}”", shortened(c)),
+    );
+    let whole = p.cause.as_ref().map(|c| visible_string(c.clone()));
     let on_msg = props.on_msg.clone();
     html! {
         <div class="lost-banner" role="alert" data-testid="lost-writes">
             <div>
-                <strong>{ visible_string(format!("{cause} lost {}.", count(p.lost.len(), "acknowledged write"))) }</strong>
+                <strong title={whole}>{ visible_string(format!("{cause} lost {}.", count(p.lost.len(), "acknowledged write"))) }</strong>
                 { " etcd had promised to keep them; forcing a new cluster from a member that missed them, wiping a majority's data or restoring an old snapshot throws them away. That is a lesson, not a bug." }
                 <ul>
                     { for p.lost.iter().map(|l| html! { <li><code>{ visible_string(l.to_string()) }</code></li> }) }
@@ -116,5 +134,28 @@ pub fn lost_banner(props: &LostBannerProps) -> Html {
             </div>
             <button onclick={Callback::from(move |_| on_msg.emit(Msg::DismissLost))}>{ "dismiss" }</button>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::*;
+
+    #[wasm_bindgen_test]
+    fn a_long_cause_keeps_its_start_and_end() {
+        assert_eq!(
+            shortened("node01$ etcd --force-new-cluster"),
+            "node01$ etcd --force-new-cluster"
+        );
+        let long = "node01$ etcd --name node01 --initial-advertise-peer-urls http://10.200.0.1:2380 --listen-peer-urls http://10.200.0.1:2380 --force-new-cluster";
+        let s = shortened(long);
+        assert!(s.starts_with("node01$ etcd --name node01"), "{s}");
+        assert!(s.ends_with("--force-new-cluster"), "{s}");
+        assert!(s.contains(" … "), "{s}");
+        assert!(s.chars().count() <= CAUSE_CHARS + 3, "{s}");
+        // not a char boundary problem: any text
+        assert!(shortened(&"é".repeat(200)).contains('…'));
     }
 }
