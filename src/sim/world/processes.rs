@@ -1,5 +1,6 @@
 //! The processes room: the etcd process a machine runs. Starting one
-//! (bootstrap, with etcd's start-up failures), stopping it (`kill`, power
+//! (bootstrap, with etcd's start-up failures; a 3.5 member that joins first
+//! asks the others for `/downgrade/enabled`, see [`Joining`]), stopping it (`kill`, power
 //! off, or by itself), its heartbeat timer, and what its server puts out:
 //! log lines go to the world's log, messages and replies to the network and
 //! the clients.
