@@ -110,10 +110,10 @@ impl World {
     }
 
     pub(super) fn power_off(&mut self, name: &str) -> Result<(), WorldError> {
-        self.machine_mut(name)?;
+        // down first: what it was doing vanishes, nothing is closed
+        self.machine_mut(name)?.up = false;
         self.end_join(name, 137, "killed (power off)");
         self.end_process(name, 137, "killed (power off)");
-        self.machine_mut(name)?.up = false;
         Ok(())
     }
 

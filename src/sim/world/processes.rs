@@ -88,16 +88,33 @@ struct Start {
 /// starts. (etcd 3.4 has no such question: its joiners start at once.)
 pub(super) struct Joining {
     cfg: EtcdConfig,
+    /// What the other members' `/members` answered at the start.
+    remote: Remote,
     new_history: bool,
-    /// The members still to ask, in ID order: ID and peer URLs.
-    ask: VecDeque<(u64, Vec<String>)>,
+    /// The members still to ask, in ID order.
+    ask: VecDeque<Asked>,
     /// The member being asked, and its peer URLs still to try.
     member: u64,
     urls: VecDeque<String>,
-    /// The question in flight: its request ID and the address asked.
-    asking: Option<(u64, String)>,
+    /// The question in flight.
+    asking: Option<Asking>,
     /// The member's last failure, for `failed to get downgrade enabled status`.
     last_error: String,
+}
+
+/// What each peer URL of the initial cluster answers to `/members`.
+type Remote = BTreeMap<String, Option<RemoteMembers>>;
+
+/// A member a joining member asks: its ID and peer URLs.
+type Asked = (u64, Vec<String>);
+
+/// A joining member's question in flight.
+struct Asking {
+    req: u64,
+    /// The URL asked, `…/downgrade/enabled`.
+    addr: String,
+    /// The machine whose server was asked (`None`: a dial that times out).
+    target: Option<String>,
 }
 
 /// `PeerDialTimeout`: 1 s plus the election timeout.
@@ -117,7 +134,7 @@ impl World {
         machine: &str,
         cfg: &EtcdConfig,
         initialized: bool,
-    ) -> Option<Vec<(u64, Vec<String>)>> {
+    ) -> Option<(Vec<Asked>, Remote)> {
         let asks = cfg.version == EtcdVersion::V3_5
             && !initialized
             && cfg.initial_cluster_state == ClusterState::Existing
@@ -128,13 +145,13 @@ impl World {
         let remote = self.remote_members(machine, cfg);
         let lookup = |url: &str| remote.get(url).cloned().flatten();
         let (local, members) = bootstrap::join_check(cfg, &lookup).ok()?;
-        let mut others: Vec<(u64, Vec<String>)> = members
+        let mut others: Vec<Asked> = members
             .into_iter()
             .filter(|m| m.id != local)
             .map(|m| (m.id, m.peer_urls))
             .collect();
         others.sort_by_key(|(id, _)| *id);
-        Some(others)
+        Some((others, remote))
     }
 
     /// Asks the next peer URL, or the next member; starts the server when
@@ -165,12 +182,18 @@ impl World {
             match self.peer_http(machine, &url) {
                 PeerHttp::Server(target) => {
                     let req = self.start_join_call(machine, &target);
-                    self.set_asking(machine, Some((req, addr)));
+                    let target = Some(target);
+                    self.set_asking(machine, Some(Asking { req, addr, target }));
                     return;
                 }
                 PeerHttp::Silent(host_port) => {
                     let req = self.next_req_id();
-                    self.set_asking(machine, Some((req, addr.clone())));
+                    let asking = Asking {
+                        req,
+                        addr: addr.clone(),
+                        target: None,
+                    };
+                    self.set_asking(machine, Some(asking));
                     let wait = self
                         .joins
                         .get(machine)
@@ -194,7 +217,7 @@ impl World {
         }
     }
 
-    fn set_asking(&mut self, machine: &str, req: Option<(u64, String)>) {
+    fn set_asking(&mut self, machine: &str, req: Option<Asking>) {
         if let Some(j) = self.joins.get_mut(machine) {
             j.asking = req;
         }
@@ -222,8 +245,31 @@ impl World {
 
     /// The address question `req` asked, while `machine` still waits for it.
     fn asked(&self, machine: &str, req: u64) -> Option<String> {
-        let (r, addr) = self.joins.get(machine)?.asking.as_ref()?;
-        (*r == req).then(|| addr.clone())
+        let a = self.joins.get(machine)?.asking.as_ref()?;
+        (a.req == req).then(|| a.addr.clone())
+    }
+
+    /// The process on `gone` ended while members joining asked it: their
+    /// connection closes, and Go's `Get` fails with `EOF` (a machine powered
+    /// off closes nothing: its questions wait, as Go's client has no
+    /// deadline of its own).
+    fn asked_process_ended(&mut self, gone: &str) {
+        if !self.machines.get(gone).is_some_and(|m| m.up) {
+            return;
+        }
+        let waiting: Vec<(String, u64, String)> = self
+            .joins
+            .iter()
+            .filter_map(|(m, j)| {
+                let a = j.asking.as_ref()?;
+                (a.target.as_deref() == Some(gone)).then(|| (m.clone(), a.req, a.addr.clone()))
+            })
+            .collect();
+        for (machine, req, addr) in waiting {
+            self.drop_join_call(req);
+            self.url_failed(&machine, &addr, format!("Get \"{addr}\": EOF"), true);
+            self.ask_next(&machine);
+        }
     }
 
     /// The dial of question `req` timed out.
@@ -273,7 +319,10 @@ impl World {
         let Some(j) = self.joins.remove(machine) else {
             return;
         };
-        self.boot_and_start(machine, j.cfg, j.new_history, Vec::new(), Vec::new());
+        // the members as they answered before the questions
+        // (`getClusterFromRemotePeers` runs first in NewServer)
+        let remote = Some(j.remote);
+        self.boot_and_start(machine, j.cfg, j.new_history, remote, Default::default());
     }
 
     /// A joining member's etcd ends before its raft started (`kill`, power off).
@@ -281,8 +330,8 @@ impl World {
         let Some(j) = self.joins.remove(machine) else {
             return false;
         };
-        if let Some((req, _)) = j.asking {
-            self.drop_join_call(req);
+        if let Some(a) = j.asking {
+            self.drop_join_call(a.req);
         }
         if let Some(m) = self.machines.get_mut(machine) {
             m.last_exit = Some(ExitInfo {
@@ -341,7 +390,7 @@ impl World {
         }
         let (initialized, new_history) = self.dir_on_disk(machine, &cfg);
         server::log_start(&mut ctx, &cfg, initialized);
-        if let Some(ask) = self.downgrade_questions(machine, &cfg, initialized) {
+        if let Some((ask, remote)) = self.downgrade_questions(machine, &cfg, initialized) {
             let zap = ZapCtx {
                 version: start.version,
                 ..ZapCtx::default()
@@ -349,6 +398,7 @@ impl World {
             self.push_logs_as(machine, log, Some(zap));
             let join = Joining {
                 cfg,
+                remote,
                 new_history,
                 ask: ask.into(),
                 urls: VecDeque::new(),
@@ -360,18 +410,19 @@ impl World {
             self.ask_next(machine);
             return Ok(());
         }
-        self.boot_and_start(machine, cfg, new_history, log, out);
+        self.boot_and_start(machine, cfg, new_history, None, (log, out));
         Ok(())
     }
 
-    /// Bootstraps and starts `cfg`'s server now (its banner is in `log`).
+    /// Bootstraps and starts `cfg`'s server now (its banner is in `log`),
+    /// from what the other members answered (`remote`: asked now if `None`).
     fn boot_and_start(
         &mut self,
         machine: &str,
         cfg: EtcdConfig,
         new_history: bool,
-        mut log: Vec<String>,
-        mut out: Vec<Out>,
+        remote: Option<Remote>,
+        (mut log, mut out): (Vec<String>, Vec<Out>),
     ) {
         let start = Start {
             zap: cfg.zap(),
@@ -386,7 +437,7 @@ impl World {
             log: &mut log,
             zap: cfg.zap(),
         };
-        let started = self.boot(machine, cfg, &mut ctx);
+        let started = self.boot(machine, cfg, remote, &mut ctx);
         let zap = start.zap.then(|| {
             started
                 .as_ref()
@@ -506,11 +557,12 @@ impl World {
         &mut self,
         machine: &str,
         cfg: EtcdConfig,
+        remote: Option<Remote>,
         ctx: &mut Ctx,
     ) -> Result<Process, StartFailure> {
         cfg.validate().map_err(StartFailure::Flags)?;
         let dir_path = cfg.data_dir();
-        let remote = self.remote_members(machine, &cfg);
+        let remote = remote.unwrap_or_else(|| self.remote_members(machine, &cfg));
         let existing = match self
             .machines
             .get_mut(machine)
@@ -560,11 +612,7 @@ impl World {
     }
 
     /// What each peer URL of the initial cluster answers to `/members` from `machine`.
-    fn remote_members(
-        &self,
-        machine: &str,
-        cfg: &EtcdConfig,
-    ) -> BTreeMap<String, Option<RemoteMembers>> {
+    fn remote_members(&self, machine: &str, cfg: &EtcdConfig) -> Remote {
         cfg.initial_cluster()
             .into_iter()
             .map(|(_, url)| {
@@ -626,6 +674,8 @@ impl World {
             status,
             reason: reason.to_string(),
         });
+        // and so does a joining member's question to it
+        self.asked_process_ended(machine);
     }
 
     /// Ends the process if its server is due to stop, or looks again when it is.
