@@ -5,25 +5,19 @@
 // cluster that the map shows at a glance; a lesson says which etcd it was
 // written for and plays on the other when asked. Screenshots of the mixed cluster at
 // 1440×900, 1280×720 and 390×844 go to e2e/out/versions-mixed-*.png.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDir } from './helpers/server.mjs';
-import { DIST, OUT, launchBrowser, requireDist } from './helpers/browser.mjs';
+import { useSite } from './helpers/site.mjs';
+import { OUT } from './helpers/browser.mjs';
 import { control, pause, terminalText, type, waitForOutput, withPage } from './helpers/page.mjs';
 
 let browser;
 let server;
 
-before(async () => {
-  await requireDist();
-  browser = await launchBrowser();
-  server = await serveDir(DIST);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+useSite((b, s) => {
+  browser = b;
+  server = s;
 });
 
 const NODES = ['node01', 'node02', 'node03'];

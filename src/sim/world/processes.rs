@@ -369,13 +369,7 @@ impl World {
         }
         let mut out = Vec::new();
         let mut log = Vec::new();
-        let mut ctx = Ctx {
-            now_ms: self.now_ms(),
-            wall_ms: self.wall_ms(),
-            out: &mut out,
-            log: &mut log,
-            zap: cfg.zap(),
-        };
+        let mut ctx = self.start_ctx(&mut out, &mut log, cfg.zap());
         let start = Start {
             zap: cfg.zap(),
             version: cfg.version,
@@ -414,6 +408,17 @@ impl World {
         Ok(())
     }
 
+    /// A starting server's context: now, and the buffers its start fills.
+    fn start_ctx<'a>(&self, out: &'a mut Vec<Out>, log: &'a mut Vec<String>, zap: bool) -> Ctx<'a> {
+        Ctx {
+            now_ms: self.now_ms(),
+            wall_ms: self.wall_ms(),
+            out,
+            log,
+            zap,
+        }
+    }
+
     /// Bootstraps and starts `cfg`'s server now (its banner is in `log`),
     /// from what the other members answered (`remote`: asked now if `None`).
     fn boot_and_start(
@@ -430,13 +435,7 @@ impl World {
             args: cfg.args.clone(),
             no_logger: false,
         };
-        let mut ctx = Ctx {
-            now_ms: self.now_ms(),
-            wall_ms: self.wall_ms(),
-            out: &mut out,
-            log: &mut log,
-            zap: cfg.zap(),
-        };
+        let mut ctx = self.start_ctx(&mut out, &mut log, cfg.zap());
         let started = self.boot(machine, cfg, remote, &mut ctx);
         let zap = start.zap.then(|| {
             started
