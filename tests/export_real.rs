@@ -52,7 +52,7 @@ fn a_rolling_upgrade_to_3_5_matches_real_etcd() {
 }
 
 #[test]
-fn a_snapshot_size_may_differ_by_one_bbolt_page_and_nothing_else() {
+fn a_snapshot_size_may_differ_and_nothing_else() {
     let lines = |v: &[&str]| v.iter().map(|l| l.to_string()).collect::<Vec<_>>();
     let save = |size: &str| {
         lines(&[&format!(
@@ -60,27 +60,32 @@ fn a_snapshot_size_may_differ_by_one_bbolt_page_and_nothing_else() {
         )])
     };
     let cmd = "etcdctl snapshot save backup.db";
-    assert!(same_but_a_page(cmd, &save("20 kB"), &save("25 kB")));
-    assert!(!same_but_a_page(cmd, &save("20 kB"), &save("33 kB")));
+    assert!(same_but_the_size(cmd, &save("20 kB"), &save("25 kB")));
+    assert!(same_but_the_size(cmd, &save("20 kB"), &save("33 kB")));
+    assert!(!same_but_the_size(
+        cmd,
+        &save("20 kB"),
+        &lines(&["Snapshot saved at backup.db"])
+    ));
     let table = |size: &str, keys: &str| lines(&[&format!("| <HASH> | 3 | {keys} | {size} |")]);
     let status = "etcdctl -w table snapshot status backup.db";
-    assert!(same_but_a_page(
+    assert!(same_but_the_size(
         status,
         &table("20 kB", "10"),
         &table("25 kB", "10")
     ));
-    assert!(!same_but_a_page(
+    assert!(!same_but_the_size(
         status,
         &table("20 kB", "10"),
         &table("25 kB", "11")
     ));
-    assert!(same_but_a_page(
+    assert!(same_but_the_size(
         status,
         &lines(&["<HASH>, 3, 10, 20 kB"]),
         &lines(&["<HASH>, 3, 10, 25 kB"])
     ));
     // only snapshot commands: elsewhere a size is a size
-    assert!(!same_but_a_page(
+    assert!(!same_but_the_size(
         "etcdctl endpoint status",
         &table("20 kB", "10"),
         &table("25 kB", "10")
@@ -315,7 +320,7 @@ fn compare(commands: &[ScriptCommand], sim: &str, real: &str, min: usize) -> Vec
         compared += 1;
         let a = normalise(&s.command, &s.lines, &mut sim_ids);
         let b = normalise(&s.command, &r.lines, &mut real_ids);
-        if a != b && !same_but_a_page(&s.command, &a, &b) {
+        if a != b && !same_but_the_size(&s.command, &a, &b) {
             diffs.push(format!(
                 "{}\n  playground:\n{}\n  real etcd:\n{}\n",
                 s.echo,
@@ -328,29 +333,22 @@ fn compare(commands: &[ScriptCommand], sim: &str, real: &str, min: usize) -> Vec
     diffs
 }
 
-/// A bbolt page, etcd's unit of database growth.
-const PAGE_BYTES: f64 = 4096.0;
-
-/// Whether two outputs of a snapshot command differ only in a size, by at most
-/// one bbolt page. Real etcd's database can end a page longer from run to run:
-/// bbolt reuses a freed page only once no read transaction still sees it, so a
-/// read that overlaps a commit makes the file grow (test C's snapshot is
-/// 20 kB on an idle machine, 25 kB while a build runs beside it). Sizes are
-/// etcd's humanized text (`20 kB`, `1.2 MB`), so each side is rounded: the
-/// tolerance is a page plus that rounding.
-fn same_but_a_page(command: &str, a: &[String], b: &[String]) -> bool {
+/// Whether two outputs of a snapshot command differ only in their sizes.
+/// Real etcd's database file size is not a function of the steps: bbolt reuses
+/// a freed page only once no read transaction still sees it, so reads that
+/// overlap commits make the file grow by whole pages, as the machine's load
+/// decides. Test C's snapshot measured 20 kB on an idle machine (three runs),
+/// and 25 kB and 33 kB in two runs beside a build. So a snapshot's size is
+/// compared nowhere against real etcd (the goldens hold the playground's);
+/// everything else in those lines still is.
+fn same_but_the_size(command: &str, a: &[String], b: &[String]) -> bool {
     if !command.contains("snapshot") || a.len() != b.len() {
         return false;
     }
     a.iter().zip(b).all(|(x, y)| {
         let (sx, vx) = sizes(x);
         let (sy, vy) = sizes(y);
-        sx == sy
-            && vx.len() == vy.len()
-            && vx.iter().zip(&vy).all(|(p, q)| {
-                let rounding = 0.05 * p.max(*q) + 1000.0;
-                (p - q).abs() <= PAGE_BYTES + rounding
-            })
+        sx == sy && vx.len() == vy.len()
     })
 }
 
