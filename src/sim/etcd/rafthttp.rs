@@ -309,6 +309,9 @@ pub struct Transport {
     pub cluster: u64,
     /// etcd's `PeerDialTimeout`: 1 s plus the election timeout.
     pub dial_timeout_ms: u64,
+    /// Whether stream readers time out ([`EtcdVersion::stream_deadlines`]:
+    /// 3.4 only).
+    pub deadlines: bool,
     pub peers: BTreeMap<u64, Peer>,
     /// The local address used as the source of reader connections.
     pub local_host: String,
@@ -330,11 +333,13 @@ impl Transport {
         dial_timeout_ms: u64,
         local_host: String,
         first_port: u16,
+        etcd: EtcdVersion,
     ) -> Transport {
         Transport {
             local,
             cluster,
             dial_timeout_ms,
+            deadlines: etcd.stream_deadlines(),
             peers: BTreeMap::new(),
             local_host,
             next_port: first_port,
@@ -516,6 +521,7 @@ impl Transport {
             cluster: self.cluster,
             host: &self.local_host,
             dial_timeout_ms: self.dial_timeout_ms,
+            deadlines: self.deadlines,
         };
         let mut requests = Vec::new();
         let next_port = &mut self.next_port;
@@ -612,6 +618,7 @@ struct Ends<'a> {
     cluster: u64,
     host: &'a str,
     dial_timeout_ms: u64,
+    deadlines: bool,
 }
 
 /// A connected reader reads, or loses its connection; an idle one dials.
@@ -632,8 +639,10 @@ fn tick_reader(
 
 /// A connected reader reads on while its peer's process answers, or loses
 /// its connection (a read timeout over a silent link, EOF from a process
-/// that ended). Whether the tick is done (`false`: the reader, gone or
-/// never there, may dial).
+/// that ended). Without deadlines (3.5) the world keeps a stream through a
+/// cut as long as TCP would (`network::dial`), so a silent peer means the
+/// connection is already gone: TCP's keepalive gave up. Whether the tick is
+/// done (`false`: the reader, gone or never there, may dial).
 fn keep_reading(ctx: &mut Ctx, ends: &Ends, id: u64, p: &mut Peer, kind: Kind, r: &Reach) -> bool {
     let now = ctx.now_ms;
     let i = kind.index();
@@ -650,10 +659,14 @@ fn keep_reading(ctx: &mut Ctx, ends: &Ends, id: u64, p: &mut Peer, kind: Kind, r
             return true;
         }
         Reach::Silent(addr) => {
-            if now < c.last_recv_ms + STREAM_READ_TIMEOUT_MS {
+            if ends.deadlines && now < c.last_recv_ms + STREAM_READ_TIMEOUT_MS {
                 return true;
             }
-            let reason = format!("read tcp {}:{}->{addr}: i/o timeout", ends.host, c.port);
+            let error = match ends.deadlines {
+                true => "i/o timeout",
+                false => "read: connection timed out",
+            };
+            let reason = format!("read tcp {}:{}->{addr}: {error}", ends.host, c.port);
             p.readers[i] = None;
             lost(ctx, id, kind, "reader");
             deactivate(ctx, id, p, "read", kind, &reason);
@@ -963,7 +976,7 @@ mod tests {
     }
 
     fn transport(zap: bool, log: &mut Vec<String>) -> Transport {
-        let mut t = Transport::new(1, 9, 2000, "10.0.0.1".into(), 40000);
+        let mut t = Transport::new(1, 9, 2000, "10.0.0.1".into(), 40000, EtcdVersion::V3_4);
         let url = vec!["http://10.0.0.2:2380".to_string()];
         at(0, zap, log, |ctx| t.add_peer(ctx, 2, url));
         log.clear();

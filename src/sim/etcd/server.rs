@@ -551,7 +551,15 @@ impl Server {
         // they draw nothing from the election-timeout RNG
         let first_port = 32768 + (self.id % 28_000) as u16;
         let dial_timeout = 1000 + self.cfg.election_ms;
-        self.transport = Transport::new(self.id, self.cluster_id, dial_timeout, host, first_port);
+        let etcd = self.cfg.version;
+        self.transport = Transport::new(
+            self.id,
+            self.cluster_id,
+            dial_timeout,
+            host,
+            first_port,
+            etcd,
+        );
     }
 
     /// The data dir to put back on disk when the process ends.

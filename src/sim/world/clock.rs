@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use raft::eraftpb::Message;
 
+use super::network::Conn;
 use super::World;
 use crate::sim::budget::{Budget, Spent};
 use crate::sim::etcd::logfmt::{days_from_civil, Stamp};
@@ -81,6 +82,16 @@ pub(super) enum Event {
     NicRoom {
         machine: String,
     },
+    /// TCP retransmits what waits on `machine`'s connection `conn` to
+    /// `target`, which a cut stalled (`network::buffer`).
+    Retransmit {
+        machine: String,
+        target: String,
+        conn: Conn,
+    },
+    /// A cut is as old as TCP's keepalive lets a stream across it live: what
+    /// a dial finds may have changed (`network::dial`).
+    CutAged,
     /// A joining member's dial for `/downgrade/enabled` timed out
     /// (`processes.rs`): `error` is Go's.
     JoinDialFailed {
@@ -105,8 +116,10 @@ impl Event {
             | Event::ClientArrive { machine, .. }
             | Event::StopCheck { machine, .. }
             | Event::Wake { machine, .. }
-            | Event::NicRoom { machine } => Some((machine, None)),
+            | Event::NicRoom { machine }
+            | Event::Retransmit { machine, .. } => Some((machine, None)),
             Event::SnapshotDone { .. }
+            | Event::CutAged
             | Event::ClientReply { .. }
             | Event::JoinDialFailed { .. } => None,
         }
@@ -349,6 +362,12 @@ impl World {
             Event::StreamCheck { machine, pid } => self.stream_check(&machine, pid),
             Event::StopCheck { machine, pid } => self.on_stop_check(&machine, pid),
             Event::NicRoom { machine } => self.on_nic_room(&machine),
+            Event::Retransmit {
+                machine,
+                target,
+                conn,
+            } => self.on_retransmit(&machine, &target, conn),
+            Event::CutAged => self.net.topology_changed(),
             Event::JoinDialFailed {
                 machine,
                 req,

@@ -26,6 +26,18 @@
 //! link that was cut and healed meanwhile). (The sockets' own buffers are not
 //! counted: they only move where bytes wait.)
 //!
+//! **A stream that outlives a cut** (3.5: `dial`) takes what is sent on it,
+//! and TCP holds it: the connection stalls. Its messages wait here, in
+//! order, and TCP retransmits the first unacknowledged one after
+//! [`first_rto_ms`], then after twice as long each time (up to
+//! [`MAX_RTO_MS`]); the first retransmission that finds the link healed
+//! delivers what waits, through the NIC as usual. So a cut of 36 s sends
+//! what it held about 17 s after the heal (200 ms × 255 after the first
+//! send into the cut), as 3.5.1 did in `09-partitions-01`: the old leader
+//! and both followers got everything sent since the cut at one moment,
+//! 17.6 s after the heal. When the keepalive ends the stream first, what
+//! waits is lost with it.
+//!
 //! **A snapshot POST** (rafthttp's snapshot sender: the MsgSnap and the bbolt
 //! file behind it, one HTTP body on its own connection) waits here too, on its
 //! own [`Conn::Snapshot`], but it enters the NIC a chunk of
@@ -50,7 +62,7 @@ use raft::eraftpb::Message;
 
 use super::super::clock::Event;
 use super::super::World;
-use super::nic::{Conn, GIVE_UP_MS};
+use super::nic::{first_rto_ms, Conn, GIVE_UP_MS, MAX_RTO_MS};
 use crate::sim::etcd::rafthttp::STREAM_BUF_MSGS;
 
 /// What a snapshot POST puts on its NIC at a time, and so the most a NIC's
@@ -104,9 +116,26 @@ pub(super) struct Buffers {
     /// When an [`Event::NicRoom`] is due for this sender, if one is.
     room_at_ms: Option<u64>,
     seq: u64,
+    /// Connections a cut stalled, by (target machine, connection): their
+    /// messages wait for TCP's next retransmission.
+    stalls: BTreeMap<(String, Conn), Stall>,
+}
+
+/// A stalled connection's retransmission timer.
+#[derive(Debug, Clone, Copy)]
+struct Stall {
+    /// The timeout that runs now (it doubles after each try).
+    rto_ms: u64,
+    /// When the next retransmission goes.
+    next_try_ms: u64,
 }
 
 impl Buffers {
+    fn stalled(&self, target: &str, conn: Conn) -> bool {
+        let mut stalls = self.stalls.keys();
+        stalls.any(|(t, c)| t == target && *c == conn)
+    }
+
     fn conn(&self, target: &str, conn: Conn) -> Option<&VecDeque<Held>> {
         let mut conns = self.conns.iter();
         conns
@@ -140,14 +169,14 @@ impl World {
     }
 
     /// Whether a raft message of `bytes` from `from` to `target` on `conn`
-    /// must wait in its writer's buffer.
+    /// must wait in its writer's buffer (its stream stands: a link down
+    /// means a cut it outlives, and the connection stalls).
     pub(super) fn must_wait(&self, from: &str, target: &str, conn: Conn, bytes: u64) -> bool {
-        let waiting = self
-            .net
-            .buffers
-            .get(from)
-            .and_then(|b| b.conn(target, conn));
-        waiting.is_some_and(|q| !q.is_empty()) || !self.nic_has_room(from, bytes)
+        let bufs = self.net.buffers.get(from);
+        let waiting = bufs.and_then(|b| b.conn(target, conn));
+        waiting.is_some_and(|q| !q.is_empty())
+            || !self.nic_has_room(from, bytes)
+            || !self.links_up(from, target)
     }
 
     /// The message waits in its writer's buffer, or, the buffer full, is
@@ -161,6 +190,7 @@ impl World {
         bytes: u64,
     ) {
         let conn = Conn::of(msg.get_msg_type());
+        let cut = !self.links_up(from, &target);
         let bufs = self.net.buffers.entry(from.to_string()).or_default();
         if bufs.conn(&target, conn).map_or(0, VecDeque::len) >= STREAM_BUF_MSGS {
             self.count_traffic(from, &target, None);
@@ -176,8 +206,67 @@ impl World {
             seq: 0,
             post: None,
         };
+        let target = h.target.clone();
         bufs.push(conn, h, false);
+        if cut {
+            self.stall(from, &target, conn);
+        }
         self.schedule_room(from);
+    }
+
+    /// `from`'s connection `conn` to `target` stalls (unless it already
+    /// has): TCP's retransmission timer starts.
+    fn stall(&mut self, from: &str, target: &str, conn: Conn) {
+        let now = self.now_ms();
+        let rto_ms = first_rto_ms(self.link_spec(from, target).latency_ms);
+        let Some(bufs) = self.net.buffers.get_mut(from) else {
+            return;
+        };
+        if bufs.stalled(target, conn) {
+            return;
+        }
+        let stall = Stall {
+            rto_ms,
+            next_try_ms: now + rto_ms,
+        };
+        bufs.stalls.insert((target.to_string(), conn), stall);
+        let ev = Event::Retransmit {
+            machine: from.to_string(),
+            target: target.to_string(),
+            conn,
+        };
+        self.schedule(rto_ms, ev);
+    }
+
+    /// TCP retransmits on `from`'s stalled connection `conn` to `target`:
+    /// through a healed link what waits goes out; else the timeout doubles.
+    pub(in crate::sim::world) fn on_retransmit(&mut self, from: &str, target: &str, conn: Conn) {
+        let now = self.now_ms();
+        let up = self.links_up(from, target);
+        let Some(bufs) = self.net.buffers.get_mut(from) else {
+            return;
+        };
+        let key = (target.to_string(), conn);
+        let Some(stall) = bufs.stalls.get_mut(&key) else {
+            return;
+        };
+        if now < stall.next_try_ms {
+            return;
+        }
+        if up {
+            bufs.stalls.remove(&key);
+            self.pump(from);
+            return;
+        }
+        stall.rto_ms = (stall.rto_ms * 2).min(MAX_RTO_MS);
+        stall.next_try_ms = now + stall.rto_ms;
+        let rto = stall.rto_ms;
+        let ev = Event::Retransmit {
+            machine: from.to_string(),
+            target: target.to_string(),
+            conn,
+        };
+        self.schedule(rto, ev);
     }
 
     /// A snapshot POST of `bytes` starts: its chunks enter the NIC as they
@@ -243,7 +332,11 @@ impl World {
         let Some(bufs) = self.net.buffers.get(machine) else {
             return;
         };
-        let heads = bufs.conns.values().filter_map(VecDeque::front);
+        let open = bufs
+            .conns
+            .iter()
+            .filter(|(k, _)| !bufs.stalls.contains_key(k));
+        let heads = open.filter_map(|(_, q)| q.front());
         let Some(bytes) = heads.map(Held::piece).min() else {
             return;
         };
@@ -266,6 +359,7 @@ impl World {
         let heads = bufs
             .conns
             .iter()
+            .filter(|(k, _)| !bufs.stalls.contains_key(k))
             .filter_map(|(k, q)| q.front().map(|h| (k, h)));
         let fitting = heads.filter(|(_, h)| self.nic_has_room(machine, h.piece()));
         let key = fitting.min_by_key(|(_, h)| h.seq).map(|(k, _)| k.clone())?;
@@ -284,11 +378,27 @@ impl World {
         self.links_up(from, &h.target) && self.pid_of(&h.target) == Some(h.pid)
     }
 
+    /// Whether the stream a waiting message was dialled on still stands
+    /// (across a cut it outlives: `dial`).
+    fn stream_stands(&self, from: &str, h: &Held) -> bool {
+        let found = self.dial_url(from, h.msg.to, None);
+        found.is_ok_and(|(t, pid)| t == h.target && pid == h.pid)
+    }
+
     /// A waiting message goes on the wire, if its connection is still there
     /// (a POST: its next chunk).
     fn admit(&mut self, from: &str, h: Held) {
         if let Some(post) = h.post {
             self.admit_chunk(from, h, post);
+            return;
+        }
+        if !self.conn_holds(from, &h) && self.stream_stands(from, &h) {
+            // a cut the stream outlives: TCP holds it
+            let (target, conn) = (h.target.clone(), Conn::of(h.msg.get_msg_type()));
+            if let Some(bufs) = self.net.buffers.get_mut(from) {
+                bufs.push(conn, h, true);
+            }
+            self.stall(from, &target, conn);
             return;
         }
         let lat = match self.conn_holds(from, &h) {
@@ -362,6 +472,7 @@ impl World {
             .filter(|(t, c)| t == to && *c != Conn::Snapshot)
             .cloned()
             .collect();
+        bufs.stalls.retain(|(t, _), _| t != to);
         let lost: Vec<Held> = broken
             .iter()
             .filter_map(|k| bufs.conns.remove(k))

@@ -1,15 +1,21 @@
 //! Dialling: what a connection from one machine to a URL finds at the far
 //! end (no such host, silence over a cut link, a refused port, a listening
 //! etcd and what its handler answers), and rafthttp's streams, which stay
-//! up while their process lives and the links hold.
+//! up while their process lives and the links hold. A 3.5 stream also
+//! outlives a cut: its reader has no read deadline
+//! ([`EtcdVersion::stream_deadlines`]), so it waits on its TCP connection
+//! until the keepalive gives up ([`KEEPALIVE_GIVE_UP_MS`]); what is sent on
+//! it meanwhile waits for TCP's retransmissions (`buffer`).
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::super::clock::Event;
 use super::super::{host_port, split_url, World};
+use super::nic::KEEPALIVE_GIVE_UP_MS;
 use crate::sim::etcd::rafthttp::{Reaches, StreamRequest};
 use crate::sim::etcd::server::{Reach, Server};
+use crate::sim::etcd::version::EtcdVersion;
 
 /// What a machine's cached peer reaches were computed under (see `World::reach_key`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -182,16 +188,39 @@ impl World {
                 .and_then(|m| m.process.as_ref())
                 .filter(|p| p.pid == *pid);
             let up = sender.is_some_and(|m| m.up) && peer.is_some_and(|m| m.up);
-            if let Some(p) =
-                live.filter(|_| up && !self.is_cut(from, target) && !self.is_cut(target, from))
-            {
-                // the connection stands; the handler still has its say
-                if let Some(r) = Self::handler_verdict(&p.server, cid, local, id) {
-                    return Err(r);
+            if let Some(p) = live.filter(|_| up) {
+                let cut = self.is_cut(from, target) || self.is_cut(target, from);
+                if !cut {
+                    // the connection stands; the handler still has its say
+                    if let Some(r) = Self::handler_verdict(&p.server, cid, local, id) {
+                        return Err(r);
+                    }
+                    return Ok((target.clone(), *pid));
                 }
-                return Ok((target.clone(), *pid));
+                if self.outlives_cut(from, target, p.server.cfg.version) {
+                    // it stands, and nothing crosses it: TCP retransmits
+                    return Ok((target.clone(), *pid));
+                }
             }
         }
+        self.fresh_dial(from, id, url)
+    }
+
+    /// What a new connection from `from`'s server to member `id` finds (at
+    /// `url`, or the peer URL its transport knows), streams aside: a probe,
+    /// a snapshot POST, a stream reader dialling.
+    pub(super) fn fresh_dial(
+        &self,
+        from: &str,
+        id: u64,
+        url: Option<&str>,
+    ) -> Result<(Rc<str>, u64), Reach> {
+        let (cid, local) = self
+            .machines
+            .get(from)
+            .and_then(|m| m.process.as_ref())
+            .map(|p| (p.server.cluster_id, p.server.id))
+            .unwrap_or((0, 0));
         let url = url.map_or_else(
             || self.peer_url(from, id).unwrap_or_default(),
             str::to_string,
@@ -205,6 +234,25 @@ impl World {
             }
             other => Err(other),
         }
+    }
+
+    /// Whether a stream from `from` to `target` still stands across the cut
+    /// between them (either way): its reader, on `target`, runs `reader`'s
+    /// etcd; without deadlines it waits until TCP's keepalive gives up,
+    /// counted from the cut's first link. (A 3.4 reader's read timeout ends
+    /// the stream, and the world drops it at the cut; the reader's own log
+    /// lines come 5 s later, `rafthttp`.) Both ends are taken to agree: in a
+    /// mixed cluster a 3.4 reader's stream is dropped at the cut, a 3.5
+    /// one's kept, whatever the writer runs.
+    fn outlives_cut(&self, from: &str, target: &str, reader: EtcdVersion) -> bool {
+        if reader.stream_deadlines() {
+            return false;
+        }
+        let between =
+            |(a, b): &(String, String)| (a == from && b == target) || (a == target && b == from);
+        let cuts = self.net.cut_at.iter().filter(|(k, _)| between(k));
+        let since = cuts.map(|(_, at)| *at).min();
+        since.is_some_and(|at| self.now_ms() < at + KEEPALIVE_GIVE_UP_MS)
     }
 
     // ----- rafthttp's streams -----

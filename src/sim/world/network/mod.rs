@@ -24,7 +24,8 @@ use super::World;
 use crate::sim::etcd::rafthttp::{Flight, Reaches};
 use crate::sim::etcd::server::Reach;
 pub(super) use dial::PeerHttp;
-use nic::{Conn, Link, Nic};
+pub(super) use nic::Conn;
+use nic::{Link, Nic};
 pub use nic::{
     LinkSetting, LinkSpec, NicSpec, DEFAULT_LATENCY_MS, DEFAULT_LIMIT_BYTES, DEFAULT_RATE_BPS,
 };
@@ -49,6 +50,9 @@ pub(super) struct Network {
     reach_cache: ByName<(dial::ReachKey, Rc<Reaches>)>,
     /// Each sender's rafthttp writer buffers (`buffer`).
     buffers: BTreeMap<String, buffer::Buffers>,
+    /// When each cut link was cut (`World::cut` says which are): a stream
+    /// outlives a cut only so long (`dial`).
+    cut_at: BTreeMap<(String, String), u64>,
     /// Snapshot POSTs whose last byte is on its way, by (receiving machine,
     /// its process, the sending member): the ms from their first byte's
     /// arrival to their last's.
@@ -72,19 +76,33 @@ impl Network {
 impl World {
     // ----- links -----
 
-    /// `cut`: the link from `from` to `to` drops everything.
+    /// `cut`: the link from `from` to `to` drops everything. A stream that
+    /// outlives the cut (`dial`) dies when TCP's keepalive gives up: the
+    /// world looks again then.
     pub(super) fn cut_link(&mut self, from: String, to: String) {
-        self.cut.insert((from, to));
+        let now = self.now_ms();
+        let key = (from, to);
+        if !self.net.cut_at.contains_key(&key) {
+            self.net.cut_at.insert(key.clone(), now);
+            self.schedule(nic::KEEPALIVE_GIVE_UP_MS, Event::CutAged);
+        }
+        self.cut.insert(key);
     }
 
     /// `heal`: one pair's links both ways, or every link.
     pub(super) fn heal(&mut self, pair: Option<(String, String)>) {
         match pair {
             Some((a, b)) => {
-                self.cut.remove(&(a.clone(), b.clone()));
-                self.cut.remove(&(b, a));
+                let (ab, ba) = ((a.clone(), b.clone()), (b, a));
+                for key in [ab, ba] {
+                    self.net.cut_at.remove(&key);
+                    self.cut.remove(&key);
+                }
             }
-            None => self.cut.clear(),
+            None => {
+                self.net.cut_at.clear();
+                self.cut.clear();
+            }
         }
     }
 
@@ -159,6 +177,7 @@ impl World {
     pub(super) fn forget_links(&mut self, name: &str) {
         self.cut.retain(|(a, b)| *a != name && *b != name);
         let net = &mut self.net;
+        net.cut_at.retain(|(a, b), _| *a != name && *b != name);
         net.links.retain(|(a, b), _| *a != name && *b != name);
         net.nics.remove(name);
         net.streams.remove(name);
@@ -196,7 +215,8 @@ impl World {
         };
         let now_us = now_ms.saturating_mul(1000);
         let flight = |id| {
-            let (target, _) = self.dial(machine, id).ok()?;
+            // a probe dials anew: a stream outliving a cut carries nothing for it
+            let (target, _) = self.fresh_dial(machine, id, None).ok()?;
             let there_us = self.one_way_us(machine, &target, HTTP_OVERHEAD, now_us);
             let back_us = self.one_way_us(&target, machine, HTTP_OVERHEAD, now_us + there_us);
             Some(Flight { there_us, back_us })
@@ -210,7 +230,12 @@ impl World {
     /// `url`, or as the transport knows member `m.to`), or drops it.
     pub(super) fn send_raft(&mut self, from: &str, m: Box<Message>, url: Option<Rc<str>>) {
         let snapshot = m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot;
-        let (target, pid) = match self.dial_url(from, m.to, url.as_deref()) {
+        // a snapshot POST dials its own connection; a message takes the stream
+        let found = match snapshot {
+            true => self.fresh_dial(from, m.to, url.as_deref()),
+            false => self.dial_url(from, m.to, url.as_deref()),
+        };
+        let (target, pid) = match found {
             Ok(found) => found,
             Err(reach) => {
                 if let Some(target) = self.raft_target(from, m.to, url.as_deref()) {

@@ -61,12 +61,23 @@ pub const MSS_BYTES: u64 = 1448;
 /// Linux's `TCP_RTO_MIN`.
 pub const MIN_RTO_MS: u64 = 200;
 /// Linux's `TCP_RTO_MAX`.
-const MAX_RTO_MS: u64 = 120_000;
+pub const MAX_RTO_MS: u64 = 120_000;
 /// Lost tries before a message is given up (Linux's `tcp_retries2`).
 pub const MAX_RETRIES: u32 = 15;
 /// When TCP gives a connection up after [`MAX_RETRIES`] (Linux: ~924.6 s):
 /// an answer that never gets through is heard of as failed then.
 pub const GIVE_UP_MS: u64 = 924_600;
+/// When TCP's keepalive gives up on a peer that answers nothing: Go's
+/// dialer asks for probes after 30 s idle and every 30 s after
+/// (`net.Dialer{KeepAlive: 30 * time.Second}` sets both), and Linux sends
+/// `tcp_keepalive_probes` (9) of them.
+pub const KEEPALIVE_GIVE_UP_MS: u64 = 30_000 + 9 * 30_000;
+/// The first retransmission timeout on a link of `latency_ms` each way:
+/// the round trip plus `TCP_RTO_MIN` (Linux: the smoothed RTT plus its
+/// variance, floored at 200 ms).
+pub fn first_rto_ms(latency_ms: u64) -> u64 {
+    2 * latency_ms + MIN_RTO_MS
+}
 /// Loss is kept in parts per million of a chance (`0.5%` is 5000).
 pub const PPM: u32 = 1_000_000;
 
@@ -261,7 +272,7 @@ fn retransmissions(rng: &mut impl Rng, spec: &LinkSpec, bytes: u64) -> Option<u6
         return Some(0);
     }
     let chance = message_loss(bytes, spec.loss_ppm);
-    let mut rto = (2 * spec.latency_ms + MIN_RTO_MS).max(MIN_RTO_MS);
+    let mut rto = first_rto_ms(spec.latency_ms);
     let mut added = 0;
     for _ in 0..=MAX_RETRIES {
         if rng.gen::<f64>() >= chance {

@@ -1,0 +1,181 @@
+//! A rafthttp stream across a cut link: etcd 3.4.23 gives it up, 3.5.1
+//! keeps it (issue 18).
+//!
+//! 3.4.23's stream connections time out 5 s after their last read
+//! (`ConnReadTimeout`); 3.5.1's never do: its `NewTransport` sets
+//! `DialContext`, which Go's `http.Transport` prefers to the deadline-setting
+//! `Dial` of `NewTimeoutTransport` (see `EtcdVersion::stream_deadlines`). The
+//! 3.5.1 recording of `09-partitions-01` (`tests/reference-run-b/3.5/`) shows
+//! what follows, and this test asks the same of the simulation, beside 3.4:
+//!
+//! - no stream is lost during a 36 s cut of the leader (3.4: each follower
+//!   loses both streams to it);
+//! - so the 5-second rule of `member add` still sees every peer active: a
+//!   learner is added during the cut (3.4: `etcdserver: unhealthy cluster`);
+//! - what was sent into the cut waits for TCP's retransmissions, so the old
+//!   leader hears the new one only at the first retransmission after the
+//!   heal, at once with everything sent since the cut: 17.6 s after it in
+//!   the recording. 3.4's streams come back within 0.4 s, and the old
+//!   leader's high term (it campaigned all through the cut) costs an
+//!   election: 5.6 s after the heal in 3.4.23's recording of the same
+//!   scenario (`shared/reference/transcripts/09-partitions-01`).
+#![cfg(not(target_arch = "wasm32"))]
+
+use quorum_playground::shell::session::Session;
+
+/// The machines, each on `etcd`, and a three-member cluster on them.
+fn boot(etcd: &str) -> Session {
+    let mut s = Session::new(1);
+    let names = ["node01", "node02", "node03"];
+    let cluster: Vec<String> = (1..=3)
+        .map(|i| format!("node0{i}=http://192.168.0.6{i}:2380"))
+        .collect();
+    for (i, name) in names.iter().enumerate() {
+        let ip = format!("192.168.0.6{}", i + 1);
+        run(
+            &mut s,
+            &format!("machine add {name} {ip} --etcd-version {etcd}"),
+        );
+    }
+    for (i, name) in names.iter().enumerate() {
+        let ip = format!("192.168.0.6{}", i + 1);
+        run(
+            &mut s,
+            &format!(
+                "{name}$ etcd --name {name} --initial-advertise-peer-urls http://{ip}:2380 \
+                 --listen-peer-urls http://{ip}:2380 --advertise-client-urls http://{ip}:2379 \
+                 --listen-client-urls http://{ip}:2379 --initial-cluster {}",
+                cluster.join(",")
+            ),
+        );
+    }
+    run(&mut s, "$ sleep 3");
+    s
+}
+
+fn run(s: &mut Session, line: &str) -> (i32, String) {
+    let out = s.run_typed(line);
+    (out.output.status, out.output.merged())
+}
+
+/// `endpoint status` of `name` on its own machine: (is leader, raft term).
+fn status(s: &mut Session, name: &str) -> Option<(bool, u64)> {
+    let ip = &name[5..];
+    let line = format!("{name}$ etcdctl --endpoints=http://192.168.0.6{ip}:2379 endpoint status");
+    let (_, out) = run(s, &line);
+    let fields: Vec<&str> = out.lines().last()?.split(", ").collect();
+    Some((fields.get(4)? == &"true", fields.get(6)?.parse().ok()?))
+}
+
+/// The number after `"key":` in `json`.
+fn number(json: &str, key: &str) -> Option<u64> {
+    let at = json.find(&format!("\"{key}\":"))? + key.len() + 3;
+    let digits: String = json[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// `endpoint status -w json` of `name` on its own machine: (the leader it
+/// knows, 0 for none; raft term).
+fn leader_and_term(s: &mut Session, name: &str) -> Option<(u64, u64)> {
+    let ip = &name[5..];
+    let line =
+        format!("{name}$ etcdctl --endpoints=http://192.168.0.6{ip}:2379 endpoint status -w json");
+    let (_, out) = run(s, &line);
+    Some((number(&out, "leader")?, number(&out, "raftTerm")?))
+}
+
+struct Outcome {
+    /// `lost (the) TCP streaming connection` lines logged during the cut.
+    lost_during_cut: usize,
+    /// `member add --learner` on a follower during the cut: status, output.
+    learner_add: (i32, String),
+    /// Seconds after the heal at which the old leader reached the new term.
+    rejoined_after_s: f64,
+}
+
+/// Cuts the leader off both followers for 36 s, adds a learner on a
+/// follower, heals, and times the old leader's return.
+fn cut_the_leader(etcd: &str) -> Outcome {
+    let mut s = boot(etcd);
+    let names = ["node01", "node02", "node03"];
+    let leader = names
+        .iter()
+        .copied()
+        .find(|n| status(&mut s, n).is_some_and(|(l, _)| l))
+        .expect("a leader after 3 s");
+    let followers: Vec<&str> = names.iter().copied().filter(|n| *n != leader).collect();
+    let logs_before = s.world.logs().len();
+    for f in &followers {
+        run(&mut s, &format!("$ net cut '{leader}->{f}'"));
+        run(&mut s, &format!("$ net cut '{f}->{leader}'"));
+    }
+    run(&mut s, "$ sleep 36");
+    let lost_during_cut = s.world.logs()[logs_before..]
+        .iter()
+        .filter(|l| l.text.contains("TCP streaming connection") && l.text.contains("lost"))
+        .count();
+    let f = followers[0];
+    let ip = &f[5..];
+    let learner_add = run(
+        &mut s,
+        &format!(
+            "{f}$ etcdctl --endpoints=http://192.168.0.6{ip}:2379 member add node05 --learner \
+             --peer-urls=http://192.168.0.65:2380"
+        ),
+    );
+    run(&mut s, "$ net heal");
+    // until the old leader follows a leader at the follower's term
+    let mut waited_ms = 0;
+    let together = |s: &mut Session| {
+        let (lead, term) = leader_and_term(s, leader).unwrap_or_default();
+        let (f_lead, f_term) = leader_and_term(s, f).unwrap_or_default();
+        lead != 0 && lead == f_lead && term == f_term
+    };
+    while !together(&mut s) && waited_ms < 60_000 {
+        run(&mut s, "$ sleep 0.1");
+        waited_ms += 100;
+    }
+    Outcome {
+        lost_during_cut,
+        learner_add,
+        rejoined_after_s: waited_ms as f64 / 1000.0,
+    }
+}
+
+#[test]
+fn etcd_3_5_keeps_its_streams_through_a_cut_and_3_4_loses_them() {
+    let v34 = cut_the_leader("3.4");
+    let v35 = cut_the_leader("3.5");
+    for (etcd, o) in [("3.4", &v34), ("3.5", &v35)] {
+        println!(
+            "{etcd}: {} streams lost during the cut; learner add: {}; old leader at the new \
+             term {:.1} s after the heal",
+            o.lost_during_cut,
+            o.learner_add.1.lines().last().unwrap_or_default(),
+            o.rejoined_after_s
+        );
+    }
+    // 3.4: each follower's two readers time out (the old leader's four too)
+    assert!(v34.lost_during_cut >= 4, "{}", v34.lost_during_cut);
+    assert_eq!(v34.learner_add.0, 1, "{}", v34.learner_add.1);
+    assert!(v34.learner_add.1.contains("etcdserver: unhealthy cluster"));
+    assert!(
+        (3.0..8.0).contains(&v34.rejoined_after_s),
+        "{}",
+        v34.rejoined_after_s
+    );
+    // 3.5: nothing lost, the learner added, and the old leader deaf until TCP
+    // retransmits: 255 × 202 ms after the first send into the cut (a 36 s
+    // cut: about 15.5 s after the heal, then a heartbeat's round)
+    assert_eq!(v35.lost_during_cut, 0);
+    assert_eq!(v35.learner_add.0, 0, "{}", v35.learner_add.1);
+    assert!(v35.learner_add.1.contains("added to cluster"));
+    assert!(
+        (14.0..21.0).contains(&v35.rejoined_after_s),
+        "{}",
+        v35.rejoined_after_s
+    );
+}
