@@ -129,4 +129,25 @@ describe('etcd versions', () => {
       await page.locator('[data-testid="lesson-etcd-line"]', { hasText: 'Runs on etcd 3.4.23' }).waitFor({ timeout: 15_000 });
     }, { name: 'versions-lesson-failure', viewport: { width: 1440, height: 900 } });
   });
+
+  test("a lesson's step on machines of the other etcd says so", async () => {
+    for (const viewport of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+      await withPage(browser, `${server.url}?lesson=001-learner-design&step=25`, async (page) => {
+        // the page replays the 24 steps before it first
+        await page.locator('[data-testid="lesson-etcd-line"]', { hasText: 'Runs on etcd 3.4.23' }).waitFor({ timeout: 60_000 });
+        const line = page.locator('[data-testid="lesson-machines-etcd"]');
+        await line.waitFor({ timeout: 30_000 });
+        assert.equal((await line.textContent()).trim(), "This step's machines run etcd 3.5.1.");
+        const tagged = Object.values(await tags(page));
+        assert.ok(tagged.length === 3 && tagged.every((v) => v === '3.5.1'), JSON.stringify(tagged));
+        await page.screenshot({ path: join(OUT, `versions-lesson-step-on-3.5-${viewport.width}x${viewport.height}.png`) });
+      }, { name: 'versions-lesson-step-failure', viewport });
+    }
+    // a step on the lesson's own etcd has no such line
+    await withPage(browser, `${server.url}?lesson=001-learner-design&step=2`, async (page) => {
+      await page.locator('[data-testid="lesson-etcd-line"]', { hasText: 'Runs on etcd 3.4.23' }).waitFor({ timeout: 15_000 });
+      await page.locator('[data-testid="etcd-line"]', { hasText: 'etcd 3.4.23' }).waitFor();
+      assert.equal(await page.locator('[data-testid="lesson-machines-etcd"]').count(), 0);
+    }, { name: 'versions-lesson-step-failure', viewport: { width: 1440, height: 900 } });
+  });
 });

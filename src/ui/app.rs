@@ -182,7 +182,8 @@ pub fn app() -> Html {
                             <section class="panel side" aria-label="Lesson and quorum">
                                 if o.shows("lesson") {
                                     <LessonPanel lesson={m.lesson.as_ref().map(Shared::new)} error={m.lesson_error.clone()}
-                                        idle={m.idle()} checks={lesson::checks(m)} etcd={m.etcd()} on_msg={on_msg.clone()} />
+                                        idle={m.idle()} checks={lesson::checks(m)} etcd={m.etcd()}
+                                        installed={lesson::installed(&m.view)} on_msg={on_msg.clone()} />
                                 }
                                 if o.shows("quorum") || o.shows("promises") {
                                     <div class="side-rest">

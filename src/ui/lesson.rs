@@ -325,7 +325,17 @@ pub struct LessonProps {
     /// The etcd the lesson's world runs on (`Model::etcd`): its header's,
     /// or the other one the learner chose.
     pub etcd: EtcdVersion,
+    /// The releases installed on the world's machines now, oldest first
+    /// ([`installed`]): a step may add machines on another release.
+    pub installed: Vec<EtcdVersion>,
     pub on_msg: Callback<Msg>,
+}
+
+/// The releases installed on the machines of `view`, oldest first, each once.
+pub fn installed(view: &crate::sim::view::WorldView) -> Vec<EtcdVersion> {
+    let all: std::collections::BTreeSet<EtcdVersion> =
+        view.machines.iter().map(|m| m.etcd).collect();
+    all.into_iter().collect()
 }
 
 /// The shown step's checks against the world, once its commands were typed and
@@ -461,6 +471,7 @@ pub fn lesson_panel(props: &LessonProps) -> Html {
                 { for error }
                 <p class="lesson-title" data-testid="lesson-title"><strong>{ &lesson.title }</strong></p>
                 { lesson_etcd(lesson.etcd, props.etcd, &props.on_msg) }
+                { machines_etcd(props.etcd, &props.installed) }
                 <h3 data-testid="lesson-step">{ format!("Step {} of {n}: {}", state.step + 1, bare_title(&step.title)) }</h3>
                 <div class="narration" data-testid="lesson-narration">{ narration(&step.narration) }</div>
                 { for question }
@@ -608,6 +619,31 @@ fn lesson_etcd(written: EtcdVersion, playing: EtcdVersion, on_msg: &Callback<Msg
                 title={format!("replay the lesson to this step with every machine on etcd {}", other.release())}>
                 if written == playing { { format!("Try on etcd {}", other.release()) } } else { { format!("Back to etcd {}", other.release()) } }
             </button>
+        </p>
+    }
+}
+
+/// A line under [`lesson_etcd`] when the machines run another release than
+/// the lesson plays on (a step that adds its machines with
+/// `--etcd-version`): which one, as the map's tabs say it. Nothing otherwise.
+fn machines_etcd(playing: EtcdVersion, installed: &[EtcdVersion]) -> Html {
+    if installed.is_empty() || installed == [playing] {
+        return html! {};
+    }
+    let badges = installed.iter().map(|v| {
+        html! {
+            <span class={classes!("etcd-badge", super::map::version_class(*v))}>
+                { format!("etcd {}", v.release()) }
+            </span>
+        }
+    });
+    let what = match installed.len() {
+        1 => "This step's machines run ",
+        _ => "This step's machines run a mix: ",
+    };
+    html! {
+        <p class="lesson-etcd small" data-testid="lesson-machines-etcd">
+            { what }{ for badges }{ "." }
         </p>
     }
 }
