@@ -1470,6 +1470,8 @@ mod tests {
             machines: &[],
             member_ids: &[],
             member_names: &[],
+            without_etcdutl: &[],
+            here: "",
         };
         let done = |l: &str| crate::shell::complete::complete(l, &ctx).candidates;
         assert_eq!(done("etcdctl get k --made"), ["--made-up="]);

@@ -40,6 +40,12 @@ pub struct Context<'a> {
     pub member_ids: &'a [u64],
     /// Member names: offered for `--name`; `member add NAME` offers machines not among them.
     pub member_names: &'a [String],
+    /// Machines whose etcd has no `etcdutl` (3.4.23: etcd 3.5 added it). A
+    /// line that runs on one is not offered it, as bash offers only the
+    /// commands on its `PATH`.
+    pub without_etcdutl: &'a [String],
+    /// The machine a line without a `HOST$` prompt runs on.
+    pub here: &'a str,
 }
 
 /// The completion of a line with the cursor at its end.
@@ -95,7 +101,12 @@ pub fn complete(line: &str, ctx: &Context) -> Completion {
     let args = words.get(assignments..).unwrap_or(&[]);
     let mut picked = Picked::new(cur);
     if args.is_empty() {
-        picked.words(command::commands());
+        let etcdutl = has_etcdutl(line, ctx);
+        picked.words(
+            command::commands()
+                .into_iter()
+                .filter(|c| etcdutl || *c != "etcdutl"),
+        );
         if !has_prompt && words.is_empty() && !cur.is_empty() {
             picked.machines(ctx, "$", &[]);
         }
@@ -103,6 +114,17 @@ pub fn complete(line: &str, ctx: &Context) -> Completion {
         command_args(&mut picked, args, ctx);
     }
     picked.finish(start)
+}
+
+/// Whether the machine `line` runs on (its prompt's, else the terminal's)
+/// has `etcdutl`.
+fn has_etcdutl(line: &str, ctx: &Context) -> bool {
+    let machine = match parse::split_prompt(line).0 {
+        parse::Prompt::Host(host) => host,
+        parse::Prompt::Current => ctx.here.to_string(),
+    };
+    let mut without = ctx.without_etcdutl.iter();
+    !without.any(|m| m.eq_ignore_ascii_case(&machine))
 }
 
 /// Where the command text starts in `line`, and whether a prompt precedes it. A
@@ -551,8 +573,34 @@ mod tests {
             machines: &machines,
             member_ids: &IDS,
             member_names: &names,
+            without_etcdutl: &[],
+            here: "",
         };
         complete(line, &ctx)
+    }
+
+    #[test]
+    fn etcdutl_is_offered_only_where_etcd_3_5_runs() {
+        let machines = strings(&["node01", "node02"]);
+        let old = strings(&["node01"]);
+        let on = |here: &str, line: &str| {
+            let ctx = Context {
+                machines: &machines,
+                member_ids: &[],
+                member_names: &[],
+                without_etcdutl: &old,
+                here,
+            };
+            complete(line, &ctx).candidates
+        };
+        // node01 runs 3.4.23: no etcdutl there, as bash would not find it
+        assert_eq!(on("node01", "et"), ["etcd", "etcdctl"]);
+        assert_eq!(on("node01", "etcdu"), Vec::<String>::new());
+        assert_eq!(on("node02", "et"), ["etcd", "etcdctl", "etcdutl"]);
+        // a prompt names the machine the line runs on, in any case
+        assert_eq!(on("node02", "NODE01$ et"), ["etcd", "etcdctl"]);
+        assert_eq!(on("node01", "node02$ et"), ["etcd", "etcdctl", "etcdutl"]);
+        assert_eq!(on("node02", "node02$ etcdutl sn"), ["snapshot"]);
     }
 
     fn cands(line: &str) -> Vec<String> {
@@ -774,6 +822,8 @@ mod tests {
             machines: &[],
             member_ids: &[],
             member_names: &[],
+            without_etcdutl: &[],
+            here: "",
         };
         assert!(complete("etcdctl member remove ", &none)
             .candidates
@@ -921,6 +971,8 @@ mod tests {
             machines: &machines,
             member_ids: &[],
             member_names: &[],
+            without_etcdutl: &[],
+            here: "",
         };
         assert_eq!(complete("ssh nö", &ctx).common, "nöde ");
         assert!(complete("ssh NÖ", &ctx).candidates.is_empty());

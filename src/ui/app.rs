@@ -226,7 +226,7 @@ pub fn app() -> Html {
                             <Terminal lines={Shared::new(&m.lines)} pending={m.pending.as_ref().map(Shared::new)}
                                 running_ms={m.pending.as_ref().map(|p| m.shown_ms.saturating_sub(p.start_ms))}
                                 queue={Shared::new(&m.queue)} partial={m.partial.clone()} prompt={m.prompt.clone()}
-                                history={Shared::new(&m.history)} words={Words::of(&m.view)}
+                                history={Shared::new(&m.history)} words={terminal_words(m)}
                                 on_run={on_type} {on_typed} />
                         }
                     </div>
@@ -396,6 +396,12 @@ struct HintProps {
     /// The etcd the running servers run: `etcd 3.4.23`, or for a mix each
     /// release's count, `etcd, mixed: 2 × 3.4.23, 1 × 3.5.1`.
     releases: String,
+}
+
+/// What the terminal's Tab completes, on the session's current machine.
+fn terminal_words(m: &Model) -> Words {
+    let here = m.session().current().unwrap_or_default().to_string();
+    Words::of(&m.view, &here)
 }
 
 /// The releases of the running servers, oldest first, as the hint says them

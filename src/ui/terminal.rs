@@ -21,6 +21,7 @@ use yew::prelude::*;
 
 use super::state::{Pending, Shared, TermKind, TermLine};
 use crate::shell::{actions, complete};
+use crate::sim::etcd::version::EtcdVersion;
 use crate::sim::view::{visible_string, visible_text, WorldView};
 
 /// What the terminal shows of the model, and what its keys need: the
@@ -54,11 +55,17 @@ pub struct Words {
     machines: Vec<String>,
     member_ids: Vec<u64>,
     member_names: Vec<String>,
+    /// Machines on etcd 3.4.23, which has no `etcdutl`.
+    without_etcdutl: Vec<String>,
+    /// The terminal's machine.
+    here: String,
 }
 
 impl Words {
-    /// The words of the world shown (cheap: a few names per machine).
-    pub fn of(view: &WorldView) -> Words {
+    /// The words of the world shown (cheap: a few names per machine), with
+    /// the terminal on machine `here`.
+    pub fn of(view: &WorldView, here: &str) -> Words {
+        let old = view.machines.iter().filter(|m| m.etcd == EtcdVersion::V3_4);
         let members = actions::members(view)
             .map(|p| p.members.as_slice())
             .unwrap_or_default();
@@ -70,6 +77,8 @@ impl Words {
                 .map(|m| m.name.clone())
                 .filter(|n| !n.is_empty())
                 .collect(),
+            without_etcdutl: old.map(|m| m.name.clone()).collect(),
+            here: here.to_string(),
         }
     }
 
@@ -78,6 +87,8 @@ impl Words {
             machines: &self.machines,
             member_ids: &self.member_ids,
             member_names: &self.member_names,
+            without_etcdutl: &self.without_etcdutl,
+            here: &self.here,
         }
     }
 }

@@ -367,6 +367,8 @@ mod tests {
             machines: &machines,
             member_ids: &[],
             member_names: &[],
+            without_etcdutl: &[],
+            here: "",
         };
         let c = |line: &str| complete(line, &ctx).candidates;
         assert!(c("net l").contains(&"loss".to_string()));
