@@ -177,10 +177,7 @@ impl World {
         url: Option<&str>,
     ) -> Result<(Rc<str>, u64), Reach> {
         let sender = self.machines.get(from);
-        let (cid, local) = sender
-            .and_then(|m| m.process.as_ref())
-            .map(|p| (p.server.cluster_id, p.server.id))
-            .unwrap_or((0, 0));
+        let (cid, local) = self.dialler(from);
         if let Some((target, pid)) = self.net.streams.get(from).and_then(|to| to.get(&id)) {
             // one lookup of each end: this runs for every raft message
             let peer = self.machines.get(target);
@@ -215,12 +212,7 @@ impl World {
         id: u64,
         url: Option<&str>,
     ) -> Result<(Rc<str>, u64), Reach> {
-        let (cid, local) = self
-            .machines
-            .get(from)
-            .and_then(|m| m.process.as_ref())
-            .map(|p| (p.server.cluster_id, p.server.id))
-            .unwrap_or((0, 0));
+        let (cid, local) = self.dialler(from);
         let url = url.map_or_else(
             || self.peer_url(from, id).unwrap_or_default(),
             str::to_string,
@@ -234,6 +226,13 @@ impl World {
             }
             other => Err(other),
         }
+    }
+
+    /// The cluster ID and member ID of `from`'s server, which a peer's
+    /// handler checks (0 and 0 when nothing runs there).
+    fn dialler(&self, from: &str) -> (u64, u64) {
+        let process = self.machines.get(from).and_then(|m| m.process.as_ref());
+        process.map_or((0, 0), |p| (p.server.cluster_id, p.server.id))
     }
 
     /// Whether a stream from `from` to `target` still stands across the cut
