@@ -891,12 +891,18 @@ EXCERPT_START, EXCERPT_END = "----- log excerpt:", "----- end excerpt -----"
 # What a command's real wall time has on top of its simulated run, in netns
 # transcripts (the loopback ones use CLIENT_STARTUP_S): etcdctl's start-up plus
 # `ip netns exec` (alone about 5 ms: the iptables commands' wall) for an echoed
-# command; for a call of an unechoed step, also the recorder's `timeout` and pipeline.
-# With these, the runner's stops land within 0.1 s of the real ones in 09-01, -02,
-# -04 and -05 (with 0.010 they came 0.3-2.2 s early: the error adds up over the
-# hundreds of quick calls of the polls).
+# command; for a call of an unechoed step, also the recorder's `timeout` and
+# pipeline (NETNS_STEP_EXTRA_S more). The error adds up over the hundreds of quick
+# calls of the polls: with 0.010 the runner's stops came 0.3-2.2 s early.
+#
+# Each recording measures its own: a call that ran into etcdctl's 5 s command
+# timeout spent exactly 5 s of simulated time, so its wall minus 5 s is the
+# overhead (`measured_overhead`). They differ by release and by run: 3.4.23's
+# recordings 17-25 ms, 3.5.1's 25-47 ms (its etcdctl starts slower). The default
+# is for a recording without such a call.
 NETNS_CLIENT_OVERHEAD_S = 0.020
-NETNS_STEP_OVERHEAD_S = 0.025
+NETNS_STEP_EXTRA_S = 0.005
+COMMAND_TIMEOUT_S = 5.0
 
 TERMS_COMMAND = "etcdctl --endpoints=http://{addr}:2379 --command-timeout=1s endpoint status -w json"
 PUT_COMMAND = "etcdctl --endpoints=http://{addr}:2379 put {key} {value}"
@@ -1161,6 +1167,21 @@ class NetnsMachines(Machines):
         return self.by_addr[NETNS_SUBNET + str(n)]
 
 
+def measured_overhead(tr: Transcript) -> float:
+    """The median of (wall - 5 s) over the etcdctl calls that ran into the default
+    5 s command timeout (see NETNS_CLIENT_OVERHEAD_S), in whole milliseconds."""
+    extra = sorted(ev.wall - COMMAND_TIMEOUT_S for ev in tr.events
+                   if ev.kind == "command" and ev.exit_status == 1
+                   and ev.text.startswith("etcdctl ") and "--command-timeout" not in ev.text
+                   and COMMAND_TIMEOUT_S <= ev.wall < COMMAND_TIMEOUT_S + 0.1
+                   and any("context deadline exceeded" in o for o in ev.output))
+    if not extra:
+        return NETNS_CLIENT_OVERHEAD_S
+    mid = len(extra) // 2
+    median = extra[mid] if len(extra) % 2 else (extra[mid - 1] + extra[mid]) / 2
+    return round(median, 3)
+
+
 class NetnsWriter(Writer):
     """Builds the script of a netns transcript: namespaces, iptables rules, unechoed steps."""
 
@@ -1178,6 +1199,8 @@ class NetnsWriter(Writer):
         self.prev_step: Optional[str] = None   # "put"/"terms" if the last timed event was one
         self.stop_times: Dict[str, float] = {}
         self.after_report = False
+        self.client_overhead = measured_overhead(tr)
+        self.step_overhead = self.client_overhead + NETNS_STEP_EXTRA_S
 
     def add(self, line: str) -> None:
         super().add(line)
@@ -1256,7 +1279,7 @@ class NetnsWriter(Writer):
         if note:
             self.add(note)
         self.add(f"{machine}$ {text}")
-        self.sim += max(ev.wall - NETNS_CLIENT_OVERHEAD_S, 0.0)
+        self.sim += max(ev.wall - self.client_overhead, 0.0)
 
     def iptables(self, ev: Event, argv: List[str], where: str) -> None:
         to = ev.ns
@@ -1317,7 +1340,7 @@ class NetnsWriter(Writer):
         each = (end - start) / len(ev.steps)
         for ns, cmd in ev.steps:
             self.add(f"{self.m.ns(ns)}$ {cmd}")
-            self.sim += max(each - NETNS_STEP_OVERHEAD_S, 0.0)
+            self.sim += max(each - self.step_overhead, 0.0)
         self.timed(end, ev.text)
 
     def on_last_poll(self, ev: Event, where: str) -> None:
@@ -1329,7 +1352,7 @@ class NetnsWriter(Writer):
         self.add(f"# (transcript line {ev.line_no}, not echoed: {ev.raw.rstrip()}) its last "
                  f"call, assumed to take {seconds_text(ev.wall)} s; from {ev.name}")
         self.add(f"{machine}$ {cmd}")
-        self.sim += max(ev.wall - NETNS_CLIENT_OVERHEAD_S, 0.0)
+        self.sim += max(ev.wall - self.client_overhead, 0.0)
         self.timed(end)
 
     def finish(self) -> None:

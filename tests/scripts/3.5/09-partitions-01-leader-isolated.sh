@@ -52,18 +52,18 @@ node02$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.2:2379 --comma
 node03$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint health
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
 # leader = node01; followers = node02, node03
-$ sleep 0.09
+$ sleep 0.1
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo before-cut
 
 # CUT: node01 (leader) <-/-> node02 and node01 <-/-> node03
 # real run: [TCUT=10:06:49.768]
-$ sleep 0.07
+$ sleep 0.08
 node01$ net cut 'node02->node01'
 $ sleep 0.04
 node02$ net cut 'node01->node02'
 $ sleep 0.04
 node01$ net cut 'node03->node01'
-$ sleep 0.02
+$ sleep 0.03
 node03$ net cut 'node01->node03'
 
 # client on the old leader's host, right after the cut: put (default --command-timeout=5s)
@@ -75,39 +75,39 @@ $ sleep 0.06
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status -w table
 
 # new leader? (asked from node02's host)
-$ sleep 0.05
+$ sleep 0.07
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
 # new leader = node03
 
 # client on the new leader's host
-$ sleep 5.1
+$ sleep 5.11
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 put foo via-new-leader
-$ sleep 0.05
+$ sleep 0.06
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 get foo
 
 # client on the old leader's host again (old leader now a leaderless follower)
 $ sleep 0.05
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo via-old-leader-2
-$ sleep 0.04
+$ sleep 0.06
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 get foo
-$ sleep 0.04
+$ sleep 0.06
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 get foo --consistency=s
-$ sleep 0.05
+$ sleep 0.06
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member list
 
 # majority side: member list, endpoint health --cluster, member add --learner while the old leader is cut
-$ sleep 0.06
+$ sleep 0.07
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member list -w table
-$ sleep 0.05
+$ sleep 0.06
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint health --cluster -w table
-$ sleep 0.05
+$ sleep 0.06
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.05
+$ sleep 0.07
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status -w table
 
 # HEAL: flush all DROP rules
 # real run: [THEAL=10:07:25.804  (cut lasted +36.036 s)]
-$ sleep 0.08
+$ sleep 0.07
 # node01: iptables -F INPUT heals every link into node01; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node01$ net heal node02 node01
 node01$ net cut 'node01->node02'
@@ -121,91 +121,91 @@ $ sleep 0.03
 node03$ net heal node01 node03
 
 # retry 'member add node05 --learner' on node02 every 0.5 s until it succeeds (strict-reconfig-check: all voters connected for >= 5 s)
-$ sleep 0.03
+$ sleep 0.04
 # (transcript line 140, not echoed: attempt 1: sent at +0.137 s after heal, answered at +0.168 s: exit=1: Error: etcdserver: member ID already exist)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 143, not echoed: attempt 2: sent at +0.698 s after heal, answered at +0.737 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 144, not echoed: attempt 3: sent at +1.262 s after heal, answered at +1.287 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
 $ sleep 0.55
 # (transcript line 145, not echoed: attempt 4: sent at +1.815 s after heal, answered at +1.844 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.56
+$ sleep 0.57
 # (transcript line 146, not echoed: attempt 5: sent at +2.387 s after heal, answered at +2.419 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.56
+$ sleep 0.57
 # (transcript line 147, not echoed: attempt 6: sent at +2.958 s after heal, answered at +2.994 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.54
+$ sleep 0.56
 # (transcript line 148, not echoed: attempt 7: sent at +3.518 s after heal, answered at +3.542 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
 $ sleep 0.55
 # (transcript line 149, not echoed: attempt 8: sent at +4.072 s after heal, answered at +4.108 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.57
+$ sleep 0.58
 # (transcript line 150, not echoed: attempt 9: sent at +4.652 s after heal, answered at +4.690 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.56
+$ sleep 0.57
 # (transcript line 151, not echoed: attempt 10: sent at +5.228 s after heal, answered at +5.259 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.57
+$ sleep 0.58
 # (transcript line 152, not echoed: attempt 11: sent at +5.809 s after heal, answered at +5.843 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.55
+$ sleep 0.57
 # (transcript line 153, not echoed: attempt 12: sent at +6.382 s after heal, answered at +6.408 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
 $ sleep 0.55
 # (transcript line 154, not echoed: attempt 13: sent at +6.930 s after heal, answered at +6.953 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.54
+$ sleep 0.55
 # (transcript line 155, not echoed: attempt 14: sent at +7.477 s after heal, answered at +7.513 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 156, not echoed: attempt 15: sent at +8.040 s after heal, answered at +8.071 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.56
+$ sleep 0.57
 # (transcript line 157, not echoed: attempt 16: sent at +8.612 s after heal, answered at +8.655 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.54
+$ sleep 0.55
 # (transcript line 158, not echoed: attempt 17: sent at +9.175 s after heal, answered at +9.205 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.54
+$ sleep 0.56
 # (transcript line 159, not echoed: attempt 18: sent at +9.728 s after heal, answered at +9.759 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.56
+$ sleep 0.57
 # (transcript line 160, not echoed: attempt 19: sent at +10.297 s after heal, answered at +10.332 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 161, not echoed: attempt 20: sent at +10.865 s after heal, answered at +10.891 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
 $ sleep 0.56
 # (transcript line 162, not echoed: attempt 21: sent at +11.425 s after heal, answered at +11.454 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.54
+$ sleep 0.56
 # (transcript line 163, not echoed: attempt 22: sent at +11.981 s after heal, answered at +12.008 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
 $ sleep 0.56
 # (transcript line 164, not echoed: attempt 23: sent at +12.544 s after heal, answered at +12.575 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.57
+$ sleep 0.58
 # (transcript line 165, not echoed: attempt 24: sent at +13.121 s after heal, answered at +13.150 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.54
+$ sleep 0.55
 # (transcript line 166, not echoed: attempt 25: sent at +13.674 s after heal, answered at +13.696 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
 $ sleep 0.55
 # (transcript line 167, not echoed: attempt 26: sent at +14.223 s after heal, answered at +14.259 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.56
+$ sleep 0.57
 # (transcript line 168, not echoed: attempt 27: sent at +14.800 s after heal, answered at +14.868 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.56
+$ sleep 0.58
 # (transcript line 169, not echoed: attempt 28: sent at +15.409 s after heal, answered at +15.451 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.54
+$ sleep 0.56
 # (transcript line 170, not echoed: attempt 29: sent at +15.976 s after heal, answered at +16.001 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
 $ sleep 0.55
@@ -214,42 +214,42 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner -
 $ sleep 0.55
 # (transcript line 172, not echoed: attempt 31: sent at +17.084 s after heal, answered at +17.107 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 173, not echoed: attempt 32: sent at +17.640 s after heal, answered at +17.683 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
 $ sleep 0.57
 # (transcript line 174, not echoed: attempt 33: sent at +18.224 s after heal, answered at +18.256 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.56
+$ sleep 0.58
 # (transcript line 175, not echoed: attempt 34: sent at +18.796 s after heal, answered at +18.824 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
 $ sleep 0.55
 # (transcript line 176, not echoed: attempt 35: sent at +19.354 s after heal, answered at +19.388 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.55
+$ sleep 0.57
 # (transcript line 177, not echoed: attempt 36: sent at +19.922 s after heal, answered at +19.976 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.55
+$ sleep 0.57
 # (transcript line 178, not echoed: attempt 37: sent at +20.508 s after heal, answered at +20.576 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.56
+$ sleep 0.57
 # (transcript line 179, not echoed: attempt 38: sent at +21.112 s after heal, answered at +21.141 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.56
+$ sleep 0.57
 # (transcript line 180, not echoed: attempt 39: sent at +21.687 s after heal, answered at +21.719 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
-$ sleep 0.56
+$ sleep 0.57
 # (transcript line 181, not echoed: attempt 40: sent at +22.258 s after heal, answered at +22.283 s: exit=1: Error: etcdserver: Peer URLs already exists)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node05 --learner --peer-urls=http://10.200.0.5:2380
 
 # after the heal
 $ sleep 0.58
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
-$ sleep 0.05
+$ sleep 0.07
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 get foo
-$ sleep 0.06
+$ sleep 0.07
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo after-heal-via-old-leader
-$ sleep 0.04
+$ sleep 0.06
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member list
 
 # TIMINGS (receive-time stamps of log lines minus TCUT=10:06:49.768 or THEAL=10:07:25.804)

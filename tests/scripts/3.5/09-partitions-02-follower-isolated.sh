@@ -49,12 +49,12 @@ node02$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.2:2379 --comma
 node03$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint health
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 # leader = node01; followers = node02, node03
-$ sleep 0.08
+$ sleep 0.11
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v0
 
 # CUT: node03 (follower) <-/-> node01 and node03 <-/-> node02
 # real run: [TCUT=10:08:00.247]
-$ sleep 0.07
+$ sleep 0.08
 node03$ net cut 'node01->node03'
 $ sleep 0.03
 node01$ net cut 'node03->node01'
@@ -69,40 +69,40 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v1
 $ sleep 0.52
 # (transcript line 40, not echoed: [put foo v2 via node01: exit=0 'OK' t=10:08:00.968])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v2
-$ sleep 0.53
+$ sleep 0.56
 # (transcript line 41, not echoed: [put foo v3 via node01: exit=0 'OK' t=10:08:01.504])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v3
-$ sleep 0.52
+$ sleep 0.53
 # (transcript line 42, not echoed: [put foo v4 via node01: exit=0 'OK' t=10:08:02.035])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v4
 $ sleep 0.53
 # (transcript line 43, not echoed: [put foo v5 via node01: exit=0 'OK' t=10:08:02.566])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v5
-$ sleep 0.52
+$ sleep 0.53
 # (transcript line 44, not echoed: [put foo v6 via node01: exit=0 'OK' t=10:08:03.104])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v6
-$ sleep 0.53
+$ sleep 0.54
 # (transcript line 45, not echoed: [put foo v7 via node01: exit=0 'OK' t=10:08:03.644])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v7
-$ sleep 0.52
+$ sleep 0.54
 # (transcript line 46, not echoed: [put foo v8 via node01: exit=0 'OK' t=10:08:04.170])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v8
 $ sleep 0.53
 # (transcript line 47, not echoed: [put foo v9 via node01: exit=0 'OK' t=10:08:04.711])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v9
-$ sleep 0.52
+$ sleep 0.54
 # (transcript line 48, not echoed: [put foo v10 via node01: exit=0 'OK' t=10:08:05.258])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v10
-$ sleep 0.53
+$ sleep 0.55
 # (transcript line 49, not echoed: [put foo v11 via node01: exit=0 'OK' t=10:08:05.789])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v11
-$ sleep 0.52
+$ sleep 0.53
 # (transcript line 50, not echoed: [put foo v12 via node01: exit=0 'OK' t=10:08:06.320])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v12
 $ sleep 0.53
 # (transcript line 51, not echoed: [put foo v13 via node01: exit=0 'OK' t=10:08:06.851])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v13
-$ sleep 0.52
+$ sleep 0.53
 # (transcript line 52, not echoed: [put foo v14 via node01: exit=0 'OK' t=10:08:07.381])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v14
 $ sleep 0.53
@@ -111,46 +111,46 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v15
 $ sleep 0.52
 # (transcript line 54, not echoed: [put foo v16 via node01: exit=0 'OK' t=10:08:08.446])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v16
-$ sleep 0.53
+$ sleep 0.54
 # (transcript line 55, not echoed: [put foo v17 via node01: exit=0 'OK' t=10:08:09.022])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v17
-$ sleep 0.52
+$ sleep 0.56
 # (transcript line 56, not echoed: [put foo v18 via node01: exit=0 'OK' t=10:08:09.569])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v18
-$ sleep 0.53
+$ sleep 0.54
 # (transcript line 57, not echoed: [put foo v19 via node01: exit=0 'OK' t=10:08:10.104])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v19
-$ sleep 0.52
+$ sleep 0.54
 # (transcript line 58, not echoed: [put foo v20 via node01: exit=0 'OK' t=10:08:10.632])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v20
 $ sleep 0.53
 # (transcript line 59, not echoed: [put foo v21 via node01: exit=0 'OK' t=10:08:11.167])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v21
-$ sleep 0.52
+$ sleep 0.53
 # (transcript line 60, not echoed: [put foo v22 via node01: exit=0 'OK' t=10:08:11.700])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v22
 $ sleep 0.53
 # (transcript line 61, not echoed: [put foo v23 via node01: exit=0 'OK' t=10:08:12.253])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v23
-$ sleep 0.55
+$ sleep 0.58
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v24
-$ sleep 0.52
+$ sleep 0.55
 # (transcript line 65, not echoed: [10:08:13.408] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
 
 # views from both sides during the cut
-$ sleep 0.09
+$ sleep 0.1
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
-$ sleep 0.05
+$ sleep 0.07
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status -w table
-$ sleep 0.06
+$ sleep 0.09
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s
 
 # HEAL
 # real run: [THEAL=10:08:18.679  (cut lasted +18.432 s)]
-$ sleep 0.08
+$ sleep 0.1
 # node01: iptables -F INPUT heals every link into node01; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node01$ net heal node03 node01
 node01$ net cut 'node01->node03'
@@ -169,116 +169,116 @@ $ sleep 0.03
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 101, not echoed: [10:08:19.275] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.37
 # (transcript line 102, not echoed: [10:08:19.622] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 103, not echoed: [10:08:20.015] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.39
 # (transcript line 104, not echoed: [10:08:20.373] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.36
 # (transcript line 105, not echoed: [10:08:20.728] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 106, not echoed: [10:08:21.071] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 107, not echoed: [10:08:21.444] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.37
 # (transcript line 108, not echoed: [10:08:21.903] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.41
 # (transcript line 109, not echoed: [10:08:22.257] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 110, not echoed: [10:08:22.614] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.36
 # (transcript line 111, not echoed: [10:08:22.967] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 112, not echoed: [10:08:23.340] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.37
 # (transcript line 113, not echoed: [10:08:23.752] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.41
 # (transcript line 114, not echoed: [10:08:24.119] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.37
 # (transcript line 115, not echoed: [10:08:24.478] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 116, not echoed: [10:08:24.993] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.4
 # (transcript line 117, not echoed: [10:08:25.372] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.38
 # (transcript line 118, not echoed: [10:08:25.731] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.36
 # (transcript line 119, not echoed: [10:08:26.091] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 120, not echoed: [10:08:26.615] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.41
 # (transcript line 121, not echoed: [10:08:26.982] node01:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":36 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.13
+$ sleep 0.17
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 get foo
 $ sleep 0.04
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
-$ sleep 3.05
+$ sleep 3.06
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status --cluster -w table
 
 # TIMINGS (receive-time stamps minus TCUT=10:08:00.247 or THEAL=10:08:18.679)
@@ -291,7 +291,7 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status --cluster -w 
 # (not commands: log excerpts of the real run, transcript lines 216-312)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.34
+$ sleep 0.37
 node03$ kill etcd
 node03$ wait
 $ sleep 1.03

@@ -53,13 +53,13 @@ node03$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.3:2379 --comma
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 # leader = node01; followers = node02, node03
 # (timing: starts at +7.16s, in the Unix second the real run hashed into member ID 1ee8f335a4d1d992)
-$ sleep 0.04
+$ sleep 0.05
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member add node04 --peer-urls=http://10.200.0.4:2380
-$ sleep 4.09
+$ sleep 4.1
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member list
 $ sleep 0.05
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo with-4-members
-$ sleep 0.04
+$ sleep 0.05
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 
 # 2-2 SPLIT: {node01 (leader), node02} | {node03, pn4 (node04, not running)}
@@ -85,15 +85,15 @@ $ sleep 3.01
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.1
+$ sleep 0.12
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo during-split-side-A
 $ sleep 0.04
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 put foo during-split-side-C
-$ sleep 0.04
+$ sleep 0.05
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status -w table
 $ sleep 0.06
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status -w table
-$ sleep 0.04
+$ sleep 0.05
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 get foo --consistency=s
 $ sleep 0.02
 # (transcript line 95, not echoed: [10:08:58.258] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":13 "raftTerm":2  |)
@@ -103,7 +103,7 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint
 
 # HEAL
 # real run: [THEAL=10:08:58.291  (split lasted +14.084 s)]
-$ sleep 0.13
+$ sleep 0.14
 # node01: iptables -F INPUT heals every link into node01; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node01$ net heal node03 node01
 node01$ net cut 'node01->node03'
@@ -115,7 +115,7 @@ node02$ net heal node03 node02
 node02$ net cut 'node02->node03'
 node02$ net heal node04 node02
 node02$ net cut 'node02->node04'
-$ sleep 0.04
+$ sleep 0.05
 # node03: iptables -F INPUT heals every link into node03
 node03$ net heal node01 node03
 node03$ net heal node02 node03
@@ -124,10 +124,10 @@ $ sleep 0.05
 node04$ net heal node01 node04
 node04$ net heal node02 node04
 # skipped (a poll every 0.25 s from the heal until a leader shows: the transcript gives only its last answer, not how many times it asked): node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster
-$ sleep 13.57
+$ sleep 13.56
 # (transcript line 107, not echoed: [10:09:12.041] leader after heal: node03) its last call, assumed to take 0.03 s; from 09-partitions-03-four-members.sh:42, leader_node $A with A = node02 ('# leader = node02' at transcript line 22)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster
-$ sleep 0.03
+$ sleep 0.04
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo after-heal
 $ sleep 0.04
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
@@ -142,7 +142,7 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w 
 # (not commands: log excerpts of the real run, transcript lines 252-381)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.53
+$ sleep 0.54
 node03$ kill etcd
 node03$ wait
 $ sleep 1.13
@@ -165,13 +165,13 @@ node02$ etcd --name node02 --data-dir /tmp/partition-work/s03b1/node02 \
   --advertise-client-urls http://10.200.0.2:2379 --listen-client-urls http://10.200.0.2:2379 \
   --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380 \
   --initial-cluster-state new
-$ sleep 0.31
+$ sleep 0.32
 node03$ etcd --name node03 --data-dir /tmp/partition-work/s03b1/node03 \
   --initial-advertise-peer-urls http://10.200.0.3:2380 --listen-peer-urls http://10.200.0.3:2380 \
   --advertise-client-urls http://10.200.0.3:2379 --listen-client-urls http://10.200.0.3:2379 \
   --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380 \
   --initial-cluster-state new
-$ sleep 6.92
+$ sleep 6.91
 # (not echoed in the transcript: wait_healthy, 09-partitions-lib.sh:124 (start3))
 node01$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint health
 node02$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint health
@@ -179,7 +179,7 @@ node03$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.3:2379 --comma
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 # leader = node02; followers = node01, node03
 # real run: [TCUT=10:09:28.691] cut follower node03 from node02 and node01
-$ sleep 0.11
+$ sleep 0.12
 node03$ net cut 'node02->node03'
 $ sleep 0.04
 node02$ net cut 'node03->node02'
@@ -187,49 +187,49 @@ $ sleep 0.03
 node03$ net cut 'node01->node03'
 $ sleep 0.04
 node01$ net cut 'node03->node01'
-$ sleep 3.04
+$ sleep 3.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo before-add
 # (timing: starts at +59.16s, in the Unix second the real run hashed into member ID beeeebea7922edc2)
-$ sleep 0.02
+$ sleep 0.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node04 --peer-urls=http://10.200.0.4:2380
 # real run: [member add returned at +3.280 s after the cut]
 # real run: TIMING node02: first 'became inactive' after the cut (the transport noticing the cut): (no matching line: became inactive)
-$ sleep 0.09
+$ sleep 0.1
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node04 --learner --peer-urls=http://10.200.0.4:2380
 $ sleep 0.04
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member add node04 --peer-urls=http://10.200.0.4:2380
 $ sleep 0.04
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member list
-$ sleep 0.02
+$ sleep 0.03
 # (transcript line 437, not echoed: [10:09:37.172] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 438, not echoed: [10:09:37.747] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 439, not echoed: [10:09:38.328] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 440, not echoed: [10:09:38.908] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 441, not echoed: [10:09:39.488] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 442, not echoed: [10:09:40.073] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.58
+$ sleep 0.6
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo after-add
 $ sleep 0.06
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status -w table
 # real run: [THEAL=10:09:45.727]
-$ sleep 0.07
+$ sleep 0.08
 # node01: iptables -F INPUT heals every link into node01; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node01$ net heal node03 node01
 node01$ net cut 'node01->node03'
@@ -248,47 +248,47 @@ $ sleep 0.01
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 464, not echoed: [10:09:46.383] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 465, not echoed: [10:09:46.740] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 466, not echoed: [10:09:47.114] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 467, not echoed: [10:09:47.471] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 468, not echoed: [10:09:47.840] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 469, not echoed: [10:09:48.240] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 470, not echoed: [10:09:48.616] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 471, not echoed: [10:09:49.012] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 472, not echoed: [10:09:49.351] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
@@ -298,87 +298,87 @@ $ sleep 0.33
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 474, not echoed: [10:09:50.125] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 475, not echoed: [10:09:50.472] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 476, not echoed: [10:09:50.845] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 477, not echoed: [10:09:51.216] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 478, not echoed: [10:09:51.584] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 479, not echoed: [10:09:51.939] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 480, not echoed: [10:09:52.303] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 481, not echoed: [10:09:52.660] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 482, not echoed: [10:09:53.016] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 483, not echoed: [10:09:53.415] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 484, not echoed: [10:09:53.761] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 485, not echoed: [10:09:54.116] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 486, not echoed: [10:09:54.463] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 487, not echoed: [10:09:54.840] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 488, not echoed: [10:09:55.204] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 489, not echoed: [10:09:55.543] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"leader":5931372684475927308 "raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.11
+$ sleep 0.13
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo after-heal
 $ sleep 0.05
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list
@@ -393,7 +393,7 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 # (not commands: log excerpts of the real run, transcript lines 597-726)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.35
+$ sleep 0.36
 node03$ kill etcd
 node03$ wait
 $ sleep 1.05
@@ -432,13 +432,13 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w 
 # real run: [TCUT=10:10:13.669] cut follower node03 from node01 and node02
 $ sleep 0.08
 node03$ net cut 'node01->node03'
-$ sleep 0.01
+$ sleep 0.02
 node01$ net cut 'node03->node01'
 $ sleep 0.02
 node03$ net cut 'node02->node03'
-$ sleep 0.02
+$ sleep 0.01
 node02$ net cut 'node03->node02'
-$ sleep 8.02
+$ sleep 8.03
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo before-add
 $ sleep 0.05
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member add node04 --peer-urls=http://10.200.0.4:2380
@@ -448,13 +448,13 @@ $ sleep 0.07
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member add node04 --learner --peer-urls=http://10.200.0.4:2380
 $ sleep 0.04
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node04 --peer-urls=http://10.200.0.4:2380
-$ sleep 0.03
+$ sleep 0.04
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member list
-$ sleep 0.02
+$ sleep 0.03
 # (transcript line 782, not echoed: [10:10:27.046] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 783, not echoed: [10:10:27.594] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -462,7 +462,7 @@ $ sleep 0.55
 # (transcript line 784, not echoed: [10:10:28.166] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 785, not echoed: [10:10:28.718] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -470,16 +470,16 @@ $ sleep 0.55
 # (transcript line 786, not echoed: [10:10:29.285] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 787, not echoed: [10:10:29.831] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 $ sleep 0.56
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo after-add
-$ sleep 0.03
+$ sleep 0.04
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status -w table
 # real run: [THEAL=10:10:35.421]
-$ sleep 0.04
+$ sleep 0.05
 # node01: iptables -F INPUT heals every link into node01; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node01$ net heal node03 node01
 node01$ net cut 'node01->node03'
@@ -491,23 +491,24 @@ $ sleep 0.02
 # node03: iptables -F INPUT heals every link into node03
 node03$ net heal node01 node03
 node03$ net heal node02 node03
-$ sleep 0.03
+$ sleep 0.02
 # node04: iptables -F INPUT (no DROP rule there: nothing to heal)
+$ sleep 0.01
 # (transcript line 808, not echoed: [10:10:35.599] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 809, not echoed: [10:10:35.935] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 810, not echoed: [10:10:36.277] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 811, not echoed: [10:10:36.600] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -517,12 +518,12 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 813, not echoed: [10:10:37.280] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 814, not echoed: [10:10:37.617] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -532,17 +533,17 @@ $ sleep 0.33
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 816, not echoed: [10:10:38.283] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 817, not echoed: [10:10:38.620] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 818, not echoed: [10:10:38.956] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -552,7 +553,7 @@ $ sleep 0.33
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 820, not echoed: [10:10:39.620] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -562,19 +563,19 @@ $ sleep 0.33
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 822, not echoed: [10:10:40.302] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 823, not echoed: [10:10:40.645] node01:"raftIndex":13 "raftTerm":2  | node02:"raftIndex":13 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.09
+$ sleep 0.11
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo after-heal
-$ sleep 0.03
+$ sleep 0.04
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 
 # TIMINGS part B2 (TCUT=10:10:13.669 TADD=10:10:21.785 THEAL=10:10:35.421)
@@ -587,13 +588,13 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 # (not commands: log excerpts of the real run, transcript lines 931-1060)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.18
+$ sleep 0.19
 node03$ kill etcd
 node03$ wait
 $ sleep 0.72
 node02$ kill etcd
 node02$ wait
-$ sleep 8.08
+$ sleep 8.07
 node01$ kill etcd
 node01$ wait
 
@@ -616,7 +617,7 @@ node03$ etcd --name node03 --data-dir /tmp/partition-work/s03c/node03 \
   --advertise-client-urls http://10.200.0.3:2379 --listen-client-urls http://10.200.0.3:2379 \
   --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380 \
   --initial-cluster-state new --strict-reconfig-check=false
-$ sleep 6.5
+$ sleep 6.51
 # (not echoed in the transcript: wait_healthy, 09-partitions-lib.sh:124 (start3))
 node01$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint health
 node02$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint health
@@ -638,13 +639,13 @@ $ sleep 0.04
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node04 --peer-urls=http://10.200.0.4:2380
 # real run: [member add returned at +8.162 s after the cut]
 # real run: TIMING node02: first 'became inactive' after the cut (the transport noticing the cut): (no matching line: became inactive)
-$ sleep 0.05
+$ sleep 0.06
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member list
 $ sleep 0.02
 # (transcript line 1108, not echoed: [10:11:12.747] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.57
 # (transcript line 1109, not echoed: [10:11:13.303] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
@@ -652,28 +653,28 @@ $ sleep 0.55
 # (transcript line 1110, not echoed: [10:11:13.864] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 1111, not echoed: [10:11:14.423] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 1112, not echoed: [10:11:14.988] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 # (transcript line 1113, not echoed: [10:11:15.562] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.57
+$ sleep 0.58
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo after-add
-$ sleep 0.03
+$ sleep 0.04
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status -w table
 # real run: [THEAL=10:11:21.156]
-$ sleep 0.04
+$ sleep 0.05
 # node01: iptables -F INPUT heals every link into node01; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node01$ net heal node03 node01
 node01$ net cut 'node01->node03'
-$ sleep 0.03
+$ sleep 0.02
 # node02: iptables -F INPUT heals every link into node02; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node02$ net heal node03 node02
 node02$ net cut 'node02->node03'
@@ -683,16 +684,17 @@ node03$ net heal node01 node03
 node03$ net heal node02 node03
 $ sleep 0.03
 # node04: iptables -F INPUT (no DROP rule there: nothing to heal)
+$ sleep 0.01
 # (transcript line 1134, not echoed: [10:11:21.353] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 1135, not echoed: [10:11:21.689] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 1136, not echoed: [10:11:22.018] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
@@ -702,7 +704,7 @@ $ sleep 0.33
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 1138, not echoed: [10:11:22.677] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
@@ -712,17 +714,17 @@ $ sleep 0.33
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 1140, not echoed: [10:11:23.353] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 1141, not echoed: [10:11:23.682] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 1142, not echoed: [10:11:24.008] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
@@ -732,7 +734,7 @@ $ sleep 0.33
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 1144, not echoed: [10:11:24.674] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
@@ -742,22 +744,22 @@ $ sleep 0.33
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 1146, not echoed: [10:11:25.359] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 1147, not echoed: [10:11:25.701] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 1148, not echoed: [10:11:26.042] node02:"raftIndex":13 "raftTerm":2  | node01:"raftIndex":13 "raftTerm":2  | node03:"leader":5931372684475927308 "raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.09
+$ sleep 0.11
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo after-heal
 $ sleep 0.04
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list

@@ -52,14 +52,13 @@ node03$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.3:2379 --comma
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 # leader = node02; followers = node01, node03
 # real run: [TCUT=10:11:37.066]
-$ sleep 0.07
+$ sleep 0.09
 node03$ net cut 'node02->node03'
-$ sleep 0.01
 # (transcript line 26, not echoed: [10:11:37.169] node02:"leader":5931372684475927308 "raftIndex":11 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":11 "raftTerm":2  | node03:"leader":5931372684475927308 "raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.09
 # (transcript line 27, not echoed: [put foo p1 via node01: exit=0 'OK' t=10:11:37.201])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p1
 $ sleep 0.63
@@ -67,7 +66,7 @@ $ sleep 0.63
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.08
 # (transcript line 29, not echoed: [put foo p2 via node01: exit=0 'OK' t=10:11:37.912])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p2
 $ sleep 0.63
@@ -75,71 +74,71 @@ $ sleep 0.63
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.08
 # (transcript line 31, not echoed: [put foo p3 via node01: exit=0 'OK' t=10:11:38.635])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p3
-$ sleep 0.63
+$ sleep 0.65
 # (transcript line 32, not echoed: [10:11:39.326] node02:"leader":5931372684475927308 "raftIndex":14 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":14 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.09
 # (transcript line 33, not echoed: [put foo p4 via node01: exit=0 'OK' t=10:11:39.367])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p4
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 34, not echoed: [10:11:40.068] node02:"leader":5931372684475927308 "raftIndex":15 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":15 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.1
 # (transcript line 35, not echoed: [put foo p5 via node01: exit=0 'OK' t=10:11:40.114])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p5
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 36, not echoed: [10:11:40.824] node02:"leader":5931372684475927308 "raftIndex":16 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":16 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.11
 # (transcript line 37, not echoed: [put foo p6 via node01: exit=0 'OK' t=10:11:40.871])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p6
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 38, not echoed: [10:11:41.560] node02:"leader":5931372684475927308 "raftIndex":17 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":17 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.09
 # (transcript line 39, not echoed: [put foo p7 via node01: exit=0 'OK' t=10:11:41.599])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p7
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 40, not echoed: [10:11:42.290] node02:"leader":5931372684475927308 "raftIndex":18 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":18 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.09
 # (transcript line 41, not echoed: [put foo p8 via node01: exit=0 'OK' t=10:11:42.339])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p8
-$ sleep 0.63
+$ sleep 0.65
 # (transcript line 42, not echoed: [10:11:43.040] node02:"leader":5931372684475927308 "raftIndex":19 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":19 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.1
 # (transcript line 43, not echoed: [put foo p9 via node01: exit=0 'OK' t=10:11:43.088])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p9
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 44, not echoed: [10:11:43.775] node02:"leader":5931372684475927308 "raftIndex":20 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":20 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.09
 # (transcript line 45, not echoed: [put foo p10 via node01: exit=0 'OK' t=10:11:43.819])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p10
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 46, not echoed: [10:11:44.495] node02:"leader":5931372684475927308 "raftIndex":21 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":21 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.08
 # (transcript line 47, not echoed: [put foo p11 via node01: exit=0 'OK' t=10:11:44.531])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p11
 $ sleep 0.63
@@ -147,15 +146,15 @@ $ sleep 0.63
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.09
 # (transcript line 49, not echoed: [put foo p12 via node01: exit=0 'OK' t=10:11:45.255])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p12
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 50, not echoed: [10:11:45.955] node02:"leader":5931372684475927308 "raftIndex":23 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":23 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.1
 # (transcript line 51, not echoed: [put foo p13 via node01: exit=0 'OK' t=10:11:45.994])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p13
 $ sleep 0.63
@@ -163,182 +162,182 @@ $ sleep 0.63
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.09
 # (transcript line 53, not echoed: [put foo p14 via node01: exit=0 'OK' t=10:11:46.723])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo p14
-$ sleep 0.66
+$ sleep 0.67
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
-$ sleep 0.04
+$ sleep 0.06
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 put foo via-cut-follower
 # real run: [THEAL=10:11:52.474  (cut lasted +15.408 s)]
-$ sleep 0.09
+$ sleep 0.11
 # node02: iptables -F INPUT (no DROP rule there: nothing to heal)
 $ sleep 0.03
 # node01: iptables -F INPUT (no DROP rule there: nothing to heal)
-$ sleep 0.04
+$ sleep 0.03
 # node03: iptables -F INPUT heals every link into node03
 node03$ net heal node02 node03
-$ sleep 0.01
+$ sleep 0.02
 # (transcript line 74, not echoed: [10:11:52.699] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 75, not echoed: [10:11:53.061] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.37
 # (transcript line 76, not echoed: [10:11:53.411] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 77, not echoed: [10:11:53.752] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 78, not echoed: [10:11:54.106] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 79, not echoed: [10:11:54.464] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.36
 # (transcript line 80, not echoed: [10:11:54.824] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 81, not echoed: [10:11:55.173] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 82, not echoed: [10:11:55.536] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 83, not echoed: [10:11:55.889] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 84, not echoed: [10:11:56.248] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 85, not echoed: [10:11:56.615] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.37
 # (transcript line 86, not echoed: [10:11:56.972] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 87, not echoed: [10:11:57.316] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 88, not echoed: [10:11:57.671] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 89, not echoed: [10:11:58.015] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 90, not echoed: [10:11:58.363] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 91, not echoed: [10:11:58.715] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 92, not echoed: [10:11:59.067] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 93, not echoed: [10:11:59.416] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 94, not echoed: [10:11:59.767] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 95, not echoed: [10:12:00.099] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 96, not echoed: [10:12:00.452] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 97, not echoed: [10:12:00.811] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.36
 # (transcript line 98, not echoed: [10:12:01.179] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 99, not echoed: [10:12:01.539] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.36
 # (transcript line 100, not echoed: [10:12:01.892] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 101, not echoed: [10:12:02.237] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 102, not echoed: [10:12:02.591] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 103, not echoed: [10:12:02.947] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 104, not echoed: [10:12:03.307] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 105, not echoed: [10:12:03.670] node02:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":25 "raftTerm":2  | node03:"leader":5931372684475927308 "raftIndex":11 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.1
+$ sleep 0.14
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 
 # TIMINGS part A (TCUT=10:11:37.066 THEAL=10:11:52.474)
@@ -351,7 +350,7 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w 
 # (not commands: log excerpts of the real run, transcript lines 202-252)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.37
+$ sleep 0.38
 node03$ kill etcd
 node03$ wait
 $ sleep 0.64
@@ -362,7 +361,7 @@ node01$ kill etcd
 node01$ wait
 
 # PART B: drop follower -> leader
-$ sleep 0.18
+$ sleep 0.19
 node01$ etcd --name node01 --data-dir /tmp/partition-work/s04B/node01 \
   --initial-advertise-peer-urls http://10.200.0.1:2380 --listen-peer-urls http://10.200.0.1:2380 \
   --advertise-client-urls http://10.200.0.1:2379 --listen-client-urls http://10.200.0.1:2379 \
@@ -388,22 +387,21 @@ node03$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.3:2379 --comma
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 # leader = node01; followers = node02, node03
 # real run: [TCUT=10:12:12.738]
-$ sleep 0.08
+$ sleep 0.1
 node01$ net cut 'node03->node01'
-$ sleep 0.01
 # (transcript line 277, not echoed: [10:12:12.842] node01:"leader":16089257658367397625 "raftIndex":11 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":11 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.09
 # (transcript line 278, not echoed: [put foo p1 via node02: exit=0 'OK' t=10:12:12.883])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p1
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 279, not echoed: [10:12:13.592] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.11
 # (transcript line 280, not echoed: [put foo p2 via node02: exit=0 'OK' t=10:12:13.624])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p2
 $ sleep 0.63
@@ -411,7 +409,7 @@ $ sleep 0.63
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.09
 # (transcript line 282, not echoed: [put foo p3 via node02: exit=0 'OK' t=10:12:14.348])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p3
 $ sleep 0.63
@@ -422,15 +420,15 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint
 $ sleep 0.07
 # (transcript line 284, not echoed: [put foo p4 via node02: exit=0 'OK' t=10:12:15.043])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p4
-$ sleep 0.62
+$ sleep 0.63
 # (transcript line 285, not echoed: [10:12:15.732] node01:"leader":16089257658367397625 "raftIndex":15 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":15 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.08
+$ sleep 0.09
 # (transcript line 286, not echoed: [put foo p5 via node02: exit=0 'OK' t=10:12:15.763])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p5
-$ sleep 0.62
+$ sleep 0.63
 # (transcript line 287, not echoed: [10:12:16.432] node01:"leader":16089257658367397625 "raftIndex":16 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":16 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -443,15 +441,15 @@ $ sleep 0.63
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.08
 # (transcript line 290, not echoed: [put foo p7 via node02: exit=0 'OK' t=10:12:17.170])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p7
-$ sleep 0.63
+$ sleep 0.62
 # (transcript line 291, not echoed: [10:12:17.845] node01:"leader":16089257658367397625 "raftIndex":18 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":18 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.08
 # (transcript line 292, not echoed: [put foo p8 via node02: exit=0 'OK' t=10:12:17.872])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p8
 $ sleep 0.63
@@ -459,23 +457,23 @@ $ sleep 0.63
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.08
 # (transcript line 294, not echoed: [put foo p9 via node02: exit=0 'OK' t=10:12:18.600])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p9
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 295, not echoed: [10:12:19.300] node01:"leader":16089257658367397625 "raftIndex":20 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":20 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.1
 # (transcript line 296, not echoed: [put foo p10 via node02: exit=0 'OK' t=10:12:19.335])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p10
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 297, not echoed: [10:12:20.080] node01:"leader":16089257658367397625 "raftIndex":21 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":21 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.13
 # (transcript line 298, not echoed: [put foo p11 via node02: exit=0 'OK' t=10:12:20.110])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p11
 $ sleep 0.63
@@ -483,103 +481,102 @@ $ sleep 0.63
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.09
 # (transcript line 300, not echoed: [put foo p12 via node02: exit=0 'OK' t=10:12:20.848])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p12
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 301, not echoed: [10:12:21.548] node01:"leader":16089257658367397625 "raftIndex":23 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":23 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.1
 # (transcript line 302, not echoed: [put foo p13 via node02: exit=0 'OK' t=10:12:21.582])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p13
-$ sleep 0.63
+$ sleep 0.64
 # (transcript line 303, not echoed: [10:12:22.272] node01:"leader":16089257658367397625 "raftIndex":24 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":24 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.09
 # (transcript line 304, not echoed: [put foo p14 via node02: exit=0 'OK' t=10:12:22.315])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p14
-$ sleep 0.66
+$ sleep 0.67
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
-$ sleep 0.03
+$ sleep 0.05
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 put foo via-cut-follower
 # real run: [THEAL=10:12:28.050  (cut lasted +15.312 s)]
-$ sleep 0.05
+$ sleep 0.07
 # node01: iptables -F INPUT heals every link into node01
 node01$ net heal node03 node01
 $ sleep 0.03
 # node02: iptables -F INPUT (no DROP rule there: nothing to heal)
 $ sleep 0.02
 # node03: iptables -F INPUT (no DROP rule there: nothing to heal)
-$ sleep 0.01
 # (transcript line 325, not echoed: [10:12:28.200] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 326, not echoed: [10:12:28.544] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 327, not echoed: [10:12:28.900] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.36
 # (transcript line 328, not echoed: [10:12:29.238] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 329, not echoed: [10:12:29.584] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 330, not echoed: [10:12:29.921] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 331, not echoed: [10:12:30.268] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 332, not echoed: [10:12:30.616] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 333, not echoed: [10:12:30.957] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 334, not echoed: [10:12:31.303] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 335, not echoed: [10:12:31.657] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.36
 # (transcript line 336, not echoed: [10:12:31.995] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 337, not echoed: [10:12:32.339] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 338, not echoed: [10:12:32.670] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -589,27 +586,27 @@ $ sleep 0.33
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 340, not echoed: [10:12:33.369] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 341, not echoed: [10:12:33.719] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 342, not echoed: [10:12:34.083] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 343, not echoed: [10:12:34.446] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.37
 # (transcript line 344, not echoed: [10:12:34.783] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -619,17 +616,17 @@ $ sleep 0.33
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.37
 # (transcript line 346, not echoed: [10:12:35.492] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 347, not echoed: [10:12:35.848] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.36
 # (transcript line 348, not echoed: [10:12:36.183] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -639,52 +636,52 @@ $ sleep 0.33
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 350, not echoed: [10:12:36.881] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 351, not echoed: [10:12:37.228] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 352, not echoed: [10:12:37.615] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.38
 # (transcript line 353, not echoed: [10:12:37.957] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 354, not echoed: [10:12:38.303] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 355, not echoed: [10:12:38.657] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 356, not echoed: [10:12:38.996] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 357, not echoed: [10:12:39.352] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 358, not echoed: [10:12:39.706] node01:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":25 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.11
+$ sleep 0.14
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
 
 # TIMINGS part B (TCUT=10:12:12.738 THEAL=10:12:28.050)
@@ -697,10 +694,10 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w 
 # (not commands: log excerpts of the real run, transcript lines 449-514)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.45
+$ sleep 0.47
 node03$ kill etcd
 node03$ wait
-$ sleep 1.04
+$ sleep 1.03
 node02$ kill etcd
 node02$ wait
 $ sleep 0.11

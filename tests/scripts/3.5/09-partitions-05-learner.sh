@@ -44,7 +44,7 @@ $ sleep 7.24
 node01$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint health
 node02$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint health
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member add node03 --learner --peer-urls=http://10.200.0.3:2380
-$ sleep 0.03
+$ sleep 0.05
 node03$ etcd --name node03 --data-dir /tmp/partition-work/s05a/node03 \
   --initial-advertise-peer-urls http://10.200.0.3:2380 --listen-peer-urls http://10.200.0.3:2380 \
   --advertise-client-urls http://10.200.0.3:2379 --listen-client-urls http://10.200.0.3:2379 \
@@ -54,9 +54,9 @@ $ sleep 3.34
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member list
 $ sleep 0.05
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
-$ sleep 0.05
+$ sleep 0.07
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v0
-$ sleep 0.55
+$ sleep 0.57
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s
 
 # CUT: learner node03 <-/-> node01 and node03 <-/-> node02
@@ -73,61 +73,61 @@ node02$ net cut 'node03->node02'
 # writes continue (20 puts via the leader)
 $ sleep 0.06
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v1
-$ sleep 0.27
+$ sleep 0.28
 # (transcript line 59, not echoed: [put foo v2 via node01: exit=0 'OK' t=10:12:54.048])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v2
-$ sleep 0.27
+$ sleep 0.3
 # (transcript line 60, not echoed: [put foo v3 via node01: exit=0 'OK' t=10:12:54.380])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v3
-$ sleep 0.28
+$ sleep 0.29
 # (transcript line 61, not echoed: [put foo v4 via node01: exit=0 'OK' t=10:12:54.690])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v4
-$ sleep 0.27
+$ sleep 0.29
 # (transcript line 62, not echoed: [put foo v5 via node01: exit=0 'OK' t=10:12:54.998])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v5
-$ sleep 0.28
+$ sleep 0.3
 # (transcript line 63, not echoed: [put foo v6 via node01: exit=0 'OK' t=10:12:55.289])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v6
-$ sleep 0.27
+$ sleep 0.29
 # (transcript line 64, not echoed: [put foo v7 via node01: exit=0 'OK' t=10:12:55.570])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v7
 $ sleep 0.28
 # (transcript line 65, not echoed: [put foo v8 via node01: exit=0 'OK' t=10:12:55.860])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v8
-$ sleep 0.27
+$ sleep 0.29
 # (transcript line 66, not echoed: [put foo v9 via node01: exit=0 'OK' t=10:12:56.147])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v9
-$ sleep 0.28
+$ sleep 0.29
 # (transcript line 67, not echoed: [put foo v10 via node01: exit=0 'OK' t=10:12:56.429])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v10
-$ sleep 0.27
+$ sleep 0.28
 # (transcript line 68, not echoed: [put foo v11 via node01: exit=0 'OK' t=10:12:56.720])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v11
-$ sleep 0.28
+$ sleep 0.29
 # (transcript line 69, not echoed: [put foo v12 via node01: exit=0 'OK' t=10:12:57.022])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v12
-$ sleep 0.27
+$ sleep 0.29
 # (transcript line 70, not echoed: [put foo v13 via node01: exit=0 'OK' t=10:12:57.320])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v13
-$ sleep 0.28
+$ sleep 0.29
 # (transcript line 71, not echoed: [put foo v14 via node01: exit=0 'OK' t=10:12:57.600])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v14
-$ sleep 0.27
+$ sleep 0.28
 # (transcript line 72, not echoed: [put foo v15 via node01: exit=0 'OK' t=10:12:57.900])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v15
-$ sleep 0.28
+$ sleep 0.3
 # (transcript line 73, not echoed: [put foo v16 via node01: exit=0 'OK' t=10:12:58.189])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v16
-$ sleep 0.27
+$ sleep 0.29
 # (transcript line 74, not echoed: [put foo v17 via node01: exit=0 'OK' t=10:12:58.471])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v17
 $ sleep 0.28
 # (transcript line 75, not echoed: [put foo v18 via node01: exit=0 'OK' t=10:12:58.756])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v18
-$ sleep 0.27
+$ sleep 0.28
 # (transcript line 76, not echoed: [put foo v19 via node01: exit=0 'OK' t=10:12:59.068])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v19
-$ sleep 0.31
+$ sleep 0.33
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v20
 $ sleep 0.27
 # (transcript line 80, not echoed: [10:12:59.713] node01:"leader":16089257658367397625 "raftIndex":31 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":31 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":11 "raftTerm":2  |)
@@ -136,15 +136,15 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
 
 # promote while cut
-$ sleep 0.1
+$ sleep 0.12
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member promote e93785e6e3bf3a1f
 $ sleep 0.04
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member promote e93785e6e3bf3a1f
-$ sleep 0.05
+$ sleep 0.06
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
-$ sleep 0.04
+$ sleep 0.06
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status -w table
-$ sleep 0.04
+$ sleep 0.05
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s
 
 # HEAL
@@ -165,39 +165,39 @@ $ sleep 0.02
 # (transcript line 121, not echoed: [10:13:05.203] node01:"leader":16089257658367397625 "raftIndex":31 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.32
 # (transcript line 122, not echoed: [10:13:05.552] node01:"leader":16089257658367397625 "raftIndex":31 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.33
 # (transcript line 123, not echoed: [10:13:05.879] node01:"leader":16089257658367397625 "raftIndex":31 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.33
 # (transcript line 124, not echoed: [10:13:06.202] node01:"leader":16089257658367397625 "raftIndex":31 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.32
 # (transcript line 125, not echoed: [10:13:06.543] node01:"leader":16089257658367397625 "raftIndex":31 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.34
 # (transcript line 126, not echoed: [10:13:06.881] node01:"leader":16089257658367397625 "raftIndex":31 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":11 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.33
 # (transcript line 127, not echoed: [10:13:07.209] node01:"leader":16089257658367397625 "raftIndex":31 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":31 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.1
+$ sleep 0.12
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s
 
 # promote after the heal
-$ sleep 0.05
+$ sleep 0.07
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member promote e93785e6e3bf3a1f
-$ sleep 0.05
+$ sleep 0.06
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member list
-$ sleep 1.05
+$ sleep 1.07
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 
 # TIMINGS part A (TCUT=10:12:53.493 THEAL=10:13:04.987)
@@ -210,13 +210,13 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w 
 # (not commands: log excerpts of the real run, transcript lines 176-182)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.31
+$ sleep 0.33
 node03$ kill etcd
 node03$ wait
 $ sleep 1.04
 node02$ kill etcd
 node02$ wait
-$ sleep 0.11
+$ sleep 0.1
 node01$ kill etcd
 node01$ wait
 
@@ -227,7 +227,7 @@ node01$ etcd --name node01 --data-dir /tmp/partition-work/s05b/node01 \
   --advertise-client-urls http://10.200.0.1:2379 --listen-client-urls http://10.200.0.1:2379 \
   --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380 \
   --initial-cluster-state new
-$ sleep 0.32
+$ sleep 0.33
 node02$ etcd --name node02 --data-dir /tmp/partition-work/s05b/node02 \
   --initial-advertise-peer-urls http://10.200.0.2:2380 --listen-peer-urls http://10.200.0.2:2380 \
   --advertise-client-urls http://10.200.0.2:2379 --listen-client-urls http://10.200.0.2:2379 \
@@ -239,20 +239,20 @@ $ sleep 7.25
 node01$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint health
 node02$ RECORDER=wait_healthy etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint health
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member add node03 --learner --peer-urls=http://10.200.0.3:2380
-$ sleep 0.05
+$ sleep 0.07
 node03$ etcd --name node03 --data-dir /tmp/partition-work/s05b/node03 \
   --initial-advertise-peer-urls http://10.200.0.3:2380 --listen-peer-urls http://10.200.0.3:2380 \
   --advertise-client-urls http://10.200.0.3:2379 --listen-client-urls http://10.200.0.3:2379 \
   --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380 \
   --initial-cluster-state existing
-$ sleep 3.36
+$ sleep 3.35
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member list
 $ sleep 0.04
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 # real run: [TCUT=10:13:21.263]
-$ sleep 0.03
+$ sleep 0.05
 node03$ net cut 'node01->node03'
-$ sleep 0.02
+$ sleep 0.01
 node01$ net cut 'node03->node01'
 $ sleep 0.02
 node03$ net cut 'node02->node03'
@@ -260,7 +260,7 @@ $ sleep 0.02
 node02$ net cut 'node03->node02'
 $ sleep 2.02
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member promote 53acb6373c4be2f2
-$ sleep 0.03
+$ sleep 0.04
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member list
 $ sleep 0.03
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo after-promote-while-cut
@@ -269,18 +269,18 @@ $ sleep 3.02
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.1
+$ sleep 0.12
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 # real run: [THEAL=10:13:31.617]
-$ sleep 0.05
+$ sleep 0.07
 # node01: iptables -F INPUT heals every link into node01; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node01$ net heal node03 node01
 node01$ net cut 'node01->node03'
-$ sleep 0.03
+$ sleep 0.04
 # node02: iptables -F INPUT heals every link into node02; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node02$ net heal node03 node02
 node02$ net cut 'node02->node03'
-$ sleep 0.03
+$ sleep 0.02
 # node03: iptables -F INPUT heals every link into node03
 node03$ net heal node01 node03
 node03$ net heal node02 node03
@@ -289,27 +289,27 @@ $ sleep 0.02
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 256, not echoed: [10:13:32.163] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 257, not echoed: [10:13:32.493] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 258, not echoed: [10:13:32.829] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 259, not echoed: [10:13:33.160] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 260, not echoed: [10:13:33.480] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -319,7 +319,7 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 262, not echoed: [10:13:34.137] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -329,7 +329,7 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 264, not echoed: [10:13:34.792] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -344,27 +344,27 @@ $ sleep 0.33
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 267, not echoed: [10:13:35.773] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.32
 # (transcript line 268, not echoed: [10:13:36.127] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.36
 # (transcript line 269, not echoed: [10:13:36.475] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.35
 # (transcript line 270, not echoed: [10:13:36.855] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.38
 # (transcript line 271, not echoed: [10:13:37.191] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -374,27 +374,27 @@ $ sleep 0.33
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.37
 # (transcript line 273, not echoed: [10:13:37.939] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.38
 # (transcript line 274, not echoed: [10:13:38.289] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.35
 # (transcript line 275, not echoed: [10:13:38.645] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.36
 # (transcript line 276, not echoed: [10:13:39.008] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.36
 # (transcript line 277, not echoed: [10:13:39.343] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -404,7 +404,7 @@ $ sleep 0.33
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.34
+$ sleep 0.35
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 
 # LOG EXCERPTS part B: cut phase
@@ -414,10 +414,10 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w 
 # (not commands: log excerpts of the real run, transcript lines 310-322)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.11
+$ sleep 0.13
 node03$ kill etcd
 node03$ wait
-$ sleep 1.02
+$ sleep 1.03
 node02$ kill etcd
 node02$ wait
 $ sleep 1.03

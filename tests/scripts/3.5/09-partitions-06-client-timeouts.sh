@@ -56,7 +56,7 @@ node04$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v1
 
 # CUT node03 off from node01 and node02
 # real run: [TCUT=10:13:49.716]
-$ sleep 0.09
+$ sleep 0.1
 node03$ net cut 'node01->node03'
 $ sleep 0.04
 node01$ net cut 'node03->node01'
@@ -70,32 +70,32 @@ node04$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v2
 # requests to the minority member node03 from the client host pn4
 $ sleep 0.06
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 put foo minority-1
-$ sleep 0.05
+$ sleep 0.06
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 put foo minority-2
 $ sleep 0.06
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 put foo minority-3
-$ sleep 0.04
-node04$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=15s put foo minority-15s
 $ sleep 0.05
+node04$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=15s put foo minority-15s
+$ sleep 0.06
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=2s put foo minority-2s
 $ sleep 0.05
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo
-$ sleep 0.04
+$ sleep 0.05
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo
 $ sleep 0.04
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=15s get foo
-$ sleep 0.03
+$ sleep 0.04
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s
 $ sleep 0.04
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s -w json
-$ sleep 0.03
+$ sleep 0.04
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 del foo
 # skipped (the playground has no `etcdctl lease`): node04$ etcdctl --endpoints=http://10.200.0.3:2379 lease grant 30
 $ sleep 5.08
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 $ sleep 0.06
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint health
-$ sleep 0.04
+$ sleep 0.05
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status -w table
 
 # same put from the isolated member's own host
@@ -105,9 +105,9 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 put foo minority-own-host
 # client with several endpoints (minority member listed first)
 $ sleep 0.04
 node04$ etcdctl --endpoints=http://10.200.0.3:2379,http://10.200.0.1:2379,http://10.200.0.2:2379 put foo multi-endpoint
-$ sleep 0.04
+$ sleep 0.05
 node04$ etcdctl --endpoints=http://10.200.0.3:2379,http://10.200.0.1:2379,http://10.200.0.2:2379 get foo
-$ sleep 0.04
+$ sleep 0.05
 node04$ etcdctl --endpoints=http://10.200.0.1:2379 get foo
 # real run: [THEAL=10:15:07.967]
 $ sleep 0.08
@@ -127,54 +127,54 @@ $ sleep 0.03
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 132, not echoed: [10:15:08.578] node01:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node03:"raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 133, not echoed: [10:15:08.929] node01:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 134, not echoed: [10:15:09.295] node01:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 135, not echoed: [10:15:09.624] node01:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 136, not echoed: [10:15:10.034] node01:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 137, not echoed: [10:15:10.370] node01:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.34
 # (transcript line 138, not echoed: [10:15:10.761] node01:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 # (transcript line 139, not echoed: [10:15:11.125] node01:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":14 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.11
+$ sleep 0.12
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo
 
 # LOG EXCERPT: the isolated member during the client calls (etcdserver lines only)
 # (not commands: log excerpts of the real run, transcript lines 145-208)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.05
+$ sleep 0.06
 node03$ kill etcd
 node03$ wait
 $ sleep 0.31
