@@ -19,6 +19,9 @@
 //!   leader's high term (it campaigned all through the cut) costs an
 //!   election: 5.6 s after the heal in 3.4.23's recording of the same
 //!   scenario (`shared/reference/transcripts/09-partitions-01`).
+//! - a learner cut off both ways (`09-partitions-05`) is promoted only once
+//!   its own connections' retransmission brings its answers to the leader:
+//!   their link heartbeats stalled them too.
 #![cfg(not(target_arch = "wasm32"))]
 
 use quorum_playground::shell::session::Session;
@@ -178,4 +181,125 @@ fn etcd_3_5_keeps_its_streams_through_a_cut_and_3_4_loses_them() {
         "{}",
         v35.rejoined_after_s
     );
+}
+
+/// `raftIndex` of `name`'s `endpoint status -w json` on its own machine.
+fn raft_index(s: &mut Session, name: &str) -> Option<u64> {
+    let ip = &name[5..];
+    let line =
+        format!("{name}$ etcdctl --endpoints=http://192.168.0.6{ip}:2379 endpoint status -w json");
+    let (_, out) = run(s, &line);
+    number(&out, "raftIndex")
+}
+
+/// Two voters and a learner on `etcd`; returns the session, the leader's
+/// name and the learner's member ID.
+fn boot_with_learner(etcd: &str) -> (Session, &'static str, String) {
+    let mut s = Session::new(1);
+    for i in 1..=3 {
+        run(
+            &mut s,
+            &format!("machine add node0{i} 192.168.0.6{i} --etcd-version {etcd}"),
+        );
+    }
+    let two = "node01=http://192.168.0.61:2380,node02=http://192.168.0.62:2380";
+    let etcd_on = |name: &str, cluster: &str, state: &str| {
+        let ip = format!("192.168.0.6{}", &name[5..]);
+        format!(
+            "{name}$ etcd --name {name} --initial-advertise-peer-urls http://{ip}:2380 \
+             --listen-peer-urls http://{ip}:2380 --advertise-client-urls http://{ip}:2379 \
+             --listen-client-urls http://{ip}:2379 --initial-cluster {cluster} \
+             --initial-cluster-state {state}"
+        )
+    };
+    run(&mut s, &etcd_on("node01", two, "new"));
+    run(&mut s, &etcd_on("node02", two, "new"));
+    // `member add` wants every peer connected for 5 s (the recorder slept 6)
+    run(&mut s, "$ sleep 6");
+    let leader = ["node01", "node02"]
+        .into_iter()
+        .find(|n| status(&mut s, n).is_some_and(|(l, _)| l))
+        .expect("a leader after 6 s");
+    let ip = &leader[5..];
+    let (_, added) = run(
+        &mut s,
+        &format!(
+            "{leader}$ etcdctl --endpoints=http://192.168.0.6{ip}:2379 member add node03 \
+             --learner --peer-urls=http://192.168.0.63:2380"
+        ),
+    );
+    let id = added
+        .split_whitespace()
+        .nth(1)
+        .expect("Member ID added")
+        .to_string();
+    // the followers apply the addition before the learner asks them who is in
+    run(&mut s, "$ sleep 1");
+    let three = format!("{two},node03=http://192.168.0.63:2380");
+    run(&mut s, &etcd_on("node03", &three, "existing"));
+    run(&mut s, "$ sleep 3");
+    (s, leader, id)
+}
+
+/// Seconds from the heal until the cut learner had caught up, and until the
+/// leader first accepted its promotion; and what the first promote after
+/// the catch-up printed.
+fn promote_after_the_heal(etcd: &str) -> (f64, f64, String) {
+    let (mut s, leader, id) = boot_with_learner(etcd);
+    let ip = &leader[5..];
+    for other in ["node01", "node02"] {
+        run(&mut s, &format!("$ net cut 'node03->{other}'"));
+        run(&mut s, &format!("$ net cut '{other}->node03'"));
+    }
+    for i in 1..=20 {
+        let put = format!("{leader}$ etcdctl --endpoints=http://192.168.0.6{ip}:2379 put foo v{i}");
+        run(&mut s, &put);
+        run(&mut s, "$ sleep 0.25");
+    }
+    run(&mut s, "$ sleep 6");
+    run(&mut s, "$ net heal");
+    let mut ms = 0;
+    let target = raft_index(&mut s, leader).unwrap_or_default();
+    while raft_index(&mut s, "node03").unwrap_or_default() < target && ms < 60_000 {
+        run(&mut s, "$ sleep 0.1");
+        ms += 100;
+    }
+    let caught_up = ms;
+    let promote =
+        format!("{leader}$ etcdctl --endpoints=http://192.168.0.6{ip}:2379 member promote {id}");
+    let (mut status, first) = run(&mut s, &promote);
+    while status != 0 && ms < 60_000 {
+        run(&mut s, "$ sleep 0.1");
+        ms += 100;
+        status = run(&mut s, &promote).0;
+    }
+    (caught_up as f64 / 1000.0, ms as f64 / 1000.0, first)
+}
+
+/// The cut learner of 3.5.1's `09-partitions-05`: nothing reaches it or comes
+/// from it for 11 s, then the heal. Its stream writers still wrote their
+/// link heartbeats into the cut, so its own connections to the leader stall
+/// too, each on its own TCP timer: it gets the leader's catch-up at the
+/// leader's connection's retransmission, but its answers wait for its own
+/// connection's, and until they arrive the leader refuses to promote it
+/// (`isLearnerReady`). Measured on real 3.5.1 in namespaces (`ss`,
+/// `tcpdump`, 8 runs): the first promote accepted came 0.5 to 1.7 s after
+/// the learner had caught up. 3.4.23 redials its streams after the heal: the
+/// answers go at once.
+#[test]
+fn a_cut_learner_3_5_is_promoted_only_when_its_own_connection_retransmits() {
+    let (caught_35, ok_35, first_35) = promote_after_the_heal("3.5");
+    let (caught_34, ok_34, first_34) = promote_after_the_heal("3.4");
+    println!("3.5: caught up {caught_35:.1} s after the heal, promoted at {ok_35:.1} s");
+    println!("3.4: caught up {caught_34:.1} s after the heal, promoted at {ok_34:.1} s");
+    assert!(
+        first_35.contains("can only promote a learner member which is in sync with leader"),
+        "{first_35}"
+    );
+    assert!(
+        (0.2..2.5).contains(&(ok_35 - caught_35)),
+        "{caught_35} {ok_35}"
+    );
+    assert!(first_34.contains("promoted in cluster"), "{first_34}");
+    assert_eq!(ok_34, caught_34);
 }

@@ -2,10 +2,13 @@
 //! figure 7 is transcript 02's own script),
 //! each checked for the outcome real etcd 3.4.23 showed under cut links in
 //! `shared/reference/transcripts/09-partitions-*` (SUMMARY.md, "Partitions"):
-//! who leads, whether writes commit, and which error a client sees.
+//! who leads, whether writes commit, and which error a client sees; and where
+//! a client with several endpoints sends its request when one is cut off
+//! (09-partitions-06).
 #![cfg(not(target_arch = "wasm32"))]
 
 use quorum_playground::shell::runner::{run_source, RunOptions};
+use quorum_playground::sim::etcd::version::EtcdVersion;
 
 fn run(name: &str) -> String {
     run_seed(name, 1)
@@ -174,4 +177,58 @@ fn figure_8_a_wrong_peer_url_needs_force_new_cluster() {
     let members = output_of(&t, "member list", 1);
     assert_eq!(members.lines().count(), 1, "{members}");
     assert_eq!(output_of(&t, "get foo", 0), "foo\nbefore\n");
+}
+
+/// 09-partitions-06's client with three endpoints, the cut member first,
+/// from a host that reaches all three: where its `put` goes, over `seeds`.
+/// Returns how many of the puts succeeded.
+fn multi_endpoint_puts(etcd: EtcdVersion, seeds: std::ops::Range<u64>) -> (usize, usize) {
+    let cluster = "node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,\
+                   node03=http://10.200.0.3:2380";
+    let mut src = String::new();
+    for i in 1..=4 {
+        src.push_str(&format!("machine add node0{i} 10.200.0.{i}\n"));
+    }
+    for i in 1..=3 {
+        src.push_str(&format!(
+            "node0{i}$ etcd --name node0{i} --initial-advertise-peer-urls http://10.200.0.{i}:2380 \
+             --listen-peer-urls http://10.200.0.{i}:2380 --advertise-client-urls \
+             http://10.200.0.{i}:2379 --listen-client-urls http://10.200.0.{i}:2379 \
+             --initial-cluster {cluster}\n"
+        ));
+    }
+    src.push_str("$ sleep 3\n");
+    for peer in ["node01", "node02"] {
+        src.push_str(&format!(
+            "$ net cut 'node03->{peer}'\n$ net cut '{peer}->node03'\n"
+        ));
+    }
+    src.push_str("$ sleep 6\nnode04$ etcdctl --endpoints=http://10.200.0.3:2379,http://10.200.0.1:2379,http://10.200.0.2:2379 put foo multi\n");
+    let mut ok = 0;
+    let runs = seeds.clone().count();
+    for seed in seeds {
+        let options = RunOptions {
+            seed,
+            logs: false,
+            etcd,
+        };
+        let out = run_source(&src, options).expect("parses");
+        ok += usize::from(output_of(&out, "put foo multi", 0) == "OK\n");
+    }
+    (ok, runs)
+}
+
+/// grpc-go 1.38's round robin (etcd 3.5.1's client) starts at a random one of
+/// the endpoints it connected to: with the cut member listed first, a put
+/// reached the majority in the 3.5.1 recording of 09-partitions-06. 3.4.23's
+/// client sent it to the cut member (its recording), as the playground's
+/// 3.4 does every time.
+#[test]
+fn a_3_5_client_spreads_its_requests_over_the_endpoints_and_3_4_takes_the_first() {
+    let (ok_35, runs) = multi_endpoint_puts(EtcdVersion::V3_5, 1..31);
+    let (ok_34, _) = multi_endpoint_puts(EtcdVersion::V3_4, 1..31);
+    println!("3.5: {ok_35} of {runs} puts reached the majority; 3.4: {ok_34}");
+    assert_eq!(ok_34, 0);
+    // two endpoints of three answer: about 20 of 30
+    assert!((12..=27).contains(&ok_35), "{ok_35} of {runs}");
 }

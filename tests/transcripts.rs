@@ -164,12 +164,15 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
     ),
     (
         "3.5/09-partitions-03-four-members",
-        "#12 after part A's heal node02 wins the election at term 3 instead of node03; #13 \
-         #33 node01 leads the clusters of parts B1 and C instead of node02 (the cuts follow \
-         the real run's leaders, so they still fall on the same members)",
+        "#12 after part A's heal node02 wins the election at term 3 instead of node03; \
+         #15 #22 #25 #32 the IDs of node04 added in parts B1 and B2 hash other Unix seconds, \
+         so their places in ETCD_INITIAL_CLUSTER and `member list` differ",
         "not the simulation's fault: randomized election timeouts decide who wins (see \
-         SCENARIO_SEEDS: seed 7 makes the cuts and member IDs fall as in the real run, no \
-         seed of 60 makes all five elections fall so)",
+         SCENARIO_SEEDS: under seed 10 the other four elections fall as in the real run, no \
+         seed of 60 makes all five fall so); the replay reaches part B1 6 s late: at the end \
+         of part A node02, leader here, stops as the real leader did (a leadership transfer, \
+         then 7 s of pre-votes before it exits), and the runner's `wait` spends those 7 s \
+         where the converter's `sleep` spends them again",
     ),
     (
         "3.5/09-partitions-04-one-way",
@@ -182,28 +185,11 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
          both came back at 10:12:02.8, 0.9 s before the table",
     ),
     (
-        "3.5/09-partitions-05-learner",
-        "#14 `member promote` of the cut learner succeeds instead of `etcdserver: can only \
-         promote a learner member which is in sync with leader`, so #15 #16 show it a \
-         voter; #17 #18 #19 #21 #24 node03's new ID differs from the real one (not paired as \
-         a runtime ID) and #20 `member promote 53acb6373c4be2f2` names the real ID: \
-         `member not found`",
-        "simulation: its learner readiness check (isLearnerReady, server.go at v3.5.1: \
-         the learner's match index within 10 % of the leader's) passed for a learner cut \
-         off from the leader; the ID is the replay's clock (as 3.5/06's)",
-    ),
-    (
         "3.5/09-partitions-06-client-timeouts",
         "#16 `endpoint health` on the cut member: `failed to commit proposal: context \
          deadline exceeded` where real etcd's client wrapped it as `rpc error: code = \
-         DeadlineExceeded`; #19 #20 with three endpoints, the first one cut, real \
-         etcdctl's `put`/`get` went to another endpoint and succeeded, the playground's \
-         go to the first and time out; #21 follows from #19",
-        "simulation: gRPC's round-robin balancer sends an RPC to one of the endpoints it \
-         connected to, starting at a random one (grpc-go 1.38's `rrPickerBuilder`); in \
-         the 3.4.23 recording the put went to the cut member and the get to another. The \
-         playground takes the first endpoint it can dial and draws nothing; the health \
-         error text is the client/server deadline race (see deadline_race) in a form it \
+         DeadlineExceeded`",
+        "simulation: the client/server deadline race (see deadline_race) in a form it \
          does not cover yet",
     ),
 ];
@@ -283,8 +269,8 @@ scenario_tests_35! {
     v35_s09_02_follower_isolated => "09-partitions-02-follower-isolated" at 95.0,
     v35_s09_03_four_members => "09-partitions-03-four-members" at 95.0,
     v35_s09_04_one_way => "09-partitions-04-one-way" at 95.0,
-    v35_s09_05_learner => "09-partitions-05-learner" at 93.32,
-    v35_s09_06_client_timeouts => "09-partitions-06-client-timeouts" at 88.23,
+    v35_s09_05_learner => "09-partitions-05-learner" at 95.0,
+    v35_s09_06_client_timeouts => "09-partitions-06-client-timeouts" at 95.0,
     v35_s10_rolling_upgrade => "10-rolling-upgrade" at 95.0,
 }
 
@@ -1160,18 +1146,17 @@ fn render_diff(name: &str, expected: &[Block], actual: &[Block]) -> String {
 /// otherwise, the same election effects). `QP_SEED=N` runs another seed.
 ///
 /// The 3.5.1 runs are other runs, with elections of their own: they run with
-/// seed 25. Measured over seeds 1 to 40 (after the joining member's
-/// `/downgrade/enabled` wait): 01, 02, 04 and 10 pass with every seed, 05d with
-/// 34 (90.9 % otherwise); 03 matches 97.4 % with 4 seeds and 94.9 % with the
-/// others (a put on the removed leader's old follower fails with `request timed
-/// out, possibly due to previous leader failure` only when the election falls
-/// as in the real run); 05 97.8 % with 5 seeds, 92.4 % with 31 (another member
-/// leads when one is stopped), 50.5 % with 4. Seed 25 is one of those where
-/// both fall as in the real run.
+/// seed 25. Measured over seeds 1 to 60: 01, 04 and 07 pass with every seed,
+/// 02 with 59, 05d with 49, 06, 10 and 09-02 with 50, 09-05 with 41, 09-01
+/// with 28 (93.3 % otherwise: the old leader's pre-votes fall otherwise), 05
+/// with 10 (another member leads when one is stopped), 03 with 8 (a put on the
+/// removed leader's old follower fails with `request timed out, possibly due
+/// to previous leader failure` only when the election falls as in the real
+/// run). Seed 25 is one where all of those fall as in the real runs.
 ///
-/// Each recording drew its own election timeouts, so one seed cannot make
-/// every recording's elections fall as they did: `SCENARIO_SEEDS` gives the
-/// scenarios whose elections seed 25 does not follow their own seed.
+/// Each recording drew its own random numbers, so one seed cannot make every
+/// recording's draws fall as they did: `SCENARIO_SEEDS` gives the scenarios
+/// where seed 25's do not, and the seed each runs with.
 fn seed_of(release: Release, name: &str) -> u64 {
     let default = match release.etcd {
         EtcdVersion::V3_4 => 20,
@@ -1186,21 +1171,27 @@ fn seed_of(release: Release, name: &str) -> u64 {
         .unwrap_or(default)
 }
 
-/// The 3.5.1 recordings that run with a seed of their own, and why. Both open
-/// with three or four members started 0.3 s apart; which one campaigns first
-/// after etcd's initial election tick advance is drawn at random, in the real
-/// run as here. Measured over seeds 1 to 60 (`QP_SEED`):
+/// The 3.5.1 recordings that run with a seed of their own, and why. Measured
+/// over seeds 1 to 60 (`QP_SEED`):
+/// - 09-partitions-03-four-members: four clusters are started 0.3 s apart
+///   (the real run's leaders: node01, node02, node01, node02); which member
+///   campaigns first after etcd's initial election tick advance is drawn at
+///   random, in the real run as here, and each part cuts members chosen by
+///   who leads. 95.74 % with 4 seeds (10 is the first), 88.7-94.3 % with the
+///   56 others: under those the cuts and the `member add` times (so the new
+///   members' IDs) fall as in the real run; three tables still show another
+///   leader (see KNOWN_DIFFERENCES).
 /// - 09-partitions-04-one-way: node02 led in the real run, and the one-way
-///   cuts follow that leader. 95.65 % with the 10 seeds where node02 wins the
-///   first election (4 is the first), 67.4 % or less with the 50 others,
+///   cuts follow that leader. 95.65 % with the 9 seeds where node02 wins the
+///   first election (4 is the first), 67.4 % or less with the 51 others,
 ///   where the cut of "the leader's" link hits a follower.
-/// - 09-partitions-03-four-members: four clusters are started (the real run's
-///   leaders: node01, node02, node01, node02) and each part cuts members
-///   chosen by who leads. 95.74 % with seed 7, 88.7-94.3 % with the 59 others:
-///   under seed 7 the cuts and the `member add` times (so the new members' IDs)
-///   fall as in the real run; three tables still show another leader (see
-///   KNOWN_DIFFERENCES).
+/// - 09-partitions-06-client-timeouts: etcdctl with three endpoints, the
+///   cut member first; grpc-go's round robin starts at a random one of them
+///   (`balanced_endpoint` in the shell), and in the real run the `put` and the
+///   `get` both went to a member of the majority. 98.0 % with the 22 seeds
+///   where both do so here (2 is the first), 88.2-94.0 % with the 38 others.
 const SCENARIO_SEEDS: &[(&str, u64)] = &[
-    ("09-partitions-03-four-members", 7),
+    ("09-partitions-03-four-members", 10),
     ("09-partitions-04-one-way", 4),
+    ("09-partitions-06-client-timeouts", 2),
 ];

@@ -344,8 +344,6 @@ impl Client<'_> {
         )
     }
 
-    /// Calls the first endpoint as clientv3 does, printing retry warnings; returns
-    /// the response or the error text etcdctl shows.
     /// The etcd installed where etcdctl runs: its etcdctl is the same release.
     fn version(&self) -> EtcdVersion {
         let m = self.world.machines().get(&self.machine);
@@ -358,18 +356,34 @@ impl Client<'_> {
         Request::MemberList { linearizable }
     }
 
+    /// Calls one endpoint as clientv3's balancer picks it, printing retry
+    /// warnings; returns the response or the error text etcdctl shows.
     fn call(&mut self, l: &Line, request: Request) -> Result<Response, String> {
         let first = l.globals.endpoints.first().cloned().unwrap_or_default();
         let target = self.client_target(&first);
-        // clientv3's balancer sends to an endpoint it could connect to.
-        let ep = l
+        let ep = self.balanced_endpoint(l).unwrap_or(first);
+        self.call_target(&ep, &target, request, l.globals.timeout_ms, false)
+    }
+
+    /// The endpoint clientv3's balancer sends an RPC to: one it could connect
+    /// to. 3.4 takes the first such. 3.5's is grpc-go 1.38's round robin, whose
+    /// picker starts at a random one of its ready connections
+    /// (`rrPickerBuilder.Build`: `grpcrand.Intn(len(scs))`), so with several
+    /// reachable endpoints an RPC goes to any of them (09-partitions-06 at 3.5.1:
+    /// with the cut member listed first, `put` and `get` went to the others).
+    fn balanced_endpoint(&mut self, l: &Line) -> Option<String> {
+        let ready: Vec<String> = l
             .globals
             .endpoints
             .iter()
-            .find(|ep| self.world.can_dial(&self.machine, ep))
+            .filter(|ep| self.world.can_dial(&self.machine, ep))
             .cloned()
-            .unwrap_or(first);
-        self.call_target(&ep, &target, request, l.globals.timeout_ms, false)
+            .collect();
+        if self.version() == EtcdVersion::V3_5 && ready.len() > 1 {
+            let at = self.world.random_u64() % ready.len() as u64;
+            return ready.get(at as usize).cloned();
+        }
+        ready.into_iter().next()
     }
 
     fn call_target(

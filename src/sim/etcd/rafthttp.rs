@@ -790,7 +790,9 @@ fn tick_writer(ctx: &mut Ctx, id: u64, p: &mut Peer, kind: Kind, r: &Reach) {
     if !alive {
         p.writers[i] = None;
         lost(ctx, id, kind, "writer");
+        return;
     }
+    ctx.out.push(Out::LinkHeartbeat { peer: id, kind });
 }
 
 /// `monitorProbingStatus`, for both probers of the peer: health first, then

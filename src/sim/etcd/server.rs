@@ -56,6 +56,14 @@ pub enum Out {
     /// The transport closed its stream connections to this member: the peer's
     /// readers see EOF at once.
     StreamsClosed { peer: u64 },
+    /// A stream writer wrote its link heartbeat (`linkHeartbeatMessage`, every
+    /// `ConnReadTimeout / 3`) to the peer's reader: on a stream that outlives
+    /// a cut, it is what first goes unacknowledged, and TCP's retransmission
+    /// timer starts.
+    LinkHeartbeat {
+        peer: u64,
+        kind: super::rafthttp::Kind,
+    },
 }
 
 /// Why a server stops.

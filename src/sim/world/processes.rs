@@ -862,6 +862,7 @@ impl World {
                 Out::Reply { req, result } => self.reply_to_client(machine, req, result),
                 Out::Forward { to, req, request } => self.forward(machine, to, req, request),
                 Out::StreamsClosed { peer } => self.streams_closed(machine, peer),
+                Out::LinkHeartbeat { peer, kind } => self.link_heartbeat(machine, peer, kind),
                 Out::WakeAt(at) => {
                     if let Some(pid) = self.pid_of(machine) {
                         let after = at.saturating_sub(self.now_ms());

@@ -36,7 +36,14 @@
 //! send into the cut), as 3.5.1 did in `09-partitions-01`: the old leader
 //! and both followers got everything sent since the cut at one moment,
 //! 17.6 s after the heal. When the keepalive ends the stream first, what
-//! waits is lost with it.
+//! waits is lost with it. A stream with nothing to send still writes its
+//! link heartbeat every 1.67 s (`dial::link_heartbeat`), so every stream
+//! across the cut stalls within 1.67 s of it, each on its own timer; and
+//! while a connection stalls, even a message sent after the heal waits for
+//! its retransmission (3.5.1's cut learner, in `09-partitions-05`, answered
+//! the leader's catch-up only at its own connection's retransmission, 0.5 to
+//! 0.8 s after it had caught up, and the leader refused to promote it until
+//! then; measured on real 3.5.1 with `ss` and `tcpdump` in namespaces).
 //!
 //! **A snapshot POST** (rafthttp's snapshot sender: the MsgSnap and the bbolt
 //! file behind it, one HTTP body on its own connection) waits here too, on its
@@ -170,11 +177,13 @@ impl World {
 
     /// Whether a raft message of `bytes` from `from` to `target` on `conn`
     /// must wait in its writer's buffer (its stream stands: a link down
-    /// means a cut it outlives, and the connection stalls).
+    /// means a cut it outlives, and the connection stalls; a stalled
+    /// connection holds it until TCP's retransmission, even once healed).
     pub(super) fn must_wait(&self, from: &str, target: &str, conn: Conn, bytes: u64) -> bool {
         let bufs = self.net.buffers.get(from);
         let waiting = bufs.and_then(|b| b.conn(target, conn));
         waiting.is_some_and(|q| !q.is_empty())
+            || bufs.is_some_and(|b| b.stalled(target, conn))
             || !self.nic_has_room(from, bytes)
             || !self.links_up(from, target)
     }
@@ -216,12 +225,10 @@ impl World {
 
     /// `from`'s connection `conn` to `target` stalls (unless it already
     /// has): TCP's retransmission timer starts.
-    fn stall(&mut self, from: &str, target: &str, conn: Conn) {
+    pub(super) fn stall(&mut self, from: &str, target: &str, conn: Conn) {
         let now = self.now_ms();
         let rto_ms = first_rto_ms(self.link_spec(from, target).latency_ms);
-        let Some(bufs) = self.net.buffers.get_mut(from) else {
-            return;
-        };
+        let bufs = self.net.buffers.entry(from.to_string()).or_default();
         if bufs.stalled(target, conn) {
             return;
         }

@@ -12,8 +12,8 @@ use std::rc::Rc;
 
 use super::super::clock::Event;
 use super::super::{host_port, split_url, World};
-use super::nic::KEEPALIVE_GIVE_UP_MS;
-use crate::sim::etcd::rafthttp::{Reaches, StreamRequest};
+use super::nic::{Conn, KEEPALIVE_GIVE_UP_MS};
+use crate::sim::etcd::rafthttp::{Kind, Reaches, StreamRequest};
 use crate::sim::etcd::server::{Reach, Server};
 use crate::sim::etcd::version::EtcdVersion;
 
@@ -394,6 +394,33 @@ impl World {
                     pid,
                 },
             );
+        }
+    }
+
+    /// `machine`'s stream writer of `kind` wrote a link heartbeat to member
+    /// `peer`: on a stream that stands through a cut, TCP holds it, and the
+    /// connection stalls until a retransmission finds the link healed (so
+    /// what the writer sends after the heal waits for that retransmission
+    /// too: 3.5.1's learner, cut off, answered the leader's catch-up only at
+    /// its own connection's retransmission, and the leader refused to promote
+    /// it until then). Nothing to do without a cut.
+    pub(in crate::sim::world) fn link_heartbeat(&mut self, machine: &str, peer: u64, kind: Kind) {
+        if self.net.cut_at.is_empty() {
+            return;
+        }
+        let target = self.machines.iter().find_map(|(name, m)| {
+            let p = m.process.as_ref()?;
+            (p.server.id == peer && name != machine).then(|| (name.clone(), p.server.cfg.version))
+        });
+        let Some((target, reader)) = target else {
+            return;
+        };
+        if !self.links_up(machine, &target) && self.outlives_cut(machine, &target, reader) {
+            let conn = match kind {
+                Kind::MsgApp => Conn::MsgApp,
+                Kind::Message => Conn::Message,
+            };
+            self.stall(machine, &target, conn);
         }
     }
 
