@@ -25,14 +25,14 @@
 // Not a test (no .test.mjs), so `node --test e2e/` leaves it out. Knobs:
 // BENCH_RUNS (fresh contexts for figure 2, default 5), BENCH_FRAME_S (default
 // 10), BENCH_CPU_S (default 5). Sizes are in kB of 1000 bytes.
-import { readFile, readdir } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { constants, brotliCompressSync, gzipSync } from 'node:zlib';
 import { DIST, launchBrowser, requireDist } from './helpers/browser.mjs';
 import { emulateHidden, parseElapsed, pause, recordElapsed, recordedElapsed, setSpeed, type } from './helpers/page.mjs';
 import { serveDir } from './helpers/server.mjs';
+import { FIRST_PAGE_BUDGET_BROTLI, ZERO, add, firstPageFiles, sizesByKind } from './helpers/size.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const FRAME_S = Number(process.env.BENCH_FRAME_S ?? 10);
@@ -64,53 +64,19 @@ const ms1 = (v) => v.toFixed(1);
 
 // ---- 1. sizes -----------------------------------------------------------------
 
-/** The local files index.html loads: its scripts, the wasm and the stylesheets. */
-async function firstPageFiles() {
-  const html = await readFile(join(DIST, 'index.html'), 'utf8');
-  const refs = [...html.matchAll(/["']\.?\/?([\w.-]+\.(?:wasm|js|css))["']/g)].map((m) => m[1]);
-  return ['index.html', ...new Set(refs)];
-}
-
-function compressed(buf) {
-  return {
-    raw: buf.length,
-    gzip: gzipSync(buf, { level: 9 }).length,
-    brotli: brotliCompressSync(buf, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-        [constants.BROTLI_PARAM_SIZE_HINT]: buf.length,
-      },
-    }).length,
-  };
-}
-
-function add(a, b) {
-  return { raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli };
-}
-
-const ZERO = { raw: 0, gzip: 0, brotli: 0 };
-
-/** Sizes by kind (html, wasm, js, css) of `files` under `dir`. */
-async function sizesByKind(dir, files) {
-  const kinds = {};
-  for (const f of files) {
-    const kind = extname(f).slice(1);
-    kinds[kind] = add(kinds[kind] ?? ZERO, compressed(await readFile(join(dir, f))));
-  }
-  return kinds;
-}
-
 function reportSizes(label, s, details = '', goal = {}) {
   for (const enc of ['raw', 'gzip', 'brotli']) report(`site_${label}_${enc}`, kb(s[enc]), 'kB', goal[enc], details);
 }
 
 async function sizes() {
-  const files = await firstPageFiles();
+  const files = await firstPageFiles(DIST);
   const kinds = await sizesByKind(DIST, files);
   for (const kind of ['wasm', 'js', 'css', 'html']) if (kinds[kind]) reportSizes(kind, kinds[kind]);
   const total = Object.values(kinds).reduce(add, ZERO);
   const what = `${files.length} files: ${Object.keys(kinds).join(', ')}`;
   reportSizes('first_page', total, what, { brotli: ['< 300 kB', total.brotli < 300_000] });
+  const budget = FIRST_PAGE_BUDGET_BROTLI;
+  report('site_first_page_budget_brotli', kb(budget), 'kB', ['first page brotli within it', total.brotli <= budget]);
   const lessonsDir = join(DIST, 'static', 'lessons');
   const lessons = (await readdir(lessonsDir).catch(() => [])).filter((f) => f.endsWith('.lesson'));
   if (lessons.length > 0) {
