@@ -3,7 +3,8 @@
 //! this binary times them with the host clock (`tests/bench_web.rs` times the
 //! same ones in headless Chromium). `bench --day` runs the 24-hour workload
 //! alone and prints its peak memory, so that figure is not the whole run's;
-//! `bench --catch-up` runs the learner catch-up once (to profile it).
+//! `bench --catch-up` runs the learner catch-up once, `bench --sim` the
+//! simulation-over-raft-rs figure once (each to profile it).
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
@@ -11,6 +12,7 @@ fn main() {
         Some("--day") => native::day(),
         Some("--catch-up") => native::catch_up(1),
         Some("--datascale-l") => native::datascale_l(),
+        Some("--sim") => native::sim_over_bare(1),
         _ => native::run(),
     }
 }
@@ -39,12 +41,18 @@ mod native {
     }
 
     pub fn run() {
+        sim_over_bare(RUNS);
+        replay_figures();
+    }
+
+    /// The simulation against bare raft-rs, the best of `runs`.
+    pub fn sim_over_bare(runs: usize) {
         let t0 = Instant::now();
-        let (sim, bare) = work::sim_and_bare(1, RUNS, SECS, || t0.elapsed().as_secs_f64())
+        let (sim, bare) = work::sim_and_bare(1, runs, SECS, || t0.elapsed().as_secs_f64())
             .expect("the workloads do their work");
         let ticks = work::member_ticks(5, SECS * 1000) as f64;
         println!(
-            "sim_5_members_native: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {RUNS} after a warm-up run) (goal: >= 0.5 of bare raft-rs)",
+            "sim_5_members_native: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {runs} after a warm-up run) (goal: >= 0.5 of bare raft-rs)",
             ticks / sim
         );
         println!(
@@ -55,7 +63,11 @@ mod native {
             "sim_over_bare_raft_native: {:.2} (goal: >= 0.5)",
             bare / sim
         );
+    }
 
+    /// The ten-minute replay, the work budget, the catch-up and the memory
+    /// figures.
+    fn replay_figures() {
         let lines = work::ten_minute_run(1);
         let best = (0..RUNS)
             .map(|_| timed(|| work::replay(1, &lines)).0)
