@@ -283,8 +283,10 @@ fn promote_after_the_heal(etcd: &str) -> (f64, f64, String) {
 /// leader's connection's retransmission, but its answers wait for its own
 /// connection's, and until they arrive the leader refuses to promote it
 /// (`isLearnerReady`). Measured on real 3.5.1 in namespaces (`ss`,
-/// `tcpdump`, 8 runs): the first promote accepted came 0.5 to 1.7 s after
-/// the learner had caught up. 3.4.23 redials its streams after the heal: the
+/// `tcpdump`, 8 runs: `tests/reference-run-b/3.5/experiments/promote-after-heal/`):
+/// the first promote accepted came 0.7 to 0.9 s after the learner had caught
+/// up in the four plain runs, up to 1.8 s when the cut fell just after a
+/// link heartbeat. 3.4.23 redials its streams after the heal: the
 /// answers go at once.
 #[test]
 fn a_cut_learner_3_5_is_promoted_only_when_its_own_connection_retransmits() {

@@ -220,9 +220,11 @@ fn multi_endpoint_puts(etcd: EtcdVersion, seeds: std::ops::Range<u64>) -> (usize
 
 /// grpc-go 1.38's round robin (etcd 3.5.1's client) starts at a random one of
 /// the endpoints it connected to: with the cut member listed first, a put
-/// reached the majority in the 3.5.1 recording of 09-partitions-06. 3.4.23's
-/// client sent it to the cut member (its recording), as the playground's
-/// 3.4 does every time.
+/// reached the majority in the 3.5.1 recording of 09-partitions-06. The
+/// playground's 3.4 takes the first endpoint every time (a simplification:
+/// 3.4.23's balancer orders its connections at random too; its recording sent
+/// the put to the cut member and the get to another; see
+/// `balanced_endpoint`).
 #[test]
 fn a_3_5_client_spreads_its_requests_over_the_endpoints_and_3_4_takes_the_first() {
     let (ok_35, runs) = multi_endpoint_puts(EtcdVersion::V3_5, 1..31);

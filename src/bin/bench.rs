@@ -4,7 +4,8 @@
 //! same ones in headless Chromium). `bench --day` runs the 24-hour workload
 //! alone and prints its peak memory, so that figure is not the whole run's;
 //! `bench --catch-up` runs the learner catch-up once, `bench --sim` the
-//! simulation-over-raft-rs figure once (each to profile it).
+//! simulation-over-raft-rs workload once, without a warm-up (each to profile
+//! it).
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
@@ -12,7 +13,7 @@ fn main() {
         Some("--day") => native::day(),
         Some("--catch-up") => native::catch_up(1),
         Some("--datascale-l") => native::datascale_l(),
-        Some("--sim") => native::sim_over_bare(1),
+        Some("--sim") => native::sim_over_bare(0, 1),
         _ => native::run(),
     }
 }
@@ -41,18 +42,19 @@ mod native {
     }
 
     pub fn run() {
-        sim_over_bare(RUNS);
+        sim_over_bare(1, RUNS);
         replay_figures();
     }
 
-    /// The simulation against bare raft-rs, the best of `runs`.
-    pub fn sim_over_bare(runs: usize) {
+    /// The simulation against bare raft-rs, the best of `runs` after
+    /// `warmups` untimed ones.
+    pub fn sim_over_bare(warmups: usize, runs: usize) {
         let t0 = Instant::now();
-        let (sim, bare) = work::sim_and_bare(1, runs, SECS, || t0.elapsed().as_secs_f64())
+        let (sim, bare) = work::sim_and_bare(warmups, runs, SECS, || t0.elapsed().as_secs_f64())
             .expect("the workloads do their work");
         let ticks = work::member_ticks(5, SECS * 1000) as f64;
         println!(
-            "sim_5_members_native: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {runs} after a warm-up run) (goal: >= 0.5 of bare raft-rs)",
+            "sim_5_members_native: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {runs} after {warmups} untimed) (goal: >= 0.5 of bare raft-rs)",
             ticks / sim
         );
         println!(

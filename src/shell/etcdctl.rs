@@ -366,11 +366,15 @@ impl Client<'_> {
     }
 
     /// The endpoint clientv3's balancer sends an RPC to: one it could connect
-    /// to. 3.4 takes the first such. 3.5's is grpc-go 1.38's round robin, whose
-    /// picker starts at a random one of its ready connections
-    /// (`rrPickerBuilder.Build`: `grpcrand.Intn(len(scs))`), so with several
-    /// reachable endpoints an RPC goes to any of them (09-partitions-06 at 3.5.1:
-    /// with the cut member listed first, `put` and `get` went to the others).
+    /// to. 3.5's is grpc-go 1.38's round robin, whose picker starts at a random
+    /// one of its ready connections (`rrPickerBuilder.Build`:
+    /// `grpcrand.Intn(len(scs))`), so with several reachable endpoints an RPC
+    /// goes to any of them (09-partitions-06 at 3.5.1: with the cut member
+    /// listed first, `put` and `get` went to the others). 3.4.23's own
+    /// round-robin balancer lists its connections in Go's map order, random
+    /// too (its recording: the `put` went to the cut member, the `get` to
+    /// another); the playground's 3.4 takes the first, a simplification that
+    /// keeps every 3.4 transcript, lesson and golden as they were recorded.
     fn balanced_endpoint(&mut self, l: &Line) -> Option<String> {
         let ready: Vec<String> = l
             .globals

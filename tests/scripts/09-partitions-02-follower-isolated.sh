@@ -50,7 +50,7 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v0
 
 # CUT: node03 (follower) <-/-> node01 and node03 <-/-> node02
 # real run: [TCUT=02:17:58.625]
-$ sleep 0.05
+$ sleep 0.04
 node03$ net cut 'node01->node03'
 $ sleep 0.01
 node01$ net cut 'node03->node01'
@@ -71,7 +71,7 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v3
 $ sleep 0.52
 # (transcript line 42, not echoed: [put foo v4 via node01: exit=0 'OK' t=02:18:00.283])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v4
-$ sleep 0.52
+$ sleep 0.53
 # (transcript line 43, not echoed: [put foo v5 via node01: exit=0 'OK' t=02:18:00.804])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v5
 $ sleep 0.52
@@ -80,7 +80,7 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v6
 $ sleep 0.52
 # (transcript line 45, not echoed: [put foo v7 via node01: exit=0 'OK' t=02:18:01.847])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v7
-$ sleep 0.53
+$ sleep 0.52
 # (transcript line 46, not echoed: [put foo v8 via node01: exit=0 'OK' t=02:18:02.367])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v8
 $ sleep 0.52
@@ -92,43 +92,43 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v10
 $ sleep 0.52
 # (transcript line 49, not echoed: [put foo v11 via node01: exit=0 'OK' t=02:18:03.934])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v11
-$ sleep 0.52
+$ sleep 0.53
 # (transcript line 50, not echoed: [put foo v12 via node01: exit=0 'OK' t=02:18:04.458])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v12
-$ sleep 0.53
+$ sleep 0.52
 # (transcript line 51, not echoed: [put foo v13 via node01: exit=0 'OK' t=02:18:04.984])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v13
-$ sleep 0.52
+$ sleep 0.53
 # (transcript line 52, not echoed: [put foo v14 via node01: exit=0 'OK' t=02:18:05.506])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v14
 $ sleep 0.52
 # (transcript line 53, not echoed: [put foo v15 via node01: exit=0 'OK' t=02:18:06.028])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v15
-$ sleep 0.53
+$ sleep 0.52
 # (transcript line 54, not echoed: [put foo v16 via node01: exit=0 'OK' t=02:18:06.555])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v16
-$ sleep 0.52
+$ sleep 0.53
 # (transcript line 55, not echoed: [put foo v17 via node01: exit=0 'OK' t=02:18:07.083])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v17
-$ sleep 0.53
+$ sleep 0.52
 # (transcript line 56, not echoed: [put foo v18 via node01: exit=0 'OK' t=02:18:07.611])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v18
 $ sleep 0.53
 # (transcript line 57, not echoed: [put foo v19 via node01: exit=0 'OK' t=02:18:08.137])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v19
-$ sleep 0.53
+$ sleep 0.52
 # (transcript line 58, not echoed: [put foo v20 via node01: exit=0 'OK' t=02:18:08.662])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v20
-$ sleep 0.52
+$ sleep 0.53
 # (transcript line 59, not echoed: [put foo v21 via node01: exit=0 'OK' t=02:18:09.185])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v21
 $ sleep 0.52
 # (transcript line 60, not echoed: [put foo v22 via node01: exit=0 'OK' t=02:18:09.710])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v22
-$ sleep 0.53
+$ sleep 0.52
 # (transcript line 61, not echoed: [put foo v23 via node01: exit=0 'OK' t=02:18:10.231])
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v23
-$ sleep 0.53
+$ sleep 0.54
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo v24
 $ sleep 0.52
 # (transcript line 65, not echoed: [02:18:11.338] node01:"leader":16089257658367397625 "raftIndex":33 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":33 "raftTerm":2  | node03:"raftIndex":9 "raftTerm":2  |)
@@ -139,7 +139,7 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint
 # views from both sides during the cut
 $ sleep 0.09
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
-$ sleep 0.04
+$ sleep 0.03
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status -w table
 $ sleep 0.02
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s
@@ -185,12 +185,12 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.32
 # (transcript line 105, not echoed: [02:18:18.182] node01:"raftIndex":33 "raftTerm":2  | node02:"raftIndex":33 "raftTerm":2  | node03:"raftIndex":9 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 106, not echoed: [02:18:18.506] node01:"raftIndex":33 "raftTerm":2  | node02:"raftIndex":33 "raftTerm":2  | node03:"raftIndex":9 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -202,7 +202,7 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
 $ sleep 0.1
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 get foo
-$ sleep 0.04
+$ sleep 0.03
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 $ sleep 3.03
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status --cluster -w table
@@ -220,10 +220,10 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status --cluster -w 
 $ sleep 0.27
 node03$ kill etcd
 node03$ wait
-$ sleep 0.11
+$ sleep 0.1
 node02$ kill etcd
 node02$ wait
-$ sleep 0.1
+$ sleep 0.11
 node01$ kill etcd
 node01$ wait
 # unfiltered logs: /tmp/partition-work/s02/node0N.log

@@ -54,26 +54,26 @@ $ sleep 4.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member list
 $ sleep 0.04
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo with-4-members
-$ sleep 0.03
+$ sleep 0.02
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
 
 # 2-2 SPLIT: {node02 (leader), node01} | {node03, pn4 (node04, not running)}
 # real run: [TCUT=02:21:09.879]
 $ sleep 0.04
 node02$ net cut 'node03->node02'
-$ sleep 0.01
+$ sleep 0.02
 node03$ net cut 'node02->node03'
 $ sleep 0.01
 node01$ net cut 'node03->node01'
-$ sleep 0.02
-node03$ net cut 'node01->node03'
 $ sleep 0.01
+node03$ net cut 'node01->node03'
+$ sleep 0.02
 node02$ net cut 'node04->node02'
 $ sleep 0.01
 node04$ net cut 'node02->node04'
-$ sleep 0.02
-node01$ net cut 'node04->node01'
 $ sleep 0.01
+node01$ net cut 'node04->node01'
+$ sleep 0.02
 node04$ net cut 'node01->node04'
 $ sleep 3
 # (transcript line 68, not echoed: [02:21:13.058] node02:"raftIndex":10 "raftTerm":2  | node01:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":10 "raftTerm":2  |)
@@ -86,9 +86,9 @@ $ sleep 0.03
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 put foo during-split-side-C
 $ sleep 0.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status -w table
-$ sleep 0.04
+$ sleep 0.03
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status -w table
-$ sleep 0.02
+$ sleep 0.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 get foo --consistency=s
 $ sleep 0.02
 # (transcript line 95, not echoed: [02:21:23.277] node02:"raftIndex":10 "raftTerm":2  | node01:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":10 "raftTerm":2  |)
@@ -104,25 +104,25 @@ node01$ net heal node03 node01
 node01$ net cut 'node01->node03'
 node01$ net heal node04 node01
 node01$ net cut 'node01->node04'
-$ sleep 0.03
+$ sleep 0.02
 # node02: iptables -F INPUT heals every link into node02; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node02$ net heal node03 node02
 node02$ net cut 'node02->node03'
 node02$ net heal node04 node02
 node02$ net cut 'node02->node04'
-$ sleep 0.02
+$ sleep 0.03
 # node03: iptables -F INPUT heals every link into node03
 node03$ net heal node01 node03
 node03$ net heal node02 node03
-$ sleep 0.03
+$ sleep 0.02
 # node04: iptables -F INPUT heals every link into node04
 node04$ net heal node01 node04
 node04$ net heal node02 node04
 # skipped (a poll every 0.25 s from the heal until a leader shows: the transcript gives only its last answer, not how many times it asked): node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster
-$ sleep 1.39
+$ sleep 1.4
 # (transcript line 107, not echoed: [02:21:24.804] leader after heal: node01) its last call, assumed to take 0.03 s; from 09-partitions-03-four-members.sh:42, leader_node $A with A = node02 ('# leader = node02' at transcript line 22)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster
-$ sleep 0.04
+$ sleep 0.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo after-heal
 $ sleep 0.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
@@ -180,11 +180,11 @@ $ sleep 0.01
 node02$ net cut 'node03->node02'
 $ sleep 3.02
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo before-add
-$ sleep 0.05
+$ sleep 0.04
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member add node04 --peer-urls=http://10.200.0.4:2380
 # real run: [member add returned at +3.140 s after the cut]
 # real run: TIMING node01: first 'became inactive' after the cut (the transport noticing the cut): (no matching line: became inactive)
-$ sleep 0.04
+$ sleep 0.05
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member add node04 --learner --peer-urls=http://10.200.0.4:2380
 $ sleep 0.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member add node04 --peer-urls=http://10.200.0.4:2380
@@ -194,11 +194,11 @@ $ sleep 0.01
 # (transcript line 390, not echoed: [02:21:35.754] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.54
 # (transcript line 391, not echoed: [02:21:36.296] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.54
+$ sleep 0.55
 # (transcript line 392, not echoed: [02:21:36.836] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -227,18 +227,17 @@ $ sleep 0.03
 # node02: iptables -F INPUT heals every link into node02; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node02$ net heal node03 node02
 node02$ net cut 'node02->node03'
-$ sleep 0.03
+$ sleep 0.02
 # node03: iptables -F INPUT heals every link into node03
 node03$ net heal node01 node03
 node03$ net heal node02 node03
-$ sleep 0.02
+$ sleep 0.03
 # node04: iptables -F INPUT (no DROP rule there: nothing to heal)
-$ sleep 0.01
 # (transcript line 416, not echoed: [02:21:44.221] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 417, not echoed: [02:21:44.542] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -248,7 +247,7 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.32
 # (transcript line 419, not echoed: [02:21:45.194] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -263,12 +262,12 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 422, not echoed: [02:21:46.165] node01:"leader":16089257658367397625 "raftIndex":11 "raftTerm":11  | node02:"leader":16089257658367397625 "raftIndex":11 "raftTerm":11  | node03:"leader":16089257658367397625 "raftIndex":11 "raftTerm":11  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.32
 # (transcript line 423, not echoed: [02:21:46.487] node01:"leader":16089257658367397625 "raftIndex":11 "raftTerm":11  | node02:"leader":16089257658367397625 "raftIndex":11 "raftTerm":11  | node03:"leader":16089257658367397625 "raftIndex":11 "raftTerm":11  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -278,9 +277,9 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.08
+$ sleep 0.09
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo after-heal
-$ sleep 0.03
+$ sleep 0.02
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 
 # TIMINGS part B1 (TCUT=02:21:32.476 TADD=02:21:35.574 THEAL=02:21:44.053)
@@ -293,10 +292,10 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 # (not commands: log excerpts of the real run, transcript lines 527-606)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.14
+$ sleep 0.15
 node03$ kill etcd
 node03$ wait
-$ sleep 0.11
+$ sleep 0.1
 node02$ kill etcd
 node02$ wait
 $ sleep 0.11
@@ -476,7 +475,7 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
 $ sleep 0.07
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo after-heal
-$ sleep 0.04
+$ sleep 0.03
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 
 # TIMINGS part B2 (TCUT=02:21:54.351 TADD=02:22:02.440 THEAL=02:22:05.898)
@@ -489,7 +488,7 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 # (not commands: log excerpts of the real run, transcript lines 728-828)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.13
+$ sleep 0.14
 node03$ kill etcd
 node03$ wait
 $ sleep 0.11
@@ -522,15 +521,15 @@ $ sleep 6.36
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 # leader = node01; followers = node02, node03
 # real run: [TCUT=02:22:18.706] cut follower node03 from node01 and node02
-$ sleep 0.07
+$ sleep 0.06
 node03$ net cut 'node01->node03'
-$ sleep 0.01
+$ sleep 0.02
 node01$ net cut 'node03->node01'
 $ sleep 0.01
 node03$ net cut 'node02->node03'
-$ sleep 0.02
+$ sleep 0.01
 node02$ net cut 'node03->node02'
-$ sleep 8.01
+$ sleep 8.02
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo before-add
 $ sleep 0.04
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member add node04 --peer-urls=http://10.200.0.4:2380
@@ -550,7 +549,7 @@ $ sleep 0.54
 # (transcript line 880, not echoed: [02:22:28.006] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.54
 # (transcript line 881, not echoed: [02:22:28.546] node01:"raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -562,12 +561,12 @@ $ sleep 0.54
 # (transcript line 883, not echoed: [02:22:29.628] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.55
+$ sleep 0.56
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo after-add
-$ sleep 0.04
+$ sleep 0.03
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status -w table
 # real run: [THEAL=02:22:35.197]
-$ sleep 0.03
+$ sleep 0.04
 # node01: iptables -F INPUT heals every link into node01; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node01$ net heal node03 node01
 node01$ net cut 'node01->node03'
@@ -575,12 +574,13 @@ $ sleep 0.03
 # node02: iptables -F INPUT heals every link into node02; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node02$ net heal node03 node02
 node02$ net cut 'node02->node03'
-$ sleep 0.03
+$ sleep 0.02
 # node03: iptables -F INPUT heals every link into node03
 node03$ net heal node01 node03
 node03$ net heal node02 node03
 $ sleep 0.04
 # node04: iptables -F INPUT (no DROP rule there: nothing to heal)
+$ sleep 0.01
 # (transcript line 904, not echoed: [02:22:35.366] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -600,37 +600,37 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.32
 # (transcript line 908, not echoed: [02:22:36.637] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.31
+$ sleep 0.32
 # (transcript line 909, not echoed: [02:22:36.960] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.32
 # (transcript line 910, not echoed: [02:22:37.265] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.31
 # (transcript line 911, not echoed: [02:22:37.570] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.31
+$ sleep 0.3
 # (transcript line 912, not echoed: [02:22:37.886] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.31
+$ sleep 0.32
 # (transcript line 913, not echoed: [02:22:38.200] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.31
 # (transcript line 914, not echoed: [02:22:38.510] node01:"raftIndex":10 "raftTerm":2  | node02:"raftIndex":10 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -640,7 +640,7 @@ $ sleep 0.31
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.07
+$ sleep 0.08
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo after-heal
 $ sleep 0.03
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 member list

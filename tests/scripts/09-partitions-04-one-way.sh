@@ -55,7 +55,7 @@ $ sleep 0.01
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.06
+$ sleep 0.07
 # (transcript line 27, not echoed: [put foo p1 via node02: exit=0 'OK' t=02:20:12.932])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p1
 $ sleep 0.63
@@ -82,7 +82,7 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint
 $ sleep 0.07
 # (transcript line 33, not echoed: [put foo p4 via node02: exit=0 'OK' t=02:20:15.018])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p4
-$ sleep 0.62
+$ sleep 0.63
 # (transcript line 34, not echoed: [02:20:15.687] node01:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":12 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -106,7 +106,7 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint
 $ sleep 0.06
 # (transcript line 39, not echoed: [put foo p7 via node02: exit=0 'OK' t=02:20:17.096])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p7
-$ sleep 0.62
+$ sleep 0.63
 # (transcript line 40, not echoed: [02:20:17.772] node01:"leader":16089257658367397625 "raftIndex":15 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":15 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -138,7 +138,7 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint
 $ sleep 0.05
 # (transcript line 47, not echoed: [put foo p11 via node02: exit=0 'OK' t=02:20:19.859])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p11
-$ sleep 0.62
+$ sleep 0.63
 # (transcript line 48, not echoed: [02:20:20.529] node01:"leader":16089257658367397625 "raftIndex":19 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":19 "raftTerm":2  | node03:"raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -224,7 +224,7 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.31
+$ sleep 0.32
 # (transcript line 84, not echoed: [02:20:30.833] node01:"leader":16089257658367397625 "raftIndex":23 "raftTerm":16  | node02:"leader":16089257658367397625 "raftIndex":23 "raftTerm":16  | node03:"leader":16089257658367397625 "raftIndex":23 "raftTerm":16  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -239,7 +239,7 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.08
+$ sleep 0.09
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
 
 # TIMINGS part A (TCUT=02:20:12.816 THEAL=02:20:27.579)
@@ -252,13 +252,13 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w 
 # (not commands: log excerpts of the real run, transcript lines 186-256)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.27
+$ sleep 0.26
 node03$ kill etcd
 node03$ wait
-$ sleep 0.1
+$ sleep 0.11
 node02$ kill etcd
 node02$ wait
-$ sleep 0.11
+$ sleep 0.1
 node01$ kill etcd
 node01$ wait
 
@@ -285,9 +285,8 @@ $ sleep 6.37
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 # leader = node01; followers = node02, node03
 # real run: [TCUT=02:20:39.124]
-$ sleep 0.05
+$ sleep 0.06
 node01$ net cut 'node03->node01'
-$ sleep 0.01
 # (transcript line 281, not echoed: [02:20:39.198] node01:"leader":16089257658367397625 "raftIndex":8 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":8 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -295,7 +294,7 @@ node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint
 $ sleep 0.06
 # (transcript line 282, not echoed: [put foo p1 via node02: exit=0 'OK' t=02:20:39.221])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p1
-$ sleep 0.62
+$ sleep 0.63
 # (transcript line 283, not echoed: [02:20:39.881] node01:"leader":16089257658367397625 "raftIndex":9 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":9 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":9 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -401,7 +400,7 @@ $ sleep 0.07
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo p14
 $ sleep 0.64
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
-$ sleep 0.03
+$ sleep 0.04
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 put foo via-cut-follower
 # real run: [THEAL=02:20:53.802  (cut lasted +14.678 s)]
 $ sleep 0.04
@@ -497,10 +496,10 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w 
 $ sleep 0.27
 node03$ kill etcd
 node03$ wait
-$ sleep 0.1
+$ sleep 0.11
 node02$ kill etcd
 node02$ wait
-$ sleep 0.11
+$ sleep 0.1
 node01$ kill etcd
 node01$ wait
 # unfiltered logs: /tmp/partition-work/s04{A,B}/node0N.log

@@ -51,24 +51,24 @@ $ sleep 3.32
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member list
 $ sleep 0.04
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
-$ sleep 0.04
+$ sleep 0.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v0
-$ sleep 0.54
+$ sleep 0.53
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s
 
 # CUT: learner node03 <-/-> node02 and node03 <-/-> node01
 # real run: [TCUT=02:22:51.337]
 $ sleep 0.04
 node03$ net cut 'node02->node03'
-$ sleep 0.01
+$ sleep 0.02
 node02$ net cut 'node03->node02'
 $ sleep 0.02
 node03$ net cut 'node01->node03'
-$ sleep 0.02
+$ sleep 0.01
 node01$ net cut 'node03->node01'
 
 # writes continue (20 puts via the leader)
-$ sleep 0.02
+$ sleep 0.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v1
 $ sleep 0.27
 # (transcript line 59, not echoed: [put foo v2 via node02: exit=0 'OK' t=02:22:51.714])
@@ -76,40 +76,40 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v2
 $ sleep 0.27
 # (transcript line 60, not echoed: [put foo v3 via node02: exit=0 'OK' t=02:22:51.993])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v3
-$ sleep 0.28
+$ sleep 0.27
 # (transcript line 61, not echoed: [put foo v4 via node02: exit=0 'OK' t=02:22:52.273])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v4
 $ sleep 0.28
 # (transcript line 62, not echoed: [put foo v5 via node02: exit=0 'OK' t=02:22:52.555])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v5
-$ sleep 0.28
+$ sleep 0.27
 # (transcript line 63, not echoed: [put foo v6 via node02: exit=0 'OK' t=02:22:52.836])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v6
 $ sleep 0.28
 # (transcript line 64, not echoed: [put foo v7 via node02: exit=0 'OK' t=02:22:53.114])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v7
-$ sleep 0.28
+$ sleep 0.27
 # (transcript line 65, not echoed: [put foo v8 via node02: exit=0 'OK' t=02:22:53.394])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v8
 $ sleep 0.28
 # (transcript line 66, not echoed: [put foo v9 via node02: exit=0 'OK' t=02:22:53.675])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v9
-$ sleep 0.28
+$ sleep 0.27
 # (transcript line 67, not echoed: [put foo v10 via node02: exit=0 'OK' t=02:22:53.955])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v10
 $ sleep 0.28
 # (transcript line 68, not echoed: [put foo v11 via node02: exit=0 'OK' t=02:22:54.231])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v11
-$ sleep 0.28
+$ sleep 0.27
 # (transcript line 69, not echoed: [put foo v12 via node02: exit=0 'OK' t=02:22:54.507])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v12
-$ sleep 0.27
+$ sleep 0.28
 # (transcript line 70, not echoed: [put foo v13 via node02: exit=0 'OK' t=02:22:54.785])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v13
-$ sleep 0.28
+$ sleep 0.27
 # (transcript line 71, not echoed: [put foo v14 via node02: exit=0 'OK' t=02:22:55.058])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v14
-$ sleep 0.27
+$ sleep 0.28
 # (transcript line 72, not echoed: [put foo v15 via node02: exit=0 'OK' t=02:22:55.328])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v15
 $ sleep 0.27
@@ -118,13 +118,13 @@ node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v16
 $ sleep 0.27
 # (transcript line 74, not echoed: [put foo v17 via node02: exit=0 'OK' t=02:22:55.876])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v17
-$ sleep 0.28
+$ sleep 0.27
 # (transcript line 75, not echoed: [put foo v18 via node02: exit=0 'OK' t=02:22:56.150])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v18
-$ sleep 0.27
+$ sleep 0.28
 # (transcript line 76, not echoed: [put foo v19 via node02: exit=0 'OK' t=02:22:56.427])
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v19
-$ sleep 0.3
+$ sleep 0.29
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 put foo v20
 $ sleep 0.27
 # (transcript line 80, not echoed: [02:22:57.037] node02:"leader":5931372684475927308 "raftIndex":29 "raftTerm":2  | node01:"leader":5931372684475927308 "raftIndex":29 "raftTerm":2  | node03:"leader":5931372684475927308 "raftIndex":9 "raftTerm":2  |)
@@ -133,15 +133,15 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
 
 # promote while cut
-$ sleep 0.09
+$ sleep 0.08
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member promote f6467d951156c0f
 $ sleep 0.03
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member promote f6467d951156c0f
-$ sleep 0.03
+$ sleep 0.04
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
-$ sleep 0.04
+$ sleep 0.03
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status -w table
-$ sleep 0.04
+$ sleep 0.03
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s
 
 # HEAL
@@ -166,11 +166,11 @@ $ sleep 0.3
 # (transcript line 122, not echoed: [02:23:02.679] node02:"leader":5931372684475927308 "raftIndex":29 "raftTerm":2  | node03:"leader":5931372684475927308 "raftIndex":9 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.31
+$ sleep 0.3
 # (transcript line 123, not echoed: [02:23:02.984] node02:"leader":5931372684475927308 "raftIndex":29 "raftTerm":2  | node03:"leader":5931372684475927308 "raftIndex":9 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.31
+$ sleep 0.3
 # (transcript line 124, not echoed: [02:23:03.291] node02:"leader":5931372684475927308 "raftIndex":29 "raftTerm":2  | node03:"leader":5931372684475927308 "raftIndex":9 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
@@ -178,13 +178,13 @@ $ sleep 0.3
 # (transcript line 125, not echoed: [02:23:03.600] node02:"leader":5931372684475927308 "raftIndex":29 "raftTerm":2  | node03:"leader":5931372684475927308 "raftIndex":29 "raftTerm":2  |)
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.09
+$ sleep 0.08
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s
 
 # promote after the heal
-$ sleep 0.02
+$ sleep 0.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member promote f6467d951156c0f
-$ sleep 0.04
+$ sleep 0.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 member list
 $ sleep 1.03
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 endpoint status --cluster -w table
@@ -225,28 +225,28 @@ node02$ etcd --name node02 --data-dir /tmp/partition-work/s05b/node02 \
 # leader = node01, other voter = node02
 $ sleep 6.98
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member add node03 --learner --peer-urls=http://10.200.0.3:2380
-$ sleep 0.03
+$ sleep 0.02
 node03$ etcd --name node03 --data-dir /tmp/partition-work/s05b/node03 \
   --initial-advertise-peer-urls http://10.200.0.3:2380 --listen-peer-urls http://10.200.0.3:2380 \
   --advertise-client-urls http://10.200.0.3:2379 --listen-client-urls http://10.200.0.3:2379 \
   --initial-cluster node01=http://10.200.0.1:2380,node02=http://10.200.0.2:2380,node03=http://10.200.0.3:2380 \
   --initial-cluster-state existing
-$ sleep 3.32
+$ sleep 3.33
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member list
-$ sleep 0.03
+$ sleep 0.02
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 # real run: [TCUT=02:23:16.061]
 $ sleep 0.04
 node03$ net cut 'node01->node03'
 $ sleep 0.01
 node01$ net cut 'node03->node01'
-$ sleep 0.01
-node03$ net cut 'node02->node03'
 $ sleep 0.02
+node03$ net cut 'node02->node03'
+$ sleep 0.01
 node02$ net cut 'node03->node02'
-$ sleep 2.01
+$ sleep 2.02
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member promote 7161ff4f5e36b825
-$ sleep 0.03
+$ sleep 0.02
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 member list
 $ sleep 0.03
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 put foo after-promote-while-cut
@@ -270,12 +270,12 @@ $ sleep 0.02
 # node03: iptables -F INPUT heals every link into node03
 node03$ net heal node01 node03
 node03$ net heal node02 node03
-$ sleep 0.02
+$ sleep 0.01
 # (transcript line 314, not echoed: [02:23:26.423] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.31
 # (transcript line 315, not echoed: [02:23:26.725] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":8 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -300,47 +300,47 @@ $ sleep 0.31
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.31
+$ sleep 0.3
 # (transcript line 320, not echoed: [02:23:28.272] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.31
 # (transcript line 321, not echoed: [02:23:28.588] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.31
 # (transcript line 322, not echoed: [02:23:28.895] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.31
 # (transcript line 323, not echoed: [02:23:29.198] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.31
+$ sleep 0.3
 # (transcript line 324, not echoed: [02:23:29.505] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.31
 # (transcript line 325, not echoed: [02:23:29.815] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.31
 # (transcript line 326, not echoed: [02:23:30.125] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.3
+$ sleep 0.31
 # (transcript line 327, not echoed: [02:23:30.436] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.31
 # (transcript line 328, not echoed: [02:23:30.747] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
@@ -375,22 +375,22 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.32
 # (transcript line 335, not echoed: [02:23:33.014] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.33
 # (transcript line 336, not echoed: [02:23:33.330] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.31
 # (transcript line 337, not echoed: [02:23:33.649] node01:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.33
+$ sleep 0.34
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w table
 
 # LOG EXCERPTS part B: cut phase
@@ -400,7 +400,7 @@ node01$ etcdctl --endpoints=http://10.200.0.1:2379 endpoint status --cluster -w 
 # (not commands: log excerpts of the real run, transcript lines 380-419)
 
 # the recorder stops every etcd (stop_all)
-$ sleep 0.09
+$ sleep 0.08
 node03$ kill etcd
 node03$ wait
 $ sleep 0.11

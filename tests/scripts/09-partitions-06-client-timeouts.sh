@@ -68,19 +68,19 @@ $ sleep 0.03
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 put foo minority-1
 $ sleep 0.04
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 put foo minority-2
-$ sleep 0.04
+$ sleep 0.03
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 put foo minority-3
 $ sleep 0.03
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=15s put foo minority-15s
 $ sleep 0.03
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=2s put foo minority-2s
+$ sleep 0.03
+node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo
+$ sleep 0.03
+node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo
 $ sleep 0.04
-node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo
-$ sleep 0.03
-node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo
-$ sleep 0.03
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=15s get foo
-$ sleep 0.04
+$ sleep 0.03
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s
 $ sleep 0.03
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 get foo --consistency=s -w json
@@ -91,17 +91,17 @@ $ sleep 5.07
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 member list
 $ sleep 0.03
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint health
-$ sleep 0.04
+$ sleep 0.03
 node04$ etcdctl --endpoints=http://10.200.0.3:2379 endpoint status -w table
 
 # same put from the isolated member's own host
-$ sleep 0.03
+$ sleep 0.04
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 put foo minority-own-host
 
 # client with several endpoints (minority member listed first)
 $ sleep 0.04
 node04$ etcdctl --endpoints=http://10.200.0.3:2379,http://10.200.0.1:2379,http://10.200.0.2:2379 put foo multi-endpoint
-$ sleep 0.04
+$ sleep 0.03
 node04$ etcdctl --endpoints=http://10.200.0.3:2379,http://10.200.0.1:2379,http://10.200.0.2:2379 get foo
 $ sleep 0.03
 node04$ etcdctl --endpoints=http://10.200.0.1:2379 get foo
@@ -110,11 +110,11 @@ $ sleep 0.04
 # node01: iptables -F INPUT heals every link into node01; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node01$ net heal node03 node01
 node01$ net cut 'node01->node03'
-$ sleep 0.03
+$ sleep 0.02
 # node02: iptables -F INPUT heals every link into node02; `net heal` heals both ways, so a link out of it that a rule on the other side still drops is cut again
 node02$ net heal node03 node02
 node02$ net cut 'node02->node03'
-$ sleep 0.04
+$ sleep 0.05
 # node03: iptables -F INPUT heals every link into node03
 node03$ net heal node01 node03
 node03$ net heal node02 node03
@@ -128,12 +128,12 @@ $ sleep 0.32
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.32
+$ sleep 0.31
 # (transcript line 135, not echoed: [02:25:00.113] node01:"raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"raftIndex":9 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json
 node03$ etcdctl --endpoints=http://10.200.0.3:2379 --command-timeout=1s endpoint status -w json
-$ sleep 0.31
+$ sleep 0.32
 # (transcript line 136, not echoed: [02:25:00.425] node01:"raftIndex":10 "raftTerm":2  | node02:"leader":16089257658367397625 "raftIndex":10 "raftTerm":2  | node03:"raftIndex":9 "raftTerm":2  |)
 node01$ etcdctl --endpoints=http://10.200.0.1:2379 --command-timeout=1s endpoint status -w json
 node02$ etcdctl --endpoints=http://10.200.0.2:2379 --command-timeout=1s endpoint status -w json

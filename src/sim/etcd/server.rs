@@ -57,9 +57,9 @@ pub enum Out {
     /// readers see EOF at once.
     StreamsClosed { peer: u64 },
     /// A stream writer wrote its link heartbeat (`linkHeartbeatMessage`, every
-    /// `ConnReadTimeout / 3`) to the peer's reader: on a stream that outlives
-    /// a cut, it is what first goes unacknowledged, and TCP's retransmission
-    /// timer starts.
+    /// `ConnReadTimeout / 3`) to the peer's reader: even an idle stream writes
+    /// it, so across a cut that the stream outlives, its connection stalls
+    /// within 1.67 s.
     LinkHeartbeat {
         peer: u64,
         kind: super::rafthttp::Kind,

@@ -408,11 +408,18 @@ impl World {
         if self.net.cut_at.is_empty() {
             return;
         }
-        let target = self.machines.iter().find_map(|(name, m)| {
-            let p = m.process.as_ref()?;
-            (p.server.id == peer && name != machine).then(|| (name.clone(), p.server.cfg.version))
-        });
-        let Some((target, reader)) = target else {
+        // the stream the heartbeat went on, if it still stands to the process
+        // it was dialled to (a peer restarted meanwhile has a stream of its own
+        // to come)
+        let stream = self.net.streams.get(machine).and_then(|to| to.get(&peer));
+        let Some((target, pid)) = stream.map(|(t, pid)| (t.to_string(), *pid)) else {
+            return;
+        };
+        let process = self.machines.get(&target).and_then(|m| m.process.as_ref());
+        let Some(reader) = process
+            .filter(|p| p.pid == pid)
+            .map(|p| p.server.cfg.version)
+        else {
             return;
         };
         if !self.links_up(machine, &target) && self.outlives_cut(machine, &target, reader) {
