@@ -423,11 +423,7 @@ impl World {
             return;
         };
         if !self.links_up(machine, &target) && self.outlives_cut(machine, &target, reader) {
-            let conn = match kind {
-                Kind::MsgApp => Conn::MsgApp,
-                Kind::Message => Conn::Message,
-            };
-            self.stall(machine, &target, conn);
+            self.stall(machine, &target, Conn::of_stream(kind));
         }
     }
 

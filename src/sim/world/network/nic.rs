@@ -172,6 +172,14 @@ impl Conn {
         }
     }
 
+    /// The connection of rafthttp's stream of `kind`.
+    pub(in crate::sim::world) fn of_stream(kind: crate::sim::etcd::rafthttp::Kind) -> Conn {
+        match kind {
+            crate::sim::etcd::rafthttp::Kind::MsgApp => Conn::MsgApp,
+            crate::sim::etcd::rafthttp::Kind::Message => Conn::Message,
+        }
+    }
+
     fn index(self) -> usize {
         match self {
             Conn::Message => 0,
