@@ -368,6 +368,26 @@ pub fn lesson_events(dir: &str) -> (String, u64) {
     most
 }
 
+/// Lesson `path` replayed whole as the page opens it at its last step: the
+/// world's invariants checked after every event (`World::check_invariants`,
+/// as the page's world does). Returns the events handled, or `None` when the
+/// file is not a lesson.
+pub fn lesson_replay_checked(path: &str) -> Option<u64> {
+    let name = std::path::Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let text = std::fs::read_to_string(path).ok()?;
+    let lesson = crate::lessons::parse(&name, &text).ok()?;
+    let mut s = crate::lessons::boot_session(&lesson);
+    s.world.check_invariants();
+    let mut sink = String::new();
+    for c in lesson.steps.iter().flat_map(|step| &step.commands) {
+        run_one(&mut s, &c.command, false, &mut sink);
+    }
+    Some(s.world.events())
+}
+
 /// A replay that spends its whole budget: sixteen one-member clusters
 /// sleeping, as a hostile link would have them. Returns the events handled.
 pub fn replay_budget_spent() -> u64 {

@@ -15,8 +15,14 @@
 //! are split at etcd's fill percent of 0.9, nothing is freed (the playground has no
 //! compaction; bbolt never shrinks its file without defrag). Typed keys keep the
 //! small estimate the golden transcripts were made with.
+//!
+//! The store keeps a [`Kv::digest`] of its keys as it changes (the wrapping
+//! sum of one hash per key), so the invariants checker can compare two
+//! members' states after every applied entry at no cost that grows with the
+//! data.
 
 use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Serialize};
 
@@ -213,12 +219,42 @@ impl GenStore {
     }
 }
 
+/// One hash of `item` (SipHash with fixed keys: the same on every run and
+/// platform).
+fn hash_one(item: impl Hash) -> u64 {
+    #[allow(deprecated)]
+    let mut h = std::hash::SipHasher::new();
+    item.hash(&mut h);
+    h.finish()
+}
+
+/// A typed key's share of [`Kv::digest`].
+fn typed_share(k: &KeyValue) -> u64 {
+    hash_one((
+        0u8,
+        &k.key,
+        &k.value,
+        k.create_revision,
+        k.mod_revision,
+        k.version,
+    ))
+}
+
+/// A generated key's share of [`Kv::digest`]: its shape by what it is (prefix
+/// and length), not by where the store lists it.
+fn generated_share(shape: Option<&(String, u16)>, head: &[u8; 10], r: &GenRev) -> u64 {
+    hash_one((1u8, shape, head, r))
+}
+
 /// The store. The revision starts at 1, as in a fresh etcd.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kv {
     keys: BTreeMap<String, KeyValue>,
     generated: GenStore,
     revision: i64,
+    /// The wrapping sum of every live key's share ([`typed_share`],
+    /// [`generated_share`]), kept as keys change.
+    digest: u64,
 }
 
 impl Default for Kv {
@@ -227,6 +263,7 @@ impl Default for Kv {
             keys: BTreeMap::new(),
             generated: GenStore::default(),
             revision: 1,
+            digest: 0,
         }
     }
 }
@@ -238,19 +275,36 @@ impl Kv {
 
     /// A store holding `keys` at `revision` (what `snapshot restore` writes).
     pub fn restored(keys: Vec<KeyValue>, revision: i64) -> Kv {
-        Kv {
-            keys: keys.into_iter().map(|k| (k.key.clone(), k)).collect(),
-            generated: GenStore::default(),
-            revision,
-        }
+        Kv::restored_with(keys, GenStore::default(), revision)
     }
 
     /// The same, with generated keys (a raft snapshot's image carries them).
     pub fn restored_with(keys: Vec<KeyValue>, generated: GenStore, revision: i64) -> Kv {
-        Kv {
+        let mut kv = Kv {
+            keys: keys.into_iter().map(|k| (k.key.clone(), k)).collect(),
             generated,
-            ..Kv::restored(keys, revision)
-        }
+            revision,
+            digest: 0,
+        };
+        kv.digest = kv.digest_from_scratch();
+        kv
+    }
+
+    /// A digest of the live keys (typed and generated: keys, values and
+    /// revisions): equal on two members holding the same keys, different
+    /// (but for a 64-bit collision) otherwise. Kept as keys change, so
+    /// asking costs nothing.
+    pub fn digest(&self) -> u64 {
+        self.digest
+    }
+
+    /// [`Self::digest`] computed over every key (a restore; tests).
+    fn digest_from_scratch(&self) -> u64 {
+        let gs = &self.generated;
+        let typed = self.keys.values().map(typed_share);
+        let generated = (gs.keys.iter())
+            .map(|((head, s), r)| generated_share(gs.shapes.get(usize::from(*s)), head, r));
+        typed.chain(generated).fold(0, u64::wrapping_add)
     }
 
     /// The generated keys.
@@ -280,15 +334,22 @@ impl Kv {
         let rev = u32::try_from(self.revision).unwrap_or(u32::MAX);
         let gs = &mut self.generated;
         let shape = gs.shape(&g.prefix, g.key_len);
+        let shape_def = (g.prefix.clone(), g.key_len);
         let r = gs.keys.entry((g.head, shape)).or_insert(GenRev {
             create: rev,
             modified: rev,
             version: 0,
             value_len: 0,
         });
+        if r.version > 0 {
+            let old = generated_share(Some(&shape_def), &g.head, r);
+            self.digest = self.digest.wrapping_sub(old);
+        }
         r.modified = rev;
         r.version = r.version.saturating_add(1);
         r.value_len = g.value_len;
+        let new = generated_share(Some(&shape_def), &g.head, r);
+        self.digest = self.digest.wrapping_add(new);
         let key_len = (g.prefix.len() + usize::from(g.key_len)) as u64;
         let (c, m, v) = (u64::from(r.create), u64::from(rev), u64::from(r.version));
         gs.bolt_bytes += page_share(put_record(key_len, u64::from(g.value_len), c, m, v));
@@ -297,17 +358,6 @@ impl Kv {
     /// All keys, in order.
     pub fn iter(&self) -> impl Iterator<Item = &KeyValue> {
         self.keys.values()
-    }
-
-    /// Feeds the generated keys (`check perf|datascale`: shapes, heads and
-    /// revisions) to `h`, so two members' states compare on them too; nothing
-    /// when there are none, so a store without them hashes as it always did.
-    pub fn hash_generated<H: std::hash::Hasher>(&self, h: &mut H) {
-        use std::hash::Hash;
-        if !self.generated.is_empty() {
-            self.generated.shapes.hash(h);
-            self.generated.keys.hash(h);
-        }
     }
 
     pub fn put(&mut self, key: &str, value: &str) {
@@ -323,9 +373,13 @@ impl Kv {
                 mod_revision: rev,
                 version: 0,
             });
+        if kv.version > 0 {
+            self.digest = self.digest.wrapping_sub(typed_share(kv));
+        }
         kv.value = value.to_string();
         kv.mod_revision = rev;
         kv.version += 1;
+        self.digest = self.digest.wrapping_add(typed_share(kv));
     }
 
     /// Keys equal to `key`, or starting with it when `prefix`.
@@ -372,15 +426,18 @@ impl Kv {
         }
         self.revision += 1;
         for k in &doomed {
-            self.keys.remove(k);
+            if let Some(gone) = self.keys.remove(k) {
+                self.digest = self.digest.wrapping_sub(typed_share(&gone));
+            }
         }
         let gs = &mut self.generated;
         for k in &generated {
-            let len = gs
-                .shapes
-                .get(usize::from(k.1))
-                .map_or(0, |(p, l)| p.len() + usize::from(*l));
-            gs.keys.remove(k);
+            let shape = gs.shapes.get(usize::from(k.1));
+            let len = shape.map_or(0, |(p, l)| p.len() + usize::from(*l));
+            if let Some(gone) = gs.keys.remove(k) {
+                let share = generated_share(shape, &k.0, &gone);
+                self.digest = self.digest.wrapping_sub(share);
+            }
             gs.bolt_bytes += page_share(tombstone_record(len as u64));
         }
         doomed.len() + generated.len()
@@ -407,39 +464,63 @@ mod tests {
 }
 
 #[cfg(test)]
-mod hash_tests {
-    use std::hash::Hasher;
-
+mod digest_tests {
     use super::*;
 
-    fn hashed(kv: &Kv) -> u64 {
-        #[allow(deprecated)]
-        let mut h = std::hash::SipHasher::new();
-        kv.hash_generated(&mut h);
-        h.finish()
+    fn generated(head: u8) -> Generated {
+        Generated {
+            prefix: "/p/".into(),
+            head: [head; 10],
+            key_len: 8,
+            value_len: 1024,
+        }
     }
 
     #[test]
-    fn generated_keys_count_in_a_members_hash() {
-        let empty = Kv::default();
-        let mut one = Kv::default();
-        let g = Generated {
-            prefix: "/p/".into(),
-            head: [3; 10],
-            key_len: 8,
-            value_len: 1024,
-        };
-        one.put_generated(&g);
-        let mut other = Kv::default();
-        other.put_generated(&Generated { head: [4; 10], ..g });
-        assert_ne!(hashed(&empty), hashed(&one));
-        assert_ne!(hashed(&one), hashed(&other));
-        let mut none = std::collections::hash_map::DefaultHasher::new();
-        empty.hash_generated(&mut none);
-        assert_eq!(
-            none.finish(),
-            std::collections::hash_map::DefaultHasher::new().finish(),
-            "a store without them feeds nothing"
+    fn the_kept_digest_is_the_digest_of_the_keys() {
+        let mut kv = Kv::default();
+        let mut seen = vec![kv.digest()];
+        let changes: [&dyn Fn(&mut Kv); 9] = [
+            &|kv| kv.put("foo", "bar"),
+            &|kv| kv.put("foo", "baz"),
+            &|kv| kv.put("foo2", "x"),
+            &|kv| kv.put_generated(&generated(3)),
+            &|kv| kv.put_generated(&generated(3)),
+            &|kv| kv.put_generated(&generated(4)),
+            &|kv| assert_eq!(kv.delete("foo", false), 1),
+            &|kv| assert_eq!(kv.delete("/p/", true), 2),
+            &|kv| assert_eq!(kv.delete("foo", true), 1),
+        ];
+        for change in changes {
+            change(&mut kv);
+            assert_eq!(kv.digest(), kv.digest_from_scratch());
+            seen.push(kv.digest());
+        }
+        // Every key deleted: the empty store's digest again, and only there.
+        assert_eq!(kv.digest(), 0);
+        seen.pop();
+        let distinct: std::collections::BTreeSet<u64> = seen.iter().copied().collect();
+        assert_eq!(distinct.len(), seen.len(), "each state has its own digest");
+    }
+
+    #[test]
+    fn members_with_the_same_keys_have_the_same_digest() {
+        let mut a = Kv::default();
+        a.put_generated(&generated(3));
+        a.put("k", "v");
+        let b = Kv::restored_with(
+            a.iter().cloned().collect(),
+            a.generated().clone(),
+            a.revision(),
         );
+        assert_eq!(a.digest(), b.digest());
+        let mut c = Kv::default();
+        c.put_generated(&generated(4));
+        c.put("k", "v");
+        assert_ne!(a.digest(), c.digest(), "another generated key");
+        let mut d = Kv::default();
+        d.put_generated(&generated(3));
+        d.put("k", "w");
+        assert_ne!(a.digest(), d.digest(), "another value");
     }
 }
