@@ -1,6 +1,7 @@
 // Lessons in the built site: each lesson is played start to end with Run and
-// Next (every step's checks on the lesson's path; the learner's steps done
-// with "Do it for me"), Back replays to the end of the previous step (the
+// Next (each step sped up to 100x after Run, as an impatient learner would;
+// every step's checks on the lesson's path; the learner's steps done with
+// "Do it for me"), Back replays to the end of the previous step (the
 // terminal equals what it showed there), and a lesson with a mistake, a
 // missing lesson or one from another site get a message. Then what a step
 // asks and lets the learner do: a question before Run and its answer after,
@@ -13,7 +14,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { useSite } from './helpers/site.mjs';
 import { DIST, screenshot } from './helpers/browser.mjs';
-import { elapsedSeconds, parseElapsed, terminalText, type, withPage } from './helpers/page.mjs';
+import { elapsedSeconds, parseElapsed, setSpeed, terminalText, type, withPage } from './helpers/page.mjs';
 
 const LESSONS = [
   '000-server-addition-deletion',
@@ -52,6 +53,9 @@ describe('lessons', () => {
         for (let i = 1; i <= n; i++) {
           assert.match(await stepText(page), new RegExp(`^Step ${i} of ${n}`));
           await page.locator('[data-testid="lesson-run"]').click();
+          // An impatient learner: the step plays at 100x, not at its own speed
+          // (the last test of this file watches a step play at its speed).
+          await setSpeed(page, '100');
           const checks = page.locator('[data-testid="lesson-checks"]');
           const doIt = page.locator('[data-testid="lesson-do-it"]');
           await checks.or(doIt).first().waitFor({ timeout: 60_000 });
