@@ -324,15 +324,14 @@ fn conf_entry(index: u64, term: u64, ty: ConfChangeType, kind: ChangeKind, m: &M
         kind,
         member: m.clone(),
     };
-    cc.set_context(serde_json::to_vec(&ctx).unwrap_or_default().into());
+    cc.set_context(serde_json::to_vec(&ctx).unwrap_or_default());
     let mut e = Entry::default();
     e.set_entry_type(EntryType::EntryConfChange);
     e.index = index;
     e.term = term;
     e.data = cc
         .write_to_bytes()
-        .expect("a proto3 ConfChange has no required field to miss")
-        .into();
+        .expect("a proto3 ConfChange has no required field to miss");
     e
 }
 

@@ -228,7 +228,7 @@ mod tests {
             .map(|(i, &n)| Entry {
                 index: i as u64 + 1,
                 term: 1,
-                data: vec![b'x'; n].into(),
+                data: vec![b'x'; n],
                 ..Default::default()
             })
             .collect();
@@ -284,7 +284,7 @@ mod tests {
             .map(|i| Entry {
                 index: i,
                 term: 2,
-                data: vec![b'y'; 50].into(),
+                data: vec![b'y'; 50],
                 ..Default::default()
             })
             .collect();

@@ -38,22 +38,24 @@ impl Slot {
     fn of(e: &Entry) -> Slot {
         Slot {
             term: e.term,
-            data: e.data.clone(),
-            context: (!e.context.is_empty()).then(|| Box::new(e.context.clone())),
-            entry_type: e.entry_type,
+            data: Bytes::copy_from_slice(&e.data),
+            context: (!e.context.is_empty()).then(|| Box::new(Bytes::copy_from_slice(&e.context))),
+            entry_type: e.get_entry_type(),
             sync_log: e.sync_log,
         }
     }
 
     fn entry(&self, index: u64) -> Entry {
         Entry {
-            entry_type: self.entry_type,
+            entry_type: self.entry_type.into(),
             term: self.term,
             index,
-            data: self.data.clone(),
-            context: self.context.as_deref().cloned().unwrap_or_default(),
+            data: self.data.to_vec(),
+            context: self
+                .context
+                .as_deref()
+                .map_or_else(Vec::new, |c| c.to_vec()),
             sync_log: self.sync_log,
-            ..Default::default()
         }
     }
 }
@@ -354,7 +356,7 @@ mod tests {
         Entry {
             index,
             term,
-            data: Bytes::copy_from_slice(data),
+            data: data.to_vec(),
             ..Default::default()
         }
     }

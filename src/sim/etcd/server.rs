@@ -811,7 +811,7 @@ impl Server {
         meta.term = term;
         meta.set_conf_state(self.backend.conf.clone());
         let image = BackendImage::of(&self.backend);
-        snap.data = serde_json::to_vec(&image).unwrap_or_default().into();
+        snap.data = serde_json::to_vec(&image).unwrap_or_default();
         snap
     }
 
@@ -1477,7 +1477,7 @@ impl Server {
         let mut cc = ConfChange::default();
         cc.set_change_type(change_type);
         cc.node_id = node_id;
-        cc.set_context(context.into());
+        cc.set_context(context);
         self.enqueue(req, Pending::Conf(cc));
         self.submit_queued(ctx);
     }

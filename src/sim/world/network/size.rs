@@ -92,7 +92,7 @@ mod tests {
         m.set_msg_type(raft::eraftpb::MessageType::MsgAppend);
         let empty = raft_bytes(&m);
         m.mut_entries().push(raft::eraftpb::Entry {
-            data: vec![7u8; 1000].into(),
+            data: vec![7u8; 1000],
             ..Default::default()
         });
         assert!(raft_bytes(&m) >= empty + 1000, "{}", raft_bytes(&m));
@@ -115,14 +115,14 @@ mod tests {
         let entries: Vec<Entry> = [10usize, 300, 70_000]
             .iter()
             .map(|&n| Entry {
-                data: vec![1u8; n].into(),
+                data: vec![1u8; n],
                 index: 7,
                 term: 2,
                 ..Default::default()
             })
             .collect();
         let each: u64 = entries.iter().map(entry_bytes).sum();
-        m.set_entries(entries.into());
+        m.set_entries(entries);
         assert_eq!(raft_bytes(&m), empty + each);
     }
 }
