@@ -6,14 +6,14 @@
 // missing lesson or one from another site get a message. Then what a step
 // asks and lets the learner do: a question before Run and its answer after,
 // the learner's command recognised when typed and when done with a button,
-// focus after Run, and a step's sleep played at its speed (the clock moves
-// during the step instead of jumping).
+// focus after Run, a late step replayed in parts (its progress shown), and a step's sleep played at its speed (the clock moves during the
+// step instead of jumping).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { useSite } from './helpers/site.mjs';
-import { DIST, screenshot } from './helpers/browser.mjs';
+import { DIST, screenshot, watchErrors } from './helpers/browser.mjs';
 import { elapsedSeconds, parseElapsed, setSpeed, terminalText, type, withPage } from './helpers/page.mjs';
 
 const LESSONS = [
@@ -168,6 +168,29 @@ describe('lessons', () => {
       assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'lesson-next', 'Next keeps focus');
       assert.equal(await page.locator('[data-testid="lesson-panel"]').count(), 1, 'the lesson is still open');
     });
+  });
+
+  test('a late step is replayed in parts: the page says so while it replays', { timeout: 120_000 }, async () => {
+    // Step 25 of lesson 001 replays ~230,000 events (figure 1 writes 20,000
+    // keys twice): more than one part. The CPU is slowed four times from the
+    // start so the progress stays long enough to be seen on any machine.
+    // (Stopping it is tests/lesson_player.rs's: a click lands between parts.)
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await page.goto(`${server.url}?lesson=001-learner-design&step=25`);
+      const progress = page.locator('[data-testid="replay-progress"]');
+      await progress.filter({ hasText: 'Replaying the lesson to step 25' }).waitFor({ timeout: 60_000 });
+      assert.match(await progress.textContent(), /Replaying command \d+ of \d+/);
+      await page.locator('[data-testid="lesson-step"]', { hasText: 'Step 25 of 26' }).waitFor({ timeout: 60_000 });
+      assert.equal(await progress.count(), 0, 'the progress is gone once the lesson is there');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
   });
 
   test('a step plays its sleep at its speed: the clock moves during the step', { timeout: 90_000 }, async () => {

@@ -182,3 +182,44 @@ fn a_lesson_runs_on_its_headers_etcd_and_on_the_other_when_asked() {
     );
     assert_eq!(m.etcd(), EtcdVersion::V3_5);
 }
+
+/// The replay's parts until it is whole; how many it took.
+fn replay_out(mut m: Model) -> (Model, usize) {
+    let mut parts = 0;
+    while m.replaying_run.is_some() {
+        m = send(m, Msg::ReplayMore);
+        parts += 1;
+        assert!(parts < 1_000, "the replay never ended");
+    }
+    (m, parts)
+}
+
+#[wasm_bindgen_test]
+fn a_late_step_is_replayed_in_parts_to_the_same_world_and_can_be_stopped() {
+    // Step 25 (index 24): figure 1 writes 20,000 keys twice before it.
+    let m = at(24);
+    assert!(m.replaying_run.is_some(), "more than one part");
+    assert_eq!(state(&m).step, 24, "the lesson is at its step meanwhile");
+    let (whole, parts) = replay_out(m.clone());
+    assert!(parts >= 1);
+    assert!(whole.idle() && !whole.playing, "whole, idle and paused");
+    // Back from it replays the same commands (step 24 done): the same terminal.
+    let back = replay_out(send(m.clone(), Msg::LessonBack)).0;
+    assert_eq!(state(&back).step, 23);
+    assert_eq!(
+        back.terminal_text(),
+        whole.terminal_text(),
+        "what step 25 starts from"
+    );
+    // Stopped: the world stays where it got, and the notice says why.
+    let stopped = send(m, Msg::ReplayCancel);
+    assert!(stopped.replaying_run.is_none());
+    assert_eq!(state(&stopped).step, 24);
+    let notice = stopped.notice.clone().unwrap_or_default();
+    assert!(
+        notice.starts_with("You stopped replaying the lesson: the world shows the first ")
+            && notice.ends_with("so it is not where step 25 expects it."),
+        "{notice}"
+    );
+    assert!(stopped.terminal_text().len() < whole.terminal_text().len());
+}

@@ -1081,7 +1081,12 @@ impl Model {
                 line: command_line(&c.command),
             })
             .collect();
-        let mut next = Model::replay_run(&run);
+        // Its first part now (most lesson moves are whole after it, so the
+        // page never flashes a progress panel); a longer one goes on a part
+        // per message, as a link does, the page painting and answering
+        // between parts.
+        let mut next = Model::begin_replay(&run, String::new());
+        next.replay_part(REPLAY_CHUNK_EVENTS);
         next.speed = self.speed;
         next.version = self.version;
         next.lesson = Some(Rc::new(LessonState::at(lesson.clone(), step, done)));
@@ -1410,7 +1415,7 @@ impl Model {
     /// A new world with the run's seed and start, its commands typed after
     /// the time it lists, paused at its last moment: the same terminal, logs
     /// and world as the run that made it. The whole replay at once (a rewind,
-    /// tests); the page opens a link or an Import in parts
+    /// tests); the page opens a link, an Import or a lesson's step in parts
     /// ([`Model::begin_replay`] and [`Msg::ReplayMore`]).
     pub fn replay_run(run: &Run) -> Model {
         let mut m = Model::begin_replay(run, String::new());
@@ -1500,11 +1505,14 @@ impl Model {
     /// The person stopped the replay: the page shows the run as far as it got.
     fn cancel_replay(&mut self) {
         if let Some(job) = self.replaying_run.clone() {
-            let why = format!(
-                "You stopped opening this run: it shows its first {} of {} commands.",
-                job.next,
-                job.run.steps.len()
-            );
+            let (done, all) = (job.next, job.run.steps.len());
+            let why = match self.lesson.as_deref() {
+                Some(l) => format!(
+                    "You stopped replaying the lesson: the world shows the first {done} of its {all} commands, so it is not where step {} expects it.",
+                    l.step + 1
+                ),
+                None => format!("You stopped opening this run: it shows its first {done} of {all} commands."),
+            };
             self.end_replay(Some(why), "");
         }
     }
