@@ -331,7 +331,8 @@ fn conf_entry(index: u64, term: u64, ty: ConfChangeType, kind: ChangeKind, m: &M
     e.term = term;
     e.data = cc
         .write_to_bytes()
-        .expect("a proto3 ConfChange has no required field to miss");
+        .expect("a proto3 ConfChange has no required field to miss")
+        .into();
     e
 }
 

@@ -228,7 +228,7 @@ mod tests {
             .map(|(i, &n)| Entry {
                 index: i as u64 + 1,
                 term: 1,
-                data: vec![b'x'; n],
+                data: vec![b'x'; n].into(),
                 ..Default::default()
             })
             .collect();
@@ -284,7 +284,7 @@ mod tests {
             .map(|i| Entry {
                 index: i,
                 term: 2,
-                data: vec![b'y'; 50],
+                data: vec![b'y'; 50].into(),
                 ..Default::default()
             })
             .collect();

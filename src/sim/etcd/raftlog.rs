@@ -38,8 +38,8 @@ impl Slot {
     fn of(e: &Entry) -> Slot {
         Slot {
             term: e.term,
-            data: Bytes::copy_from_slice(&e.data),
-            context: (!e.context.is_empty()).then(|| Box::new(Bytes::copy_from_slice(&e.context))),
+            data: e.data.clone(),
+            context: (!e.context.is_empty()).then(|| Box::new(e.context.clone())),
             entry_type: e.get_entry_type(),
             sync_log: e.sync_log,
         }
@@ -50,11 +50,8 @@ impl Slot {
             entry_type: self.entry_type.into(),
             term: self.term,
             index,
-            data: self.data.to_vec(),
-            context: self
-                .context
-                .as_deref()
-                .map_or_else(Vec::new, |c| c.to_vec()),
+            data: self.data.clone(),
+            context: self.context.as_deref().cloned().unwrap_or_default(),
             sync_log: self.sync_log,
         }
     }
@@ -356,7 +353,7 @@ mod tests {
         Entry {
             index,
             term,
-            data: data.to_vec(),
+            data: Bytes::copy_from_slice(data),
             ..Default::default()
         }
     }

@@ -811,7 +811,7 @@ impl Server {
         meta.term = term;
         meta.set_conf_state(self.backend.conf.clone());
         let image = BackendImage::of(&self.backend);
-        snap.data = serde_json::to_vec(&image).unwrap_or_default();
+        snap.data = serde_json::to_vec(&image).unwrap_or_default().into();
         snap
     }
 

@@ -92,7 +92,7 @@ mod tests {
         m.set_msg_type(raft::eraftpb::MessageType::MsgAppend);
         let empty = raft_bytes(&m);
         m.mut_entries().push(raft::eraftpb::Entry {
-            data: vec![7u8; 1000],
+            data: vec![7u8; 1000].into(),
             ..Default::default()
         });
         assert!(raft_bytes(&m) >= empty + 1000, "{}", raft_bytes(&m));
@@ -115,7 +115,7 @@ mod tests {
         let entries: Vec<Entry> = [10usize, 300, 70_000]
             .iter()
             .map(|&n| Entry {
-                data: vec![1u8; n],
+                data: vec![1u8; n].into(),
                 index: 7,
                 term: 2,
                 ..Default::default()

@@ -17,10 +17,10 @@ pub struct Entry {
     pub term: u64,
     #[prost(uint64, tag = "3")]
     pub index: u64,
-    #[prost(bytes = "vec", tag = "4")]
-    pub data: ::prost::alloc::vec::Vec<u8>,
-    #[prost(bytes = "vec", tag = "6")]
-    pub context: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "4")]
+    pub data: ::prost::bytes::Bytes,
+    #[prost(bytes = "bytes", tag = "6")]
+    pub context: ::prost::bytes::Bytes,
     /// Deprecated! It is kept for backward compatibility.
     /// TODO: remove it in the next major release.
     #[prost(bool, tag = "5")]
@@ -42,8 +42,8 @@ pub struct SnapshotMetadata {
 #[allow(clippy::derive_partial_eq_without_eq)]
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct Snapshot {
-    #[prost(bytes = "vec", tag = "1")]
-    pub data: ::prost::alloc::vec::Vec<u8>,
+    #[prost(bytes = "bytes", tag = "1")]
+    pub data: ::prost::bytes::Bytes,
     #[prost(message, optional, tag = "2")]
     pub metadata: ::core::option::Option<SnapshotMetadata>,
 }

@@ -14,15 +14,15 @@ pub fn new_() -> Entry { ::std::default::Default::default() }
 #[inline] pub fn set_index(&mut self, v: u64) { self.index = v; }
 #[inline] pub fn get_index(&self) -> u64 { self.index }
 #[inline] pub fn clear_data(&mut self) { self.data.clear(); }
-#[inline] pub fn set_data(&mut self, v: :: prost :: alloc :: vec :: Vec < u8 >) { self.data = v; }
+#[inline] pub fn set_data(&mut self, v: ::prost::bytes::Bytes) { self.data = v; }
 #[inline] pub fn get_data(&self) -> &[u8] { &self.data }
-#[inline] pub fn mut_data(&mut self) -> &mut :: prost :: alloc :: vec :: Vec < u8 > { &mut self.data }
-#[inline] pub fn take_data(&mut self) -> :: prost :: alloc :: vec :: Vec < u8 > { ::std::mem::replace(&mut self.data, Default::default()) }
+#[inline] pub fn mut_data(&mut self) -> &mut ::prost::bytes::Bytes { &mut self.data }
+#[inline] pub fn take_data(&mut self) -> ::prost::bytes::Bytes { ::std::mem::replace(&mut self.data, Default::default()) }
 #[inline] pub fn clear_context(&mut self) { self.context.clear(); }
-#[inline] pub fn set_context(&mut self, v: :: prost :: alloc :: vec :: Vec < u8 >) { self.context = v; }
+#[inline] pub fn set_context(&mut self, v: ::prost::bytes::Bytes) { self.context = v; }
 #[inline] pub fn get_context(&self) -> &[u8] { &self.context }
-#[inline] pub fn mut_context(&mut self) -> &mut :: prost :: alloc :: vec :: Vec < u8 > { &mut self.context }
-#[inline] pub fn take_context(&mut self) -> :: prost :: alloc :: vec :: Vec < u8 > { ::std::mem::replace(&mut self.context, Default::default()) }
+#[inline] pub fn mut_context(&mut self) -> &mut ::prost::bytes::Bytes { &mut self.context }
+#[inline] pub fn take_context(&mut self) -> ::prost::bytes::Bytes { ::std::mem::replace(&mut self.context, Default::default()) }
 #[inline] pub fn clear_sync_log(&mut self) { self.sync_log = false }
 #[inline] pub fn set_sync_log(&mut self, v: bool) { self.sync_log = v; }
 #[inline] pub fn get_sync_log(&self) -> bool { self.sync_log }
@@ -117,10 +117,10 @@ impl Snapshot {
 pub fn new_() -> Snapshot { ::std::default::Default::default() }
 #[inline] pub fn default_ref() -> &'static Self { ::protobuf::Message::default_instance() }
 #[inline] pub fn clear_data(&mut self) { self.data.clear(); }
-#[inline] pub fn set_data(&mut self, v: :: prost :: alloc :: vec :: Vec < u8 >) { self.data = v; }
+#[inline] pub fn set_data(&mut self, v: ::prost::bytes::Bytes) { self.data = v; }
 #[inline] pub fn get_data(&self) -> &[u8] { &self.data }
-#[inline] pub fn mut_data(&mut self) -> &mut :: prost :: alloc :: vec :: Vec < u8 > { &mut self.data }
-#[inline] pub fn take_data(&mut self) -> :: prost :: alloc :: vec :: Vec < u8 > { ::std::mem::replace(&mut self.data, Default::default()) }
+#[inline] pub fn mut_data(&mut self) -> &mut ::prost::bytes::Bytes { &mut self.data }
+#[inline] pub fn take_data(&mut self) -> ::prost::bytes::Bytes { ::std::mem::replace(&mut self.data, Default::default()) }
 #[inline] pub fn has_metadata(&self) -> bool { self.metadata.is_some() }
 #[inline] pub fn clear_metadata(&mut self) { self.metadata = ::std::option::Option::None }
 #[inline] pub fn set_metadata(&mut self, v: SnapshotMetadata) { self.metadata = ::std::option::Option::Some(v); }
