@@ -123,15 +123,20 @@ pub fn lost_banner(props: &LostBannerProps) -> Html {
     );
     let whole = p.cause.as_ref().map(|c| visible_string(c.clone()));
     let on_msg = props.on_msg.clone();
+    // folded to its headline: opened at a later lesson step (or on a phone)
+    // the whole list would push the cluster map out of sight
     html! {
         <div class="lost-banner" role="alert" data-testid="lost-writes">
-            <div>
-                <strong title={whole}>{ visible_string(format!("{cause} lost {}.", count(p.lost.len(), "acknowledged write"))) }</strong>
-                { " etcd had promised to keep them; forcing a new cluster from a member that missed them, wiping a majority's data or restoring an old snapshot throws them away. That is a lesson, not a bug." }
+            <details>
+                <summary>
+                    <strong title={whole}>{ visible_string(format!("{cause} lost {}.", count(p.lost.len(), "acknowledged write"))) }</strong>
+                    <span class="lost-more">{ " Which, and why?" }</span>
+                </summary>
+                <p>{ "etcd had promised to keep them; forcing a new cluster from a member that missed them, wiping a majority's data or restoring an old snapshot throws them away. That is a lesson, not a bug." }</p>
                 <ul>
                     { for p.lost.iter().map(|l| html! { <li><code>{ visible_string(l.to_string()) }</code></li> }) }
                 </ul>
-            </div>
+            </details>
             <button onclick={Callback::from(move |_| on_msg.emit(Msg::DismissLost))}>{ "dismiss" }</button>
         </div>
     }
