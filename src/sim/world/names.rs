@@ -20,6 +20,7 @@ struct Key {
 const EXACT: usize = 16;
 
 impl Key {
+    #[inline]
     fn of(name: &str) -> Key {
         let b = name.as_bytes();
         let (head, tail) = match b.len() {
@@ -71,22 +72,26 @@ impl<V> ByName<V> {
         Self::default()
     }
 
-    /// Where `name` is.
+    /// Where `name` is. A plain loop: it runs for every message, and the
+    /// size-optimised build leaves an iterator chain's closures uninlined.
+    #[inline]
     fn position(&self, name: &str) -> Option<usize> {
         let key = Key::of(name);
         let long = name.len() > EXACT;
-        self.keys
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| **k == key)
-            .map(|(i, _)| i)
-            .find(|&i| !long || self.entries[i].0 == name)
+        for (i, k) in self.keys.iter().enumerate() {
+            if *k == key && (!long || self.entries[i].0 == name) {
+                return Some(i);
+            }
+        }
+        None
     }
 
+    #[inline]
     pub fn get(&self, name: &str) -> Option<&V> {
         self.position(name).map(|i| &self.entries[i].1)
     }
 
+    #[inline]
     pub fn get_mut(&mut self, name: &str) -> Option<&mut V> {
         self.position(name).map(|i| &mut self.entries[i].1)
     }
