@@ -17,7 +17,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "common/page.rs"]
 mod page;
-use page::send;
+use page::{replay_out, send};
 
 fn lesson() -> Rc<Lesson> {
     let src = include_str!("../static/lessons/001-learner-design.lesson");
@@ -181,17 +181,6 @@ fn a_lesson_runs_on_its_headers_etcd_and_on_the_other_when_asked() {
         },
     );
     assert_eq!(m.etcd(), EtcdVersion::V3_5);
-}
-
-/// The replay's parts until it is whole; how many it took.
-fn replay_out(mut m: Model) -> (Model, usize) {
-    let mut parts = 0;
-    while m.replaying_run.is_some() {
-        m = send(m, Msg::ReplayMore);
-        parts += 1;
-        assert!(parts < 1_000, "the replay never ended");
-    }
-    (m, parts)
 }
 
 #[wasm_bindgen_test]

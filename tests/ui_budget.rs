@@ -15,7 +15,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "common/page.rs"]
 mod page;
-use page::send;
+use page::{replay_out, send};
 
 /// A run of the script's commands, one after the other.
 fn run_of(script: &str) -> Run {
@@ -34,14 +34,7 @@ fn run_of(script: &str) -> Run {
 /// Opens a run as the page does: in parts until it is whole; returns the
 /// model and how many parts it took.
 fn open_in_parts(run: &Run) -> (Model, usize) {
-    let mut m = Model::begin_replay(run, String::new());
-    let mut parts = 0;
-    while m.replaying_run.is_some() {
-        m = send(m, Msg::ReplayMore);
-        parts += 1;
-        assert!(parts < 10_000, "the replay ends");
-    }
-    (m, parts)
+    replay_out(Model::begin_replay(run, String::new()))
 }
 
 #[wasm_bindgen_test]

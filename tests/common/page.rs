@@ -33,6 +33,19 @@ pub fn play(mut m: Model, ms: u64) -> Model {
     m
 }
 
+/// `m` with its replay (a link's or a lesson's, begun in parts) taken to
+/// its end a part at a time, as the page's messages do; and how many parts
+/// that took.
+pub fn replay_out(mut m: Model) -> (Model, usize) {
+    let mut parts = 0;
+    while m.replaying_run.is_some() {
+        m = send(m, Msg::ReplayMore);
+        parts += 1;
+        assert!(parts < 10_000, "the replay never ended");
+    }
+    (m, parts)
+}
+
 // ---- the mounted app -------------------------------------------------------
 
 /// The page's document.
