@@ -10,6 +10,7 @@
 use std::rc::Rc;
 
 use quorum_playground::lessons::{self, Lesson};
+use quorum_playground::link::{Run, Step};
 use quorum_playground::ui::{EtcdVersion, Model, Msg, Start};
 use wasm_bindgen_test::*;
 
@@ -211,4 +212,42 @@ fn a_late_step_is_replayed_in_parts_to_the_same_world_and_can_be_stopped() {
         "{notice}"
     );
     assert!(stopped.terminal_text().len() < whole.terminal_text().len());
+}
+
+#[wasm_bindgen_test]
+fn a_link_naming_a_lesson_is_opened_as_a_run_not_as_the_lesson() {
+    // The progress and the stop notice speak of the lesson only when the
+    // lesson's own steps are replayed.
+    assert_eq!(
+        at(24).replaying_run.as_ref().and_then(|j| j.lesson_step),
+        Some(25)
+    );
+    let mut script = String::from("machine add n1\nn1$ etcd --name n1\n");
+    for i in 0..20 {
+        script.push_str(&format!("etcdctl put k{i} v{i}\nsleep 1m\n"));
+    }
+    let mut run = Run::new(1, Start::Empty);
+    run.steps = script
+        .lines()
+        .map(|line| Step {
+            wait_ms: 0,
+            line: line.to_string(),
+        })
+        .collect();
+    let m = send(
+        Model::begin_replay(&run, String::new()),
+        Msg::AttachLesson {
+            lesson: Ok(lesson()),
+            step: 24,
+            done: false,
+        },
+    );
+    assert_eq!(state(&m).step, 24, "the link's lesson is shown at its step");
+    assert_eq!(m.replaying_run.as_ref().map(|j| j.lesson_step), Some(None));
+    let stopped = send(m, Msg::ReplayCancel);
+    let notice = stopped.notice.clone().unwrap_or_default();
+    assert!(
+        notice.starts_with("You stopped opening this run: it shows its first "),
+        "{notice}"
+    );
 }

@@ -174,7 +174,7 @@ pub fn app() -> Html {
                 <div class="sr-only" aria-live="polite" data-testid="announce">{ visible_text(&m.announce).into_owned() }</div>
             </aside>
             if let Some(job) = m.replaying_run.as_ref().map(Shared::new) {
-                <ReplayProgress {job} elapsed_ms={m.shown_ms} lesson_step={m.lesson.as_ref().map(|l| l.step + 1)} on_msg={on_msg.clone()} />
+                <ReplayProgress {job} elapsed_ms={m.shown_ms} on_msg={on_msg.clone()} />
             } else {
                 <main class="grid">
                     <div class="stage">
@@ -365,9 +365,6 @@ struct ReplayProgressProps {
     job: Shared<Replaying>,
     /// The world's clock, simulated ms since it began.
     elapsed_ms: u64,
-    /// The lesson step (1 is the first) the replay leads to, when a lesson
-    /// is replayed rather than a run opened.
-    lesson_step: Option<usize>,
     on_msg: Callback<Msg>,
 }
 
@@ -378,7 +375,7 @@ fn replay_progress(props: &ReplayProgressProps) -> Html {
     let cancel = props.on_msg.reform(|_| Msg::ReplayCancel);
     html! {
         <section class="panel replay-progress" role="status" aria-live="polite" data-testid="replay-progress">
-            <h2>{ match props.lesson_step {
+            <h2>{ match props.job.lesson_step {
                 Some(n) => format!("Replaying the lesson to step {n}"),
                 None => "Opening the run".to_string(),
             } }</h2>

@@ -92,6 +92,10 @@ pub struct Replaying {
     /// Lines that arrived meanwhile, typed (`true`) or a button's (a host's
     /// `run`): they run, as they came, once the run is whole.
     pub waiting: Vec<(bool, String)>,
+    /// The lesson step (1 is the first) this replay leads to, when a lesson's
+    /// steps are replayed; `None` for a run opened (a link, even one that
+    /// names a lesson, or an Import).
+    pub lesson_step: Option<usize>,
 }
 
 /// Samples the timeline keeps (older ones are dropped).
@@ -1086,6 +1090,9 @@ impl Model {
         // per message, as a link does, the page painting and answering
         // between parts.
         let mut next = Model::begin_replay(&run, String::new());
+        if let Some(job) = next.replaying_run.as_mut() {
+            Rc::make_mut(job).lesson_step = Some(step + 1);
+        }
         next.replay_part(REPLAY_CHUNK_EVENTS);
         next.speed = self.speed;
         next.version = self.version;
@@ -1444,6 +1451,7 @@ impl Model {
             done_announce,
             play_after: false,
             waiting: Vec::new(),
+            lesson_step: None,
         }));
         m
     }
@@ -1506,10 +1514,9 @@ impl Model {
     fn cancel_replay(&mut self) {
         if let Some(job) = self.replaying_run.clone() {
             let (done, all) = (job.next, job.run.steps.len());
-            let why = match self.lesson.as_deref() {
-                Some(l) => format!(
-                    "You stopped replaying the lesson: the world shows the first {done} of its {all} commands, so it is not where step {} expects it.",
-                    l.step + 1
+            let why = match job.lesson_step {
+                Some(step) => format!(
+                    "You stopped replaying the lesson: the world shows the first {done} of its {all} commands, so it is not where step {step} expects it."
                 ),
                 None => format!("You stopped opening this run: it shows its first {done} of {all} commands."),
             };
