@@ -324,7 +324,28 @@ pub struct Transport {
     merged: BTreeMap<String, (u64, u64)>,
     /// When the merge logger's output loop looks next.
     merge_output_ms: u64,
+    /// Until when a tick under the same reaches has nothing to do (see [`Quiet`]).
+    quiet: Quiet,
 }
+
+/// What the last full tick left, if rafthttp's goroutines all sleep until a
+/// timer: every stream of every peer up to the process its dial found, both
+/// dials finding it, and the moment of the first timer due (a link heartbeat,
+/// a probe's answer, the probing monitor). Under the same reaches (the same
+/// `Rc`: the world computes new ones whenever what a dial finds may have
+/// changed), a tick before that moment does nothing, so it is skipped. Any
+/// change to the peers' state forgets it. A cache, not state: two
+/// transports are equal whatever theirs hold.
+#[derive(Debug, Clone, Default)]
+struct Quiet(Option<(Rc<Reaches>, u64)>);
+
+impl PartialEq for Quiet {
+    fn eq(&self, _: &Quiet) -> bool {
+        true
+    }
+}
+
+impl Eq for Quiet {}
 
 impl Transport {
     pub fn new(
@@ -346,6 +367,7 @@ impl Transport {
             epoch: 0,
             merged: BTreeMap::new(),
             merge_output_ms: 0,
+            quiet: Quiet::default(),
         }
     }
 
@@ -369,10 +391,12 @@ impl Transport {
         }
         self.peers.insert(id, Peer::new(urls, ctx.now_ms));
         self.epoch += 1;
+        self.quiet = Quiet::default();
     }
 
     /// `UpdatePeer`.
     pub fn update_peer(&mut self, ctx: &mut Ctx, id: u64, urls: Vec<String>) {
+        self.quiet = Quiet::default();
         if let Some(p) = self.peers.get_mut(&id) {
             p.first_url = urls.first().map(|u| Rc::from(u.as_str()));
             p.urls = urls;
@@ -387,6 +411,7 @@ impl Transport {
 
     /// `RemovePeer`: the peer stops, then is forgotten.
     pub fn remove_peer(&mut self, ctx: &mut Ctx, id: u64) {
+        self.quiet = Quiet::default();
         if let Some(p) = self.peers.remove(&id) {
             self.epoch += 1;
             stop_peer(ctx, id, p);
@@ -398,6 +423,7 @@ impl Transport {
     pub fn stop(&mut self, ctx: &mut Ctx) {
         let peers = std::mem::take(&mut self.peers);
         self.epoch += 1;
+        self.quiet = Quiet::default();
         for (id, p) in peers {
             stop_peer(ctx, id, p);
         }
@@ -431,6 +457,9 @@ impl Transport {
     /// The probes [`Self::probes_due`] named leave, each timed by the world
     /// (`None`: the peer does not answer).
     pub fn send_probes(&mut self, now: u64, flights: &[(u64, Option<Flight>)]) {
+        if !flights.is_empty() {
+            self.quiet = Quiet::default();
+        }
         for (id, flight) in flights {
             if let Some(p) = self.peers.get_mut(id) {
                 p.probing.send(now, *flight);
@@ -514,7 +543,12 @@ impl Transport {
     /// One step (a heartbeat interval): readers dial or time out, writers notice
     /// dead connections, probers report. Returns the stream requests that
     /// reached a peer's handler.
-    pub fn tick(&mut self, ctx: &mut Ctx, reaches: &Reaches) -> Vec<StreamRequest> {
+    pub fn tick(&mut self, ctx: &mut Ctx, reaches: &Rc<Reaches>) -> Vec<StreamRequest> {
+        let quiet = self.quiet.0.as_ref();
+        if quiet.is_some_and(|(r, until)| Rc::ptr_eq(r, reaches) && ctx.now_ms < *until) {
+            self.flush_merged(ctx);
+            return Vec::new();
+        }
         let reach = &reaches.stream;
         let ends = Ends {
             local: self.local,
@@ -541,13 +575,44 @@ impl Transport {
             monitor(ctx, id, p, reaches.url.get(&id).unwrap_or(r));
         }
         self.flush_merged(ctx);
+        self.quiet = Quiet(self.quiet_until(reaches).map(|t| (Rc::clone(reaches), t)));
         requests
+    }
+
+    /// After a tick under `reaches`: the first moment a tick under them has
+    /// work again, or `None` when one may have work at any tick (see [`Quiet`]).
+    fn quiet_until(&self, reaches: &Reaches) -> Option<u64> {
+        let mut until = u64::MAX;
+        for (id, p) in &self.peers {
+            let Some(r) = reaches.stream.get(id) else {
+                continue; // a tick passes it by
+            };
+            let Reach::Ok { pid, .. } = r else {
+                return None;
+            };
+            if !matches!(reaches.url.get(id).unwrap_or(r), Reach::Ok { .. }) {
+                return None;
+            }
+            for k in Kind::ALL {
+                let c = p.readers[k.index()].as_ref().filter(|c| c.pid == *pid)?;
+                until = until.min(c.next_beat_ms);
+                if let Some(w) = &p.writers[k.index()] {
+                    until = until.min(w.next_beat_ms);
+                }
+            }
+            if let Some((done, _, _)) = p.probing.flight {
+                until = until.min(done);
+            }
+            until = until.min(p.monitor_at_ms);
+        }
+        Some(until)
     }
 
     /// A peer's reader reached this member's stream handler: the writer takes the
     /// connection (closing one it already held). `pid` is the dialling process.
     pub fn accept(&mut self, ctx: &mut Ctx, from: u64, kind: Kind, pid: u64) {
         let now = ctx.now_ms;
+        self.quiet = Quiet::default();
         let Some(p) = self.peers.get_mut(&from) else {
             return;
         };
@@ -997,7 +1062,7 @@ mod tests {
             });
         };
         let tick = |t: &mut Transport, now, log: &mut Vec<String>| {
-            at(now, false, log, |ctx| t.tick(ctx, &Reaches::default()));
+            at(now, false, log, |ctx| t.tick(ctx, &Rc::default()));
         };
         // an inactive peer's drop is a debug line: not printed
         drop(&mut t, 100, &mut log);

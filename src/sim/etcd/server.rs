@@ -5,6 +5,7 @@
 //! peer activity as rafthttp tracks it, and stopping.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use super::datadir::SimStorage;
 use protobuf::Message as _;
@@ -283,8 +284,10 @@ pub struct Server {
     /// The cluster version request this server proposed (`updateClusterVersionV2`'s
     /// `Do`): its apply here logs `cluster version is updated` (zap only).
     version_req: Option<u64>,
-    /// What each peer's `/version` said at the last tick (those that answered).
-    peer_versions: BTreeMap<u64, EtcdVersion>,
+    /// What dials of the peers found at the last tick: their `/version` is
+    /// what a fresh dial of a peer's URL answered (shared with the world's
+    /// cache: nothing is copied per tick).
+    peer_reach: Rc<Reaches>,
     /// When this leader proposed a newer cluster version (until it applies).
     version_update_at: Option<u64>,
     pub stop_at: Option<(u64, Exit)>,
@@ -530,7 +533,7 @@ impl Server {
             after_timeout_now: false,
             version_proposed: false,
             version_req: None,
-            peer_versions: BTreeMap::new(),
+            peer_reach: Rc::default(),
             version_update_at: None,
             stop_at: None,
             transferring: false,
@@ -1310,7 +1313,7 @@ impl Server {
     }
 
     /// The transport alone takes a step: at start-up the readers dial at once.
-    pub fn dial_peers(&mut self, ctx: &mut Ctx, reach: &Reaches) -> Vec<StreamRequest> {
+    pub fn dial_peers(&mut self, ctx: &mut Ctx, reach: &Rc<Reaches>) -> Vec<StreamRequest> {
         let requests = self.transport.tick(ctx, reach);
         let later = self.stop_at.is_none_or(|(at, _)| at > ctx.now_ms);
         if reach.stream.values().any(|r| *r == Reach::Removed) && later {
@@ -1485,16 +1488,9 @@ impl Server {
     // ----- time -----
 
     /// One heartbeat interval passed.
-    pub fn tick(&mut self, ctx: &mut Ctx, reach: &Reaches) -> Vec<StreamRequest> {
+    pub fn tick(&mut self, ctx: &mut Ctx, reach: &Rc<Reaches>) -> Vec<StreamRequest> {
         let requests = self.dial_peers(ctx, reach);
-        self.peer_versions = reach
-            .url
-            .iter()
-            .filter_map(|(id, r)| match r {
-                Reach::Ok { version, .. } => Some((*id, *version)),
-                _ => None,
-            })
-            .collect();
+        self.peer_reach = Rc::clone(reach);
         self.monitor_versions(ctx, &reach.url);
         self.maybe_fast_forward(ctx);
         self.node.tick();
@@ -1615,7 +1611,10 @@ impl Server {
             .keys()
             .filter(|id| **id != self.id);
         others
-            .map(|id| self.peer_versions.get(id).copied())
+            .map(|id| match self.peer_reach.url.get(id) {
+                Some(Reach::Ok { version, .. }) => Some(*version),
+                _ => None,
+            })
             .try_fold(self.cfg.version, |low, v| v.map(|v| low.min(v)))
     }
 
