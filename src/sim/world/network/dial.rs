@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::super::clock::Event;
-use super::super::{host_port, split_url, World};
+use super::super::{host_port, split_url, Machine, World};
 use super::nic::{Conn, KEEPALIVE_GIVE_UP_MS};
 use crate::sim::etcd::rafthttp::{Kind, Reaches, StreamRequest};
 use crate::sim::etcd::server::{Reach, Server};
@@ -177,7 +177,7 @@ impl World {
         url: Option<&str>,
     ) -> Result<(Rc<str>, u64), Reach> {
         let sender = self.machines.get(from);
-        let (cid, local) = self.dialler(from);
+        let (cid, local) = Self::dialler_on(sender);
         if let Some((target, pid)) = self.net.streams.get(from).and_then(|to| to.get(&id)) {
             // one lookup of each end: this runs for every raft message
             let peer = self.machines.get(target);
@@ -231,7 +231,12 @@ impl World {
     /// The cluster ID and member ID of `from`'s server, which a peer's
     /// handler checks (0 and 0 when nothing runs there).
     fn dialler(&self, from: &str) -> (u64, u64) {
-        let process = self.machines.get(from).and_then(|m| m.process.as_ref());
+        Self::dialler_on(self.machines.get(from))
+    }
+
+    /// [`Self::dialler`] of a machine already looked up.
+    fn dialler_on(machine: Option<&Machine>) -> (u64, u64) {
+        let process = machine.and_then(|m| m.process.as_ref());
         process.map_or((0, 0), |p| (p.server.cluster_id, p.server.id))
     }
 

@@ -199,8 +199,9 @@ impl World {
 
     /// Whether the link from `a` to `b` is cut (a scan: the set is small, and
     /// a lookup by `(String, String)` would allocate on every message).
+    #[inline]
     fn is_cut(&self, a: &str, b: &str) -> bool {
-        self.cut.iter().any(|(x, y)| x == a && y == b)
+        !self.cut.is_empty() && self.cut.iter().any(|(x, y)| x == a && y == b)
     }
 
     // ----- probes -----
