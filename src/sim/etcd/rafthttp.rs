@@ -1143,4 +1143,56 @@ mod tests {
         p.send(13_001, None);
         assert_eq!(p.next_ms, 16_000);
     }
+
+    /// A transport under the same reaches skips the ticks before its first
+    /// timer, and does exactly what one that never skips does: the same
+    /// lines, the same link heartbeats at the same moments, the same state.
+    #[test]
+    fn a_quiet_tick_is_skipped_and_changes_nothing() {
+        let mut log = Vec::new();
+        let mut skipping = transport(false, &mut log);
+        let mut full = skipping.clone();
+        let ok = Reach::Ok {
+            pid: 7,
+            version: EtcdVersion::V3_4,
+        };
+        let mut reaches = Reaches::default();
+        reaches.stream.insert(2, ok.clone());
+        reaches.url.insert(2, ok);
+        let reaches = Rc::new(reaches);
+        let (mut skipped, mut seen) = (0, Vec::new());
+        for now in (100..30_000).step_by(100) {
+            // the other transport's reaches are never the same Rc: a full tick each time
+            let fresh = Rc::new((*reaches).clone());
+            let quiet = skipping.quiet.0.as_ref();
+            skipped += usize::from(quiet.is_some_and(|(_, until)| now < *until));
+            let mut one = |t: &mut Transport, r: &Rc<Reaches>| {
+                let mut out = Vec::new();
+                let mut lines = Vec::new();
+                let mut ctx = Ctx {
+                    now_ms: now,
+                    wall_ms: 1_700_000_000_000 + now as i64,
+                    out: &mut out,
+                    log: &mut lines,
+                    zap: false,
+                };
+                let requests = t.tick(&mut ctx, r);
+                for req in &requests {
+                    t.accept(&mut ctx, req.to, req.kind, 7);
+                }
+                format!("{requests:?} {out:?} {lines:?}")
+            };
+            let a = one(&mut skipping, &reaches);
+            let b = one(&mut full, &fresh);
+            assert_eq!(a, b, "at {now} ms");
+            assert_eq!(skipping, full);
+            if a.contains("LinkHeartbeat") {
+                seen.push(now);
+            }
+        }
+        assert!(skipped >= 200, "{skipped} of 299 ticks skipped");
+        // the writers' heartbeats every 1666 ms (the next 100 ms tick), skipped or not
+        assert_eq!(seen.len(), 17, "{seen:?}");
+        assert!(seen.windows(2).all(|w| w[1] - w[0] == 1700), "{seen:?}");
+    }
 }
