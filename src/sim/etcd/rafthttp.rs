@@ -1166,7 +1166,7 @@ mod tests {
             let fresh = Rc::new((*reaches).clone());
             let quiet = skipping.quiet.0.as_ref();
             skipped += usize::from(quiet.is_some_and(|(_, until)| now < *until));
-            let mut one = |t: &mut Transport, r: &Rc<Reaches>| {
+            let one = |t: &mut Transport, r: &Rc<Reaches>| {
                 let mut out = Vec::new();
                 let mut lines = Vec::new();
                 let mut ctx = Ctx {
