@@ -181,13 +181,16 @@ impl World {
     /// must wait in its writer's buffer (its stream stands: a link down
     /// means a cut it outlives, and the connection stalls; a stalled
     /// connection holds it until TCP's retransmission, even once healed).
+    /// Asked only once a dial found `target`, so both machines are up: only
+    /// a cut can hold the link down.
     pub(super) fn must_wait(&self, from: &str, target: &str, conn: Conn, bytes: u64) -> bool {
         let bufs = self.net.buffers.get(from);
         let waiting = bufs.and_then(|b| b.conn(target, conn));
         waiting.is_some_and(|q| !q.is_empty())
             || bufs.is_some_and(|b| b.stalled(target, conn))
             || !self.nic_has_room(from, bytes)
-            || !self.links_up(from, target)
+            || self.is_cut(from, target)
+            || self.is_cut(target, from)
     }
 
     /// The message waits in its writer's buffer, or, the buffer full, is
