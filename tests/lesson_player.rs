@@ -10,7 +10,6 @@
 use std::rc::Rc;
 
 use quorum_playground::lessons::{self, Lesson};
-use quorum_playground::link::{Run, Step};
 use quorum_playground::ui::{EtcdVersion, Model, Msg, Start};
 use wasm_bindgen_test::*;
 
@@ -18,7 +17,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "common/page.rs"]
 mod page;
-use page::{replay_out, send};
+use page::{replay_out, run_of, send};
 
 fn lesson() -> Rc<Lesson> {
     let src = include_str!("../static/lessons/001-learner-design.lesson");
@@ -226,16 +225,8 @@ fn a_link_naming_a_lesson_is_opened_as_a_run_not_as_the_lesson() {
     for i in 0..20 {
         script.push_str(&format!("etcdctl put k{i} v{i}\nsleep 1m\n"));
     }
-    let mut run = Run::new(1, Start::Empty);
-    run.steps = script
-        .lines()
-        .map(|line| Step {
-            wait_ms: 0,
-            line: line.to_string(),
-        })
-        .collect();
     let m = send(
-        Model::begin_replay(&run, String::new()),
+        Model::begin_replay(&run_of(&script), String::new()),
         Msg::AttachLesson {
             lesson: Ok(lesson()),
             step: 24,

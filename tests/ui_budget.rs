@@ -5,7 +5,7 @@
 //! (`tests/attacks/`) each end with a notice that names the limit.
 #![cfg(target_arch = "wasm32")]
 
-use quorum_playground::link::{Run, Step};
+use quorum_playground::link::Run;
 use quorum_playground::shell::parse;
 use quorum_playground::sim::budget;
 use quorum_playground::ui::{Model, Msg, Start};
@@ -15,21 +15,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[path = "common/page.rs"]
 mod page;
-use page::{replay_out, send};
-
-/// A run of the script's commands, one after the other.
-fn run_of(script: &str) -> Run {
-    let mut run = Run::new(1, Start::Empty);
-    run.steps = parse::parse_script(script)
-        .expect("parses")
-        .iter()
-        .map(|c| Step {
-            wait_ms: 0,
-            line: quorum_playground::link::command_line(c),
-        })
-        .collect();
-    run
-}
+use page::{replay_out, run_of, send};
 
 /// Opens a run as the page does: in parts until it is whole; returns the
 /// model and how many parts it took.

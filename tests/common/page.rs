@@ -5,7 +5,9 @@
 
 use std::rc::Rc;
 
-use quorum_playground::ui::{Model, Msg};
+use quorum_playground::link::{command_line, Run, Step};
+use quorum_playground::shell::parse;
+use quorum_playground::ui::{Model, Msg, Start};
 use yew::Reducible;
 
 /// The model after the reducer took `msg`.
@@ -31,6 +33,21 @@ pub fn play(mut m: Model, ms: u64) -> Model {
         m = send(m, Msg::Frame(16.0));
     }
     m
+}
+
+/// A run of `script`'s commands (a runner script), seed 1, from an empty
+/// world, each typed at once.
+pub fn run_of(script: &str) -> Run {
+    let mut run = Run::new(1, Start::Empty);
+    run.steps = parse::parse_script(script)
+        .expect("parses")
+        .iter()
+        .map(|c| Step {
+            wait_ms: 0,
+            line: command_line(c),
+        })
+        .collect();
+    run
 }
 
 /// `m` with its replay (a link's or a lesson's, begun in parts) taken to
