@@ -334,8 +334,10 @@ pub struct Transport {
 /// a probe's answer, the probing monitor). Under the same reaches (the same
 /// `Rc`: the world computes new ones whenever what a dial finds may have
 /// changed), a tick before that moment does nothing, so it is skipped. Any
-/// change to the peers' state forgets it. A cache, not state: two
-/// transports are equal whatever theirs hold.
+/// change to the peers' state forgets it, but for a reader's last receipt
+/// ([`Transport::received`]): a tick reads it only when its peer is silent,
+/// and then the reaches are others. A cache, not state: two transports are
+/// equal whatever theirs hold.
 #[derive(Debug, Clone, Default)]
 struct Quiet(Option<(Rc<Reaches>, u64)>);
 
