@@ -492,7 +492,7 @@ impl World {
             return;
         }
         // the stream readers dial their peers as soon as they start
-        let reach = self.peer_reach(machine);
+        let reach = self.peer_reach(machine).reaches;
         let requests = self.with_server(machine, |s, ctx| s.dial_peers(ctx, &reach));
         self.deliver_stream_requests(machine, requests.unwrap_or_default());
         self.check_stop(machine);
@@ -724,8 +724,9 @@ impl World {
         if self.pid_of(machine) != Some(pid) {
             return;
         }
-        let reach = self.peer_reach(machine);
-        let probes = self.probe_flights(machine);
+        let dialled = self.peer_reach(machine);
+        let reach = dialled.reaches;
+        let probes = self.probe_flights(machine, &dialled.url_targets);
         let ticked = self.with_server(machine, |s, ctx| {
             s.transport.send_probes(ctx.now_ms, &probes);
             let requests = s.tick(ctx, &reach);

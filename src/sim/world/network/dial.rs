@@ -17,6 +17,15 @@ use crate::sim::etcd::rafthttp::{Kind, Reaches, StreamRequest};
 use crate::sim::etcd::server::{Reach, Server};
 use crate::sim::etcd::version::EtcdVersion;
 
+/// What [`World::peer_reach`] found for a machine's peers: each one's
+/// reaches, and the machine a new dial of its peer URL reaches when a member
+/// answers there (what [`World::fresh_dial`] would find: where a probe goes).
+#[derive(Debug, Clone, Default)]
+pub(in crate::sim::world) struct Dialled {
+    pub reaches: Rc<Reaches>,
+    pub url_targets: Rc<BTreeMap<u64, Rc<str>>>,
+}
+
 /// What a machine's cached peer reaches were computed under (see `World::reach_key`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct ReachKey {
@@ -264,18 +273,18 @@ impl World {
     /// What a dial from `machine`'s server to each of its peers finds; keeps
     /// rafthttp's streams: one stays up while its process lives and the links
     /// hold, even if the peer's URLs change (`member update`).
-    pub(in crate::sim::world) fn peer_reach(&mut self, machine: &str) -> Rc<Reaches> {
+    pub(in crate::sim::world) fn peer_reach(&mut self, machine: &str) -> Dialled {
         let key = self.reach_key();
-        if let Some((k, r)) = self.net.reach_cache.get(machine) {
+        if let Some((k, d)) = self.net.reach_cache.get(machine) {
             if *k == key {
-                return r.clone();
+                return d.clone();
             }
         }
-        let r = Rc::new(self.dial_peers_now(machine));
+        let d = self.dial_peers_now(machine);
         self.net
             .reach_cache
-            .insert(machine.to_string(), (key, r.clone()));
-        r
+            .insert(machine.to_string(), (key, d.clone()));
+        d
     }
 
     /// Everything [`Self::peer_reach`] reads that can change without an
@@ -295,14 +304,15 @@ impl World {
     }
 
     /// [`Self::peer_reach`] computed afresh.
-    fn dial_peers_now(&mut self, machine: &str) -> Reaches {
+    fn dial_peers_now(&mut self, machine: &str) -> Dialled {
         let Some((ids, cid, local)) = self.server(machine).map(|s| {
             let ids: Vec<u64> = s.transport.peers.keys().copied().collect();
             (ids, s.cluster_id, s.id)
         }) else {
-            return Reaches::default();
+            return Dialled::default();
         };
         let mut out = Reaches::default();
+        let mut url_targets = BTreeMap::new();
         for id in ids {
             match self.dial(machine, id) {
                 Ok(stream) => {
@@ -325,10 +335,16 @@ impl World {
                 }
             }
             let url = self.peer_url(machine, id).unwrap_or_default();
-            out.url
-                .insert(id, self.reach(machine, &url, cid, local, id));
+            let reach = self.reach(machine, &url, cid, local, id);
+            if let (Reach::Ok { .. }, Some((target, _))) = (&reach, self.target_of(machine, &url)) {
+                url_targets.insert(id, Rc::from(target));
+            }
+            out.url.insert(id, reach);
         }
-        out
+        Dialled {
+            reaches: Rc::new(out),
+            url_targets: Rc::new(url_targets),
+        }
     }
 
     /// Keeps `machine`'s stream to member `id` (one to another process
@@ -437,7 +453,7 @@ impl World {
         if self.pid_of(machine) != Some(pid) {
             return;
         }
-        let reach = self.peer_reach(machine);
+        let reach = self.peer_reach(machine).reaches;
         let requests = self.with_server(machine, |s, ctx| s.dial_peers(ctx, &reach));
         self.deliver_stream_requests(machine, requests.unwrap_or_default());
         self.check_stop(machine);

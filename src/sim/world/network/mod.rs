@@ -21,7 +21,7 @@ use raft::eraftpb::Message;
 use super::clock::Event;
 use super::names::ByName;
 use super::World;
-use crate::sim::etcd::rafthttp::{Flight, Reaches};
+use crate::sim::etcd::rafthttp::Flight;
 use crate::sim::etcd::server::Reach;
 pub(super) use dial::PeerHttp;
 pub(super) use nic::Conn;
@@ -47,7 +47,7 @@ pub(super) struct Network {
     /// Each machine's last [`World::peer_reach`], with the key it was
     /// computed under: a pure function of that state, so it is reused until
     /// the key changes.
-    reach_cache: ByName<(dial::ReachKey, Rc<Reaches>)>,
+    reach_cache: ByName<(dial::ReachKey, dial::Dialled)>,
     /// Each sender's rafthttp writer buffers (`buffer`).
     buffers: BTreeMap<String, buffer::Buffers>,
     /// When each cut link was cut (`World::cut` says which are): a stream
@@ -208,18 +208,25 @@ impl World {
 
     /// The probes `machine`'s transport sends now, each timed as its request
     /// and answer would cross the network now (`None`: the peer does not
-    /// answer). Empty, and nothing computed, between the probers' ticks.
-    pub(super) fn probe_flights(&self, machine: &str) -> Vec<(u64, Option<Flight>)> {
+    /// answer). `targets`: where a dial of each peer URL lands now (its
+    /// [`World::peer_reach`]). Empty, and nothing computed, between the
+    /// probers' ticks.
+    pub(super) fn probe_flights(
+        &self,
+        machine: &str,
+        targets: &BTreeMap<u64, Rc<str>>,
+    ) -> Vec<(u64, Option<Flight>)> {
         let now_ms = self.now_ms();
         let Some(due) = self.server(machine).map(|s| s.transport.probes_due(now_ms)) else {
             return Vec::new();
         };
         let now_us = now_ms.saturating_mul(1000);
         let flight = |id| {
-            // a probe dials anew: a stream outliving a cut carries nothing for it
-            let (target, _) = self.fresh_dial(machine, id, None).ok()?;
-            let there_us = self.one_way_us(machine, &target, HTTP_OVERHEAD, now_us);
-            let back_us = self.one_way_us(&target, machine, HTTP_OVERHEAD, now_us + there_us);
+            // a probe dials anew (the dial `peer_reach` just found): a stream
+            // outliving a cut carries nothing for it
+            let target = targets.get(&id)?;
+            let there_us = self.one_way_us(machine, target, HTTP_OVERHEAD, now_us);
+            let back_us = self.one_way_us(target, machine, HTTP_OVERHEAD, now_us + there_us);
             Some(Flight { there_us, back_us })
         };
         due.into_iter().map(|id| (id, flight(id))).collect()
