@@ -324,22 +324,43 @@ pub struct Transport {
     merged: BTreeMap<String, (u64, u64)>,
     /// When the merge logger's output loop looks next.
     merge_output_ms: u64,
-    /// Until when a tick under the same reaches has nothing to do (see [`Quiet`]).
+    /// Until when each peer's goroutines sleep (see [`Quiet`]).
     quiet: Quiet,
 }
 
-/// What the last full tick left, if rafthttp's goroutines all sleep until a
-/// timer: every stream of every peer up to the process its dial found, both
-/// dials finding it, and the moment of the first timer due (a link heartbeat,
-/// a probe's answer, the probing monitor). Under the same reaches (the same
-/// `Rc`: the world computes new ones whenever what a dial finds may have
-/// changed), a tick before that moment does nothing, so it is skipped. Any
-/// change to the peers' state forgets it, but for a reader's last receipt
+/// When rafthttp's goroutines for each peer sleep until a timer, as the last
+/// tick under the same reaches left them (the same `Rc`: the world computes
+/// new ones whenever what a dial finds may have changed). A peer sleeps when
+/// every stream is up to the process its dial found and both dials find it;
+/// then until its first timer: a link heartbeat, a probe's answer, the
+/// probing monitor. A tick passes a sleeping peer by (it would change
+/// nothing), and a tick with every peer asleep is skipped whole. Any change
+/// to the peers' state forgets it all, but for a reader's last receipt
 /// ([`Transport::received`]): a tick reads it only when its peer is silent,
 /// and then the reaches are others. A cache, not state: two transports are
 /// equal whatever theirs hold.
 #[derive(Debug, Clone, Default)]
-struct Quiet(Option<(Rc<Reaches>, u64)>);
+struct Quiet {
+    /// The reaches the times below were computed under (`None`: forgotten).
+    under: Option<Rc<Reaches>>,
+    /// Until when each peer sleeps, in the order of [`Transport::peers`]
+    /// (0: it may have work at any tick).
+    peers: Vec<u64>,
+    /// The first of those moments.
+    until: u64,
+}
+
+impl Quiet {
+    /// Forgets when the peers sleep: their state changed.
+    fn forget(&mut self) {
+        self.under = None;
+    }
+
+    /// Whether the times were computed under `reaches`.
+    fn under(&self, reaches: &Rc<Reaches>) -> bool {
+        self.under.as_ref().is_some_and(|r| Rc::ptr_eq(r, reaches))
+    }
+}
 
 impl PartialEq for Quiet {
     fn eq(&self, _: &Quiet) -> bool {
@@ -393,12 +414,12 @@ impl Transport {
         }
         self.peers.insert(id, Peer::new(urls, ctx.now_ms));
         self.epoch += 1;
-        self.quiet = Quiet::default();
+        self.quiet.forget();
     }
 
     /// `UpdatePeer`.
     pub fn update_peer(&mut self, ctx: &mut Ctx, id: u64, urls: Vec<String>) {
-        self.quiet = Quiet::default();
+        self.quiet.forget();
         if let Some(p) = self.peers.get_mut(&id) {
             p.first_url = urls.first().map(|u| Rc::from(u.as_str()));
             p.urls = urls;
@@ -413,7 +434,7 @@ impl Transport {
 
     /// `RemovePeer`: the peer stops, then is forgotten.
     pub fn remove_peer(&mut self, ctx: &mut Ctx, id: u64) {
-        self.quiet = Quiet::default();
+        self.quiet.forget();
         if let Some(p) = self.peers.remove(&id) {
             self.epoch += 1;
             stop_peer(ctx, id, p);
@@ -425,7 +446,7 @@ impl Transport {
     pub fn stop(&mut self, ctx: &mut Ctx) {
         let peers = std::mem::take(&mut self.peers);
         self.epoch += 1;
-        self.quiet = Quiet::default();
+        self.quiet.forget();
         for (id, p) in peers {
             stop_peer(ctx, id, p);
         }
@@ -460,7 +481,7 @@ impl Transport {
     /// (`None`: the peer does not answer).
     pub fn send_probes(&mut self, now: u64, flights: &[(u64, Option<Flight>)]) {
         if !flights.is_empty() {
-            self.quiet = Quiet::default();
+            self.quiet.forget();
         }
         for (id, flight) in flights {
             if let Some(p) = self.peers.get_mut(id) {
@@ -546,8 +567,8 @@ impl Transport {
     /// dead connections, probers report. Returns the stream requests that
     /// reached a peer's handler.
     pub fn tick(&mut self, ctx: &mut Ctx, reaches: &Rc<Reaches>) -> Vec<StreamRequest> {
-        let quiet = self.quiet.0.as_ref();
-        if quiet.is_some_and(|(r, until)| Rc::ptr_eq(r, reaches) && ctx.now_ms < *until) {
+        let known = self.quiet.under(reaches) && self.quiet.peers.len() == self.peers.len();
+        if known && ctx.now_ms < self.quiet.until {
             self.flush_merged(ctx);
             return Vec::new();
         }
@@ -561,8 +582,17 @@ impl Transport {
         };
         let mut requests = Vec::new();
         let next_port = &mut self.next_port;
-        for (&id, p) in self.peers.iter_mut() {
+        let quiet = &mut self.quiet;
+        if !known {
+            quiet.peers.clear();
+            quiet.peers.resize(self.peers.len(), 0);
+        }
+        for ((&id, p), asleep) in self.peers.iter_mut().zip(quiet.peers.iter_mut()) {
+            if known && ctx.now_ms < *asleep {
+                continue;
+            }
             let Some(r) = reach.get(&id) else {
+                *asleep = u64::MAX; // a tick passes it by
                 continue;
             };
             for k in Kind::ALL {
@@ -574,47 +604,21 @@ impl Transport {
                 }
                 tick_writer(ctx, id, p, k, r);
             }
-            monitor(ctx, id, p, reaches.url.get(&id).unwrap_or(r));
+            let url = reaches.url.get(&id).unwrap_or(r);
+            monitor(ctx, id, p, url);
+            *asleep = asleep_until(p, r, url).unwrap_or(0);
         }
+        quiet.until = quiet.peers.iter().copied().min().unwrap_or(u64::MAX);
+        quiet.under = Some(Rc::clone(reaches));
         self.flush_merged(ctx);
-        self.quiet = Quiet(self.quiet_until(reaches).map(|t| (Rc::clone(reaches), t)));
         requests
-    }
-
-    /// After a tick under `reaches`: the first moment a tick under them has
-    /// work again, or `None` when one may have work at any tick (see [`Quiet`]).
-    fn quiet_until(&self, reaches: &Reaches) -> Option<u64> {
-        let mut until = u64::MAX;
-        for (id, p) in &self.peers {
-            let Some(r) = reaches.stream.get(id) else {
-                continue; // a tick passes it by
-            };
-            let Reach::Ok { pid, .. } = r else {
-                return None;
-            };
-            if !matches!(reaches.url.get(id).unwrap_or(r), Reach::Ok { .. }) {
-                return None;
-            }
-            for k in Kind::ALL {
-                let c = p.readers[k.index()].as_ref().filter(|c| c.pid == *pid)?;
-                until = until.min(c.next_beat_ms);
-                if let Some(w) = &p.writers[k.index()] {
-                    until = until.min(w.next_beat_ms);
-                }
-            }
-            if let Some((done, _, _)) = p.probing.flight {
-                until = until.min(done);
-            }
-            until = until.min(p.monitor_at_ms);
-        }
-        Some(until)
     }
 
     /// A peer's reader reached this member's stream handler: the writer takes the
     /// connection (closing one it already held). `pid` is the dialling process.
     pub fn accept(&mut self, ctx: &mut Ctx, from: u64, kind: Kind, pid: u64) {
         let now = ctx.now_ms;
-        self.quiet = Quiet::default();
+        self.quiet.forget();
         let Some(p) = self.peers.get_mut(&from) else {
             return;
         };
@@ -860,6 +864,27 @@ fn tick_writer(ctx: &mut Ctx, id: u64, p: &mut Peer, kind: Kind, r: &Reach) {
         return;
     }
     ctx.out.push(Out::LinkHeartbeat { peer: id, kind });
+}
+
+/// After a tick: until when a peer's goroutines sleep, its stream reaching
+/// `r` and a new dial `url` (see [`Quiet`]); `None` when it may have work at
+/// any tick.
+fn asleep_until(p: &Peer, r: &Reach, url: &Reach) -> Option<u64> {
+    let (Reach::Ok { pid, .. }, Reach::Ok { .. }) = (r, url) else {
+        return None;
+    };
+    let mut until = p.monitor_at_ms;
+    for k in Kind::ALL {
+        let c = p.readers[k.index()].as_ref().filter(|c| c.pid == *pid)?;
+        until = until.min(c.next_beat_ms);
+        if let Some(w) = &p.writers[k.index()] {
+            until = until.min(w.next_beat_ms);
+        }
+    }
+    if let Some((done, _, _)) = p.probing.flight {
+        until = until.min(done);
+    }
+    Some(until)
 }
 
 /// `monitorProbingStatus`, for both probers of the peer: health first, then
@@ -1146,28 +1171,52 @@ mod tests {
         assert_eq!(p.next_ms, 16_000);
     }
 
-    /// A transport under the same reaches skips the ticks before its first
-    /// timer, and does exactly what one that never skips does: the same
-    /// lines, the same link heartbeats at the same moments, the same state.
+    /// A transport under the same reaches passes each peer by until its first
+    /// timer, skips the ticks when all of them sleep, and does exactly what
+    /// one that never skips does: the same lines, the same link heartbeats at
+    /// the same moments, the same state. Three peers: two up (their timers
+    /// apart), one whose links are cut (it has work at every tick).
     #[test]
     fn a_quiet_tick_is_skipped_and_changes_nothing() {
         let mut log = Vec::new();
         let mut skipping = transport(false, &mut log);
-        let mut full = skipping.clone();
-        let ok = Reach::Ok {
-            pid: 7,
+        let mut one_up = skipping.clone();
+        let ok = |pid| Reach::Ok {
+            pid,
             version: EtcdVersion::V3_4,
         };
+        for t in [&mut skipping, &mut one_up] {
+            at(50, false, &mut log, |ctx| {
+                t.add_peer(ctx, 3, vec!["http://10.0.0.3:2380".into()]);
+                t.add_peer(ctx, 4, vec!["http://10.0.0.4:2380".into()]);
+            });
+        }
         let mut reaches = Reaches::default();
-        reaches.stream.insert(2, ok.clone());
-        reaches.url.insert(2, ok);
-        let reaches = Rc::new(reaches);
-        let (mut skipped, mut seen) = (0, Vec::new());
+        for (id, r) in [
+            (2, ok(7)),
+            (3, ok(8)),
+            (4, Reach::Silent("10.0.0.4:2380".into())),
+        ] {
+            reaches.stream.insert(id, r.clone());
+            reaches.url.insert(id, r);
+        }
+        let mut up = reaches.clone();
+        for r in [&mut up.stream, &mut up.url] {
+            r.remove(&3);
+            r.remove(&4);
+        }
+        let (reaches, up) = (Rc::new(reaches), Rc::new(up));
+        let mut full = skipping.clone();
+        let mut full_up = one_up.clone();
+        let (mut passed, mut skipped, mut seen) = (0, 0, Vec::new());
         for now in (100..30_000).step_by(100) {
-            // the other transport's reaches are never the same Rc: a full tick each time
+            if skipping.quiet.under(&reaches) {
+                passed += skipping.quiet.peers.iter().filter(|t| now < **t).count();
+            }
+            skipped += usize::from(one_up.quiet.under(&up) && now < one_up.quiet.until);
+            // the others' reaches are never the same Rc: a full tick each time
             let fresh = Rc::new((*reaches).clone());
-            let quiet = skipping.quiet.0.as_ref();
-            skipped += usize::from(quiet.is_some_and(|(_, until)| now < *until));
+            let fresh_up = Rc::new((*up).clone());
             let one = |t: &mut Transport, r: &Rc<Reaches>| {
                 let mut out = Vec::new();
                 let mut lines = Vec::new();
@@ -1180,7 +1229,8 @@ mod tests {
                 };
                 let requests = t.tick(&mut ctx, r);
                 for req in &requests {
-                    t.accept(&mut ctx, req.to, req.kind, 7);
+                    let pid = if req.to == 3 { 8 } else { 7 };
+                    t.accept(&mut ctx, req.to, req.kind, pid);
                 }
                 format!("{requests:?} {out:?} {lines:?}")
             };
@@ -1188,10 +1238,17 @@ mod tests {
             let b = one(&mut full, &fresh);
             assert_eq!(a, b, "at {now} ms");
             assert_eq!(skipping, full);
+            let a = one(&mut one_up, &up);
+            let b = one(&mut full_up, &fresh_up);
+            assert_eq!(a, b, "at {now} ms, one peer");
+            assert_eq!(one_up, full_up);
             if a.contains("LinkHeartbeat") {
                 seen.push(now);
             }
         }
+        // two peers up of three: most of their 598 ticks pass them by (515)
+        assert!(passed >= 450, "{passed} of 598 peer ticks passed by");
+        // one peer up, two passed by: most ticks are skipped (257)
         assert!(skipped >= 200, "{skipped} of 299 ticks skipped");
         // the writers' heartbeats every 1666 ms (the next 100 ms tick), skipped or not
         assert_eq!(seen.len(), 17, "{seen:?}");
