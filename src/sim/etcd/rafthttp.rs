@@ -192,7 +192,13 @@ impl Probing {
 
     /// Whether a probe leaves at `now`.
     fn due(&self, now: u64) -> bool {
-        now >= self.next_ms && self.flight.is_none_or(|(done, _, _)| done <= now)
+        now >= self.due_at()
+    }
+
+    /// When the next probe leaves: at the ticker, once the one out was answered.
+    fn due_at(&self) -> u64 {
+        let answered = self.flight.map_or(0, |(done, _, _)| done);
+        self.next_ms.max(answered)
     }
 
     /// An answer that has arrived by `now` is recorded (`status.record`).
@@ -334,7 +340,8 @@ pub struct Transport {
 /// every stream is up to the process its dial found and both dials find it;
 /// then until its first timer: a link heartbeat, a probe's answer, the
 /// probing monitor. A tick passes a sleeping peer by (it would change
-/// nothing), and a tick with every peer asleep is skipped whole. Any change
+/// nothing), and a tick with every peer asleep is skipped whole. It also
+/// knows, after a tick, before when no probe is due. Any change
 /// to the peers' state forgets it all, but for a reader's last receipt
 /// ([`Transport::received`]): a tick reads it only when its peer is silent,
 /// and then the reaches are others. A cache, not state: two transports are
@@ -348,12 +355,15 @@ struct Quiet {
     peers: Vec<u64>,
     /// The first of those moments.
     until: u64,
+    /// Before when no probe is due (0: unknown).
+    probes_at: u64,
 }
 
 impl Quiet {
     /// Forgets when the peers sleep: their state changed.
     fn forget(&mut self) {
         self.under = None;
+        self.probes_at = 0;
     }
 
     /// Whether the times were computed under `reaches`.
@@ -473,6 +483,9 @@ impl Transport {
 
     /// The peers whose probers send a probe at `now`.
     pub fn probes_due(&self, now: u64) -> Vec<u64> {
+        if now < self.quiet.probes_at {
+            return Vec::new();
+        }
         let due = self.peers.iter().filter(|(_, p)| p.probing.due(now));
         due.map(|(&id, _)| id).collect()
     }
@@ -610,6 +623,8 @@ impl Transport {
         }
         quiet.until = quiet.peers.iter().copied().min().unwrap_or(u64::MAX);
         quiet.under = Some(Rc::clone(reaches));
+        let probes = self.peers.values().map(|p| p.probing.due_at());
+        quiet.probes_at = probes.min().unwrap_or(u64::MAX);
         self.flush_merged(ctx);
         requests
     }
