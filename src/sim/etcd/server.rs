@@ -4,10 +4,12 @@
 //! linearizable reads through etcd's read loop (one ReadIndex per round),
 //! peer activity as rafthttp tracks it, and stopping.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 use super::datadir::SimStorage;
+use prost::bytes::Bytes;
 use protobuf::Message as _;
 use raft::eraftpb::{ConfChange, ConfChangeType, Entry, EntryType, Message, MessageType};
 use raft::{Config, RawNode, StateRole, Storage};
@@ -170,6 +172,32 @@ enum Op {
 struct Proposal {
     req: u64,
     op: Op,
+}
+
+/// How many decoded proposals [`decode_proposal`] keeps.
+const DECODED_KEPT: usize = 8;
+
+thread_local! {
+    /// The proposals decoded last, with their bytes (see [`decode_proposal`]).
+    static DECODED: RefCell<VecDeque<(Bytes, Rc<Proposal>)>> =
+        const { RefCell::new(VecDeque::new()) };
+}
+
+/// An entry's proposal. Every member applies the same entry, so all but the
+/// first find it among the last ones decoded. A memo of a pure function (the
+/// same bytes decode to the same proposal), so the worlds on a thread share it.
+fn decode_proposal(data: &Bytes) -> Option<Rc<Proposal>> {
+    DECODED.with_borrow_mut(|kept| {
+        if let Some((_, p)) = kept.iter().find(|(b, _)| b == data) {
+            return Some(Rc::clone(p));
+        }
+        let p = Rc::new(serde_json::from_slice::<Proposal>(data).ok()?);
+        if kept.len() == DECODED_KEPT {
+            kept.pop_front();
+        }
+        kept.push_back((data.clone(), Rc::clone(&p)));
+        Some(p)
+    })
 }
 
 /// How a generated put's proposal starts (`{"req":N,"op":{"PutGenerated":…`).
@@ -737,7 +765,7 @@ impl Server {
             self.on_read_states(ctx, &read_states);
             self.flush_raft(ctx);
         }
-        self.flush_raft(ctx);
+        // (`has_ready` only looks: nothing new to flush since the last one)
         self.note_leader(ctx);
         if self.node.store().take_request() {
             let snap = self.make_snapshot();
@@ -1057,7 +1085,9 @@ impl Server {
         }
         // raft-rs fills a Ready from hash maps whose order depends on the word
         // size; a canonical order keeps native and wasm runs identical.
-        msgs.sort_by_key(|m| m.to);
+        if !msgs.is_sorted_by_key(|m| m.to) {
+            msgs.sort_by_key(|m| m.to);
+        }
         for m in msgs {
             if m.get_msg_type() == MessageType::MsgSnapshot {
                 self.start_snapshot_send(ctx, &m);
@@ -1096,7 +1126,7 @@ impl Server {
             self.read_loop_first_commit();
             return;
         }
-        let Ok(p) = serde_json::from_slice::<Proposal>(&e.data) else {
+        let Some(p) = decode_proposal(&e.data) else {
             return;
         };
         // the v3 requests (InternalRaftRequest), the alarm request among them
