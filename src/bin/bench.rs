@@ -33,10 +33,10 @@ mod native {
     const SECS: u64 = 60;
     /// Runs of each timed workload; the best counts (the least disturbed).
     const RUNS: usize = 7;
-    /// Runs of the throughput figures, each side: one takes about 10 ms (bare
-    /// raft-rs 3 ms), so seven of them fit in one of this VM's slow spells
-    /// and the ratio moved by a third from run to run; the best of 31,
-    /// alternating, holds it within a few hundredths.
+    /// Runs of the throughput figures, each side, after 3 untimed ones: one
+    /// takes about 10 ms (bare raft-rs 3 ms), so seven of them fit in one of
+    /// this VM's slow spells and the ratio moved by a third from run to run;
+    /// the best of 31, alternating, holds it within a few hundredths.
     const THROUGHPUT_RUNS: usize = 31;
 
     /// Seconds `f` took.

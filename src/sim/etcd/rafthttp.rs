@@ -318,6 +318,8 @@ pub struct Transport {
     /// Whether stream readers time out ([`EtcdVersion::stream_deadlines`]:
     /// 3.4 only).
     pub deadlines: bool,
+    /// The peers, by member ID. Read them from outside; change them only
+    /// through the methods here, which forget when the peers sleep (`Quiet`).
     pub peers: BTreeMap<u64, Peer>,
     /// The local address used as the source of reader connections.
     pub local_host: String,
@@ -351,8 +353,9 @@ struct Quiet {
     /// The reaches the times below were computed under (`None`: forgotten).
     under: Option<Rc<Reaches>>,
     /// Until when each peer sleeps, in the order of [`Transport::peers`]
-    /// (0: it may have work at any tick).
-    peers: Vec<u64>,
+    /// (0: it may have work at any tick; `u64::MAX`: the reaches do not
+    /// name it, so a tick passes it by).
+    asleep_until: Vec<u64>,
     /// The first of those moments.
     until: u64,
     /// Before when no probe is due (0: unknown).
@@ -580,7 +583,7 @@ impl Transport {
     /// dead connections, probers report. Returns the stream requests that
     /// reached a peer's handler.
     pub fn tick(&mut self, ctx: &mut Ctx, reaches: &Rc<Reaches>) -> Vec<StreamRequest> {
-        let known = self.quiet.under(reaches) && self.quiet.peers.len() == self.peers.len();
+        let known = self.quiet.under(reaches) && self.quiet.asleep_until.len() == self.peers.len();
         if known && ctx.now_ms < self.quiet.until {
             self.flush_merged(ctx);
             return Vec::new();
@@ -597,10 +600,10 @@ impl Transport {
         let next_port = &mut self.next_port;
         let quiet = &mut self.quiet;
         if !known {
-            quiet.peers.clear();
-            quiet.peers.resize(self.peers.len(), 0);
+            quiet.asleep_until.clear();
+            quiet.asleep_until.resize(self.peers.len(), 0);
         }
-        for ((&id, p), asleep) in self.peers.iter_mut().zip(quiet.peers.iter_mut()) {
+        for ((&id, p), asleep) in self.peers.iter_mut().zip(quiet.asleep_until.iter_mut()) {
             if known && ctx.now_ms < *asleep {
                 continue;
             }
@@ -621,7 +624,7 @@ impl Transport {
             monitor(ctx, id, p, url);
             *asleep = asleep_until(p, r, url).unwrap_or(0);
         }
-        quiet.until = quiet.peers.iter().copied().min().unwrap_or(u64::MAX);
+        quiet.until = quiet.asleep_until.iter().copied().min().unwrap_or(u64::MAX);
         quiet.under = Some(Rc::clone(reaches));
         let probes = self.peers.values().map(|p| p.probing.due_at());
         quiet.probes_at = probes.min().unwrap_or(u64::MAX);
@@ -1226,7 +1229,12 @@ mod tests {
         let (mut passed, mut skipped, mut seen) = (0, 0, Vec::new());
         for now in (100..30_000).step_by(100) {
             if skipping.quiet.under(&reaches) {
-                passed += skipping.quiet.peers.iter().filter(|t| now < **t).count();
+                passed += skipping
+                    .quiet
+                    .asleep_until
+                    .iter()
+                    .filter(|t| now < **t)
+                    .count();
             }
             skipped += usize::from(one_up.quiet.under(&up) && now < one_up.quiet.until);
             // the others' reaches are never the same Rc: a full tick each time

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 use super::datadir::SimStorage;
-use prost::bytes::Bytes;
+use bytes::Bytes;
 use protobuf::Message as _;
 use raft::eraftpb::{ConfChange, ConfChangeType, Entry, EntryType, Message, MessageType};
 use raft::{Config, RawNode, StateRole, Storage};
@@ -183,12 +183,15 @@ thread_local! {
         const { RefCell::new(VecDeque::new()) };
 }
 
-/// An entry's proposal. Every member applies the same entry, so all but the
-/// first find it among the last ones decoded. A memo of a pure function (the
-/// same bytes decode to the same proposal), so the worlds on a thread share it.
+/// An entry's proposal. Every member applies the same entry, so a member
+/// that applies it within 8 proposals of the first finds it among the last
+/// ones decoded (usually the same buffer: the log's entries share it). A memo
+/// of a pure function (the same bytes decode to the same proposal), so the
+/// worlds on a thread share it.
 fn decode_proposal(data: &Bytes) -> Option<Rc<Proposal>> {
+    let same = |b: &Bytes| (b.as_ptr() == data.as_ptr() && b.len() == data.len()) || b == data;
     DECODED.with_borrow_mut(|kept| {
-        if let Some((_, p)) = kept.iter().find(|(b, _)| b == data) {
+        if let Some((_, p)) = kept.iter().find(|(b, _)| same(b)) {
             return Some(Rc::clone(p));
         }
         let p = Rc::new(serde_json::from_slice::<Proposal>(data).ok()?);
@@ -765,7 +768,7 @@ impl Server {
             self.on_read_states(ctx, &read_states);
             self.flush_raft(ctx);
         }
-        // (`has_ready` only looks: nothing new to flush since the last one)
+        // no flush here: the loop flushed last, and `has_ready` only reads
         self.note_leader(ctx);
         if self.node.store().take_request() {
             let snap = self.make_snapshot();

@@ -213,8 +213,9 @@ impl World {
     }
 
     /// What a new connection from `from`'s server to member `id` finds (at
-    /// `url`, or the peer URL its transport knows), streams aside: a probe,
-    /// a snapshot POST, a stream reader dialling.
+    /// `url`, or the peer URL its transport knows), streams aside: a
+    /// snapshot POST, a stream reader dialling. (A probe's dial is the one
+    /// [`Self::peer_reach`] keeps: [`Dialled::url_targets`].)
     pub(super) fn fresh_dial(
         &self,
         from: &str,
@@ -336,8 +337,11 @@ impl World {
             }
             let url = self.peer_url(machine, id).unwrap_or_default();
             let reach = self.reach(machine, &url, cid, local, id);
-            if let (Reach::Ok { .. }, Some((target, _))) = (&reach, self.target_of(machine, &url)) {
-                url_targets.insert(id, Rc::from(target));
+            if matches!(reach, Reach::Ok { .. }) {
+                // a member answered there, so the URL names a machine
+                if let Some((target, _)) = self.target_of(machine, &url) {
+                    url_targets.insert(id, Rc::from(target));
+                }
             }
             out.url.insert(id, reach);
         }

@@ -41,8 +41,9 @@ pub(super) struct Network {
     nics: ByName<Nic>,
     /// rafthttp streams: machine, then peer ID, to the (machine, pid) they reach.
     streams: ByName<BTreeMap<u64, (Rc<str>, u64)>>,
-    /// Counts the world's changes that can change what a dial finds: every
-    /// action, every process start and end.
+    /// Counts the world's changes that can change what a dial finds: the
+    /// actions that can (`Action::changes_reach`), a cut's ageing, every
+    /// process start and end.
     topo_gen: u64,
     /// Each machine's last [`World::peer_reach`], with the key it was
     /// computed under: a pure function of that state, so it is reused until
@@ -208,9 +209,9 @@ impl World {
 
     /// The probes `machine`'s transport sends now, each timed as its request
     /// and answer would cross the network now (`None`: the peer does not
-    /// answer). `targets`: where a dial of each peer URL lands now (its
-    /// [`World::peer_reach`]). Empty, and nothing computed, between the
-    /// probers' ticks.
+    /// answer). `targets`: the machine a dial of each peer URL reaches, for
+    /// the peers where a member answers ([`World::peer_reach`] under the
+    /// current key). Empty, and nothing computed, between the probers' ticks.
     pub(super) fn probe_flights(
         &self,
         machine: &str,
@@ -222,8 +223,8 @@ impl World {
         };
         let now_us = now_ms.saturating_mul(1000);
         let flight = |id| {
-            // a probe dials anew (the dial `peer_reach` just found): a stream
-            // outliving a cut carries nothing for it
+            // a probe dials anew (the dial `peer_reach` keeps for the current
+            // key), not over a stream: one outliving a cut carries nothing for it
             let target = targets.get(&id)?;
             let there_us = self.one_way_us(machine, target, HTTP_OVERHEAD, now_us);
             let back_us = self.one_way_us(target, machine, HTTP_OVERHEAD, now_us + there_us);
