@@ -80,6 +80,7 @@ pub const DAY_KEYS: u64 = 1000;
 
 /// [`puts_for`] cycling over `keys` keys (`key0`..): the store stops growing
 /// once each was written, and what grows is the raft log.
+#[inline(never)]
 pub fn puts_over(s: &mut Session, secs: u64, keys: u64) -> u64 {
     let start_ms = s.world.now_ms();
     let mut failed = 0;
@@ -102,7 +103,9 @@ pub fn puts_over(s: &mut Session, secs: u64, keys: u64) -> u64 {
 /// Bare raft-rs in the same shape: five RawNodes on MemStorage, 100 ms ticks,
 /// one proposal per simulated second, every message delivered in order at
 /// once, the logger discarding: the plain Ready loop of raft-rs's examples.
-/// Returns the number of committed entries the nodes applied.
+/// Returns the number of committed entries the nodes applied. Never inlined,
+/// as [`puts_over`]: `tools/profile_sim.sh` counts the instructions inside each.
+#[inline(never)]
 pub fn bare_raft(secs: u64) -> u64 {
     use raft::eraftpb::ConfState;
     use raft::storage::MemStorage;
