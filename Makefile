@@ -113,7 +113,7 @@ test-native: tools
 # native tests are (release-test: debug assertions on): an unoptimised build
 # runs the attack links' largest parts (tests/ui_budget.rs) in 15 to 30 s,
 # and chromedriver gives up on a page that blocks for 30 s; optimised they take
-# about 2 s, and the whole step costs no more time (about 3.5 min).
+# about 2 s, and the step takes about 3.5 min here, compiling included.
 test-wasm: test-tools
 	$(WASM_TEST_ENV) cargo test --profile release-test --target $(WASM) --lib --bins --tests
 

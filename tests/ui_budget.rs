@@ -102,10 +102,10 @@ fn attack(name: &str) -> &'static str {
 }
 
 /// [`open_in_parts`], giving the browser its event loop between parts as the
-/// page does (a timer between parts). Held in one piece, the largest attacks
-/// would block the page for several seconds (`make test-wasm`'s optimised
-/// build: about 2 s a part; unoptimised, 15 to 30 s, which starves
-/// chromedriver: it gives up on a page after 30 s).
+/// page does (a timer between parts). The largest attacks take about 2 s a
+/// part in `make test-wasm`'s optimised build (15 to 30 s unoptimised, which
+/// starved chromedriver: it gives up on a page that blocks for 30 s); held
+/// in one piece, the parts would add up.
 async fn open_in_parts_yielding(run: &Run) -> Model {
     let mut m = Model::begin_replay(run, String::new());
     let mut parts = 0;
