@@ -21,6 +21,7 @@ count() { # count NAME FUNCTION: instructions inside FUNCTION, profile in $out/N
 sim=$(count sim 'quorum_playground::bench::puts_over')
 bare=$(count bare 'quorum_playground::bench::bare_raft')
 echo "simulation: $sim instructions; bare raft-rs: $bare (the simulation's side takes $(python3 -c "print(round($sim / $bare, 2))") times as many)"
+echo "by instructions the ratio is $(python3 -c "print(round($bare / $sim, 2))"); 0.5 would need the simulation at $(python3 -c "print(round(2 * $bare / 1e6, 1))") M or fewer, if time followed instructions (make bench's timed ratio runs lower)"
 echo "the simulation, by layer:"
 python3 tools/layers.py "$out/sim"
 echo "bare raft-rs, by layer (ours: the harness's Ready loop in src/bench.rs):"
