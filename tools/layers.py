@@ -28,7 +28,7 @@ LAYERS = [
 RAFT = "raft-rs (raft, raft-proto, prost)"
 RAFT_FN = re.compile(r"^<?(raft|raft_proto|prost|protobuf)::|eraftpb")
 RAFT_FILE = re.compile(r"/(raft-0\.7\.0|raft-proto|prost-[0-9.]+)/")
-ENTRY = re.compile(r"^\s*([\d,]+) \([ \d.]+%\)\s+([<*>])\s+(.*?)(?: \(([\d,]+)x\))?(?: \[[^\]]*\])?$")
+ENTRY = re.compile(r"^\s*([\d,]+) \([ \d.]+%\)\s+([<*>])\s+(.*?)(?: \([\d,]+x\))?(?: \[[^\]]*\])?$")
 
 
 def layer_of(fn_name, file_name):
@@ -50,19 +50,23 @@ def split(entry):
     return file_name, fn_name
 
 
-def read(path):
-    """Own cost of each (file, function) and, per function, its callers'
-    call costs, from callgrind_annotate's caller tree."""
-    out = subprocess.run(
-        ["callgrind_annotate", "--auto=no", "--tree=caller", "--threshold=100", path],
+def annotate(path, *args):
+    """callgrind_annotate's listing of every function of `path`."""
+    return subprocess.run(
+        ["callgrind_annotate", "--auto=no", "--threshold=100", *args, path],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
+
+
+def read(path):
+    """The total, the own cost of each (file, function), and each function's
+    callers with what their calls cost (callgrind_annotate's caller tree)."""
     own = {}
     callers = collections.defaultdict(list)
     pending = []
-    for line in out.splitlines():
+    for line in annotate(path, "--tree=caller").splitlines():
         m = ENTRY.match(line)
         if not m:
             pending = []
@@ -72,17 +76,10 @@ def read(path):
         if m.group(2) == "<":
             pending.append((entry, cost))
         elif m.group(2) == "*":
-            callers[entry] = pending
+            callers[entry[1]].extend(pending)
             pending = []
-    # own (self) costs: the plain per-function list
-    out = subprocess.run(
-        ["callgrind_annotate", "--auto=no", "--threshold=100", path],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
     total = 0
-    for line in out.splitlines():
+    for line in annotate(path).splitlines():
         m = re.match(r"^\s*([\d,]+) \([ \d.]+%\)\s+(.*?)(?: \[[^\]]*\])?$", line)
         if not m:
             continue
@@ -105,15 +102,12 @@ def attribute(own, callers):
             layers[layer] += cost
         else:
             floating[(file_name, fn_name)] += cost
-    by_fn = collections.defaultdict(list)
-    for (file_name, fn_name), cs in callers.items():
-        by_fn[fn_name].extend(cs)
     for _ in range(50):
         if not floating:
             break
         nxt = collections.Counter()
         for (file_name, fn_name), cost in floating.items():
-            cs = [c for c in by_fn.get(fn_name, []) if c[1] > 0]
+            cs = [c for c in callers.get(fn_name, []) if c[1] > 0]
             weight = sum(c for _, c in cs)
             if not weight:
                 layers["(no caller known)"] += cost
