@@ -5,7 +5,8 @@
 //! alone and prints its peak memory, so that figure is not the whole run's;
 //! `bench --catch-up` runs the learner catch-up once, `bench --sim` the
 //! simulation-over-raft-rs workload once, without a warm-up (each to profile
-//! it).
+//! it), `bench --ratio` that workload's figures alone, as `make bench` times
+//! them.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
@@ -14,6 +15,7 @@ fn main() {
         Some("--catch-up") => native::catch_up(1),
         Some("--datascale-l") => native::datascale_l(),
         Some("--sim") => native::sim_over_bare(0, 1),
+        Some("--ratio") => native::ratio(),
         _ => native::run(),
     }
 }
@@ -47,8 +49,13 @@ mod native {
     }
 
     pub fn run() {
-        sim_over_bare(3, THROUGHPUT_RUNS);
+        ratio();
         replay_figures();
+    }
+
+    /// The simulation against bare raft-rs, as `make bench` times it.
+    pub fn ratio() {
+        sim_over_bare(3, THROUGHPUT_RUNS);
     }
 
     /// The simulation against bare raft-rs, the best of `runs` after

@@ -27,6 +27,7 @@ use super::rafthttp::{Handler, Kind, Reaches, StreamRequest, Transport};
 use super::request::{Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo};
 use super::snapshot_transfer::{self, Transfer};
 use super::version::EtcdVersion;
+use crate::sim::drop_unused;
 
 /// The release a capnslog-logging server is (3.5 logs zap only; a server's
 /// own release is `cfg.version`).
@@ -47,10 +48,11 @@ pub enum Out {
         msg: Box<Message>,
         url: Option<std::rc::Rc<str>>,
     },
-    /// Answer client request `req`.
+    /// Answer client request `req` (boxed: the answer is large and rare,
+    /// and every output moves at the size of its largest kind).
     Reply {
         req: u64,
-        result: Result<Response, ServerError>,
+        result: Box<Result<Response, ServerError>>,
     },
     /// Hand a request to another member (the leader), as promote does over peer HTTP.
     Forward { to: u64, req: u64, request: Request },
@@ -766,6 +768,7 @@ impl Server {
             self.maybe_snapshot(ctx);
             self.node.advance_apply();
             self.on_read_states(ctx, &read_states);
+            drop_unused(read_states);
             self.flush_raft(ctx);
         }
         // no flush here: the loop flushed last, and `has_ready` only reads
@@ -1084,6 +1087,7 @@ impl Server {
 
     fn send(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {
         if msgs.is_empty() {
+            drop_unused(msgs);
             return;
         }
         // raft-rs fills a Ready from hash maps whose order depends on the word
@@ -1106,6 +1110,10 @@ impl Server {
     // ----- applying -----
 
     fn apply_entries(&mut self, ctx: &mut Ctx, entries: Vec<Entry>) {
+        if entries.is_empty() {
+            drop_unused(entries);
+            return;
+        }
         for e in entries {
             if e.index <= self.backend.applied {
                 continue;
@@ -1395,7 +1403,10 @@ impl Server {
             header: self.header(),
             reply,
         });
-        ctx.out.push(Out::Reply { req, result });
+        ctx.out.push(Out::Reply {
+            req,
+            result: Box::new(result),
+        });
     }
 
     /// `warnOfExpensiveReadOnlyRangeRequest`: a range answered (or failed)
@@ -1961,10 +1972,10 @@ impl Server {
             return;
         };
         let refused = ctx.out[before..].iter().find_map(|o| match o {
-            Out::Reply {
-                req: r,
-                result: Err(e),
-            } if *r == req => Some(e.status().1),
+            Out::Reply { req: r, result } if *r == req => match result.as_ref() {
+                Err(e) => Some(e.status().1),
+                Ok(_) => None,
+            },
             _ => None,
         });
         if let Some(text) = refused {
@@ -1986,8 +1997,8 @@ impl Server {
             return;
         }
         if self.is_learner() && !request.allowed_on_learner(self.cfg.version) {
-            let err = Err(ServerError::NotSupportedForLearner);
-            ctx.out.push(Out::Reply { req, result: err });
+            let result = Box::new(Err(ServerError::NotSupportedForLearner));
+            ctx.out.push(Out::Reply { req, result });
             return;
         }
         // a linearizable read waits for the read loop or its client, with no

@@ -278,7 +278,7 @@ impl World {
         &mut self,
         machine: &str,
         req: u64,
-        result: Result<Response, ServerError>,
+        result: Box<Result<Response, ServerError>>,
     ) {
         let Some(call) = self.clients.calls.get(&req) else {
             return;
@@ -289,7 +289,6 @@ impl World {
             // gRPC's stream waits rather than drops; a link losing every
             // try never gets the reply there
             if let Some(lat) = self.transmit(machine, &client, bytes, false) {
-                let result = Box::new(result);
                 self.schedule(lat, Event::ClientReply { req, result });
             }
         }

@@ -13,6 +13,7 @@ use std::rc::Rc;
 use super::clock::Event;
 use super::network::PeerHttp;
 use super::{host_port, DiskItem, World, WorldError};
+use crate::sim::drop_unused;
 use crate::sim::etcd::bootstrap::{self, RemoteMembers};
 use crate::sim::etcd::config::{ClusterState, EtcdConfig, Logger, ADVERTISE_CLIENT_URLS_REQUIRED};
 use crate::sim::etcd::request::{Reply, Response, ServerError};
@@ -819,11 +820,13 @@ impl World {
             zap: p.server.cfg.zap(),
         };
         let r = f(p, &mut ctx);
-        if !log.is_empty() {
+        if log.is_empty() {
+            drop_unused(log);
+        } else {
             self.push_logs(machine, log);
         }
         self.route_drain(machine, &mut out);
-        self.out_buf = out;
+        drop_unused(std::mem::replace(&mut self.out_buf, out));
         Some(r)
     }
 
