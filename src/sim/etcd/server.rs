@@ -653,7 +653,17 @@ impl Server {
     }
 
     /// Turns captured raft records into log lines, and re-seeds the election timer.
+    #[inline(always)]
     fn flush_raft(&mut self, ctx: &mut Ctx) {
+        let now = (self.node.raft.term, self.node.raft.state);
+        if now == self.last_role && !self.sink.any() {
+            return; // most steps: raft said nothing and kept its role
+        }
+        self.flush_raft_now(ctx);
+    }
+
+    /// [`Self::flush_raft`] when raft logged or changed role or term.
+    fn flush_raft_now(&mut self, ctx: &mut Ctx) {
         if self.sink.any() {
             self.log_records(ctx);
         }
@@ -1356,6 +1366,11 @@ impl Server {
     /// The transport alone takes a step: at start-up the readers dial at once.
     pub fn dial_peers(&mut self, ctx: &mut Ctx, reach: &Rc<Reaches>) -> Vec<StreamRequest> {
         let requests = self.transport.tick(ctx, reach);
+        // the reaches of the last tick were read then (`tick` keeps them): a
+        // 410 seen then set the server to stop, and nothing more is to do
+        if Rc::ptr_eq(reach, &self.peer_reach) {
+            return requests;
+        }
         let later = self.stop_at.is_none_or(|(at, _)| at > ctx.now_ms);
         if reach.stream.values().any(|r| *r == Reach::Removed) && later {
             // a peer answered 410 Gone: rafthttp reports ErrMemberRemoved, and
@@ -1482,10 +1497,16 @@ impl Server {
         self.queue.push((req, p));
     }
 
+    #[inline(always)]
     fn submit_queued(&mut self, ctx: &mut Ctx) {
         if self.node.raft.leader_id == 0 || self.queue.is_empty() {
             return;
         }
+        self.submit(ctx);
+    }
+
+    /// [`Self::submit_queued`] with a leader known and proposals waiting.
+    fn submit(&mut self, ctx: &mut Ctx) {
         let queue = std::mem::take(&mut self.queue);
         for (req, p) in queue {
             let ok = match p {
@@ -1630,8 +1651,17 @@ impl Server {
         }
     }
 
+    #[inline(always)]
     fn maybe_publish(&mut self, ctx: &mut Ctx) {
-        if self.ready || self.publish_req.is_some() || !self.is_member() {
+        if self.ready || self.publish_req.is_some() {
+            return;
+        }
+        self.publish(ctx);
+    }
+
+    /// [`Self::maybe_publish`] once the server is neither published nor publishing.
+    fn publish(&mut self, ctx: &mut Ctx) {
+        if !self.is_member() {
             return;
         }
         let req = self.internal_req();
@@ -1665,7 +1695,16 @@ impl Server {
     /// The leader sets the first cluster version once every member has
     /// published itself: the lowest release among them (the leader's own while
     /// one does not answer).
+    #[inline(always)]
     fn maybe_set_version(&mut self, ctx: &mut Ctx) {
+        if self.version_proposed || self.backend.members.version.is_some() {
+            return;
+        }
+        self.set_version(ctx);
+    }
+
+    /// [`Self::maybe_set_version`] while no cluster version is set or proposed.
+    fn set_version(&mut self, ctx: &mut Ctx) {
         let members = &self.backend.members;
         if self.version_proposed
             || members.version.is_some()
@@ -1720,6 +1759,9 @@ impl Server {
     }
 
     fn expire_waiters(&mut self, ctx: &mut Ctx) {
+        if self.waiters.is_empty() && self.publish_req.is_none() {
+            return; // most ticks: nothing waits
+        }
         let now = ctx.now_ms;
         let leading = self.is_leader();
         let expired: Vec<u64> = self
@@ -2256,7 +2298,18 @@ impl Server {
     /// Runs the read loop until it waits for something: starts a round when
     /// a read signalled, re-sends or gives up on its timers, and releases the
     /// batch once the applied index reaches the read index.
+    #[inline(always)]
     fn step_read_loop(&mut self, ctx: &mut Ctx) {
+        // most steps find the loop idle: no call then
+        let l = &self.read_loop;
+        if l.round.is_none() && !l.signalled && l.blocked.is_empty() {
+            return;
+        }
+        self.run_read_loop(ctx);
+    }
+
+    /// [`Self::step_read_loop`] past its check that the loop is idle.
+    fn run_read_loop(&mut self, ctx: &mut Ctx) {
         let mut sent = false;
         loop {
             self.expire_read_state_sends(ctx);

@@ -25,10 +25,16 @@ impl World {
     /// The clock is about to jump from now to `t`: records the first frame
     /// boundary `b` with now < b <= t, showing the state that holds until `t`
     /// (one frame for a quiet stretch).
+    #[inline(always)]
     pub(in crate::sim::world) fn record_frame_before(&mut self, t: u64) {
-        let Some(every) = self.observe.frame_every_ms else {
-            return;
-        };
+        // run for every event: no call unless the page records
+        if let Some(every) = self.observe.frame_every_ms {
+            self.record_frame_now(t, every);
+        }
+    }
+
+    /// [`Self::record_frame_before`] while recording, one every `every` ms.
+    fn record_frame_now(&mut self, t: u64, every: u64) {
         let now = self.now_ms();
         let b = (now / every + 1).saturating_mul(every);
         if b > t {

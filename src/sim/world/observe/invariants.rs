@@ -20,7 +20,16 @@ impl World {
             .map_or(&[], |c| &c.violations)
     }
 
+    #[inline(always)]
     pub(in crate::sim::world) fn check_invariants_now(&mut self) {
+        // run for every event: no call unless a test asked
+        if self.observe.invariants.is_some() {
+            self.check_invariants_all();
+        }
+    }
+
+    /// [`Self::check_invariants_now`] while a test watches.
+    fn check_invariants_all(&mut self) {
         let Some(checker) = self.observe.invariants.as_mut() else {
             return;
         };
