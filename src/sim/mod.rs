@@ -26,3 +26,32 @@ pub(crate) fn drop_unused<T>(v: Vec<T>) {
         std::mem::forget(v);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::drop_unused;
+
+    /// Counts its drops.
+    struct Counted<'a>(&'a Cell<u32>);
+
+    impl Drop for Counted<'_> {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() + 1);
+        }
+    }
+
+    #[test]
+    fn drop_unused_drops_what_a_buffer_holds_and_skips_an_empty_one() {
+        let drops = Cell::new(0);
+        drop_unused(vec![Counted(&drops), Counted(&drops)]);
+        assert_eq!(drops.get(), 2);
+        let mut emptied = vec![Counted(&drops)];
+        emptied.clear();
+        assert_eq!(drops.get(), 3);
+        drop_unused(emptied); // allocated once: freed as a vector is
+        drop_unused(Vec::<Counted>::new());
+        assert_eq!(drops.get(), 3);
+    }
+}

@@ -116,12 +116,7 @@ impl<V> ByName<V> {
         if let Some(i) = self.position(&name) {
             return Some(std::mem::replace(&mut self.entries[i].1, value));
         }
-        let i = self
-            .entries
-            .binary_search_by(|(k, _)| k.as_str().cmp(name.as_str()))
-            .unwrap_or_else(|i| i);
-        self.keys.insert(i, Key::of(&name));
-        self.entries.insert(i, (name, value));
+        self.insert_new(name, value);
         None
     }
 
@@ -130,7 +125,7 @@ impl<V> ByName<V> {
     pub fn get_or_insert_with(&mut self, name: &str, make: impl FnOnce() -> V) -> &mut V {
         let i = match self.position(name) {
             Some(i) => i,
-            None => self.insert_new(name, make()),
+            None => self.insert_new(name.to_string(), make()),
         };
         &mut self.entries[i].1
     }
@@ -139,13 +134,13 @@ impl<V> ByName<V> {
     /// machine's first message, NIC or stream), so kept out of line.
     #[cold]
     #[inline(never)]
-    fn insert_new(&mut self, name: &str, value: V) -> usize {
+    fn insert_new(&mut self, name: String, value: V) -> usize {
         let i = self
             .entries
-            .binary_search_by(|(k, _)| k.as_str().cmp(name))
+            .binary_search_by(|(k, _)| k.as_str().cmp(&name))
             .unwrap_or_else(|i| i);
-        self.keys.insert(i, Key::of(name));
-        self.entries.insert(i, (name.to_string(), value));
+        self.keys.insert(i, Key::of(&name));
+        self.entries.insert(i, (name, value));
         i
     }
 
@@ -281,5 +276,21 @@ mod tests {
             ours.keys().collect::<Vec<_>>(),
             theirs.keys().collect::<Vec<_>>()
         );
+    }
+
+    /// `get_or_insert_with` makes an entry only for a new name, in name
+    /// order, and hands back the one there otherwise.
+    #[test]
+    fn get_or_insert_with_makes_only_what_is_missing() {
+        let mut ours: ByName<u32> = ByName::new();
+        for (i, n) in ["m3", "m1", "m2", "m1", "etcd-10", "m3"].iter().enumerate() {
+            *ours.get_or_insert_with(n, || 100) += i as u32;
+        }
+        let got: Vec<(&String, &u32)> = ours.iter().collect();
+        let want = [("etcd-10", 104), ("m1", 104), ("m2", 102), ("m3", 105)];
+        assert_eq!(got.len(), want.len());
+        for ((k, v), (wk, wv)) in got.iter().zip(want) {
+            assert_eq!((k.as_str(), **v), (wk, wv));
+        }
     }
 }
