@@ -1705,12 +1705,8 @@ impl Server {
 
     /// [`Self::maybe_set_version`] while no cluster version is set or proposed.
     fn set_version(&mut self, ctx: &mut Ctx) {
-        let members = &self.backend.members;
-        if self.version_proposed
-            || members.version.is_some()
-            || !self.is_leader()
-            || !members.members.values().all(|m| m.is_started())
-        {
+        let members = &self.backend.members.members;
+        if !self.is_leader() || !members.values().all(|m| m.is_started()) {
             return;
         }
         self.version_proposed = true;
