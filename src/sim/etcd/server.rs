@@ -1399,6 +1399,18 @@ impl Server {
         }
     }
 
+    /// What a step can change of all that a dial to or from this server
+    /// finds: its IDs, its transport's peers and their URLs (the epoch only
+    /// grows) and the members it knows removed (a set that only grows while
+    /// it runs). The world compares it around every step, so that what it
+    /// keeps of earlier dials (`World::peer_reach`, a stream's last check)
+    /// stands exactly while this does not change.
+    #[inline(always)]
+    pub fn reach_signature(&self) -> (u64, u64, u64, usize) {
+        let removed = self.backend.members.removed.len();
+        (self.cluster_id, self.id, self.transport.epoch, removed)
+    }
+
     /// A peer's first URL as this server's transport knows it.
     pub fn peer_url(&self, id: u64) -> Option<String> {
         self.transport.peers.get(&id)?.urls.first().cloned()

@@ -819,7 +819,12 @@ impl World {
             log: &mut log,
             zap: p.server.cfg.zap(),
         };
+        let signature = p.server.reach_signature();
         let r = f(p, &mut ctx);
+        if p.server.reach_signature() != signature {
+            // what a dial finds may have changed with it
+            self.net.topology_changed();
+        }
         if log.is_empty() {
             drop_unused(log);
         } else {

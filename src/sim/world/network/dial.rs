@@ -7,6 +7,7 @@
 //! until the keepalive gives up ([`KEEPALIVE_GIVE_UP_MS`]); what is sent on
 //! it meanwhile waits for TCP's retransmissions (`buffer`).
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -26,12 +27,31 @@ pub(in crate::sim::world) struct Dialled {
     pub url_targets: Rc<BTreeMap<u64, Rc<str>>>,
 }
 
-/// What a machine's cached peer reaches were computed under (see `World::reach_key`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) struct ReachKey {
-    topo_gen: u64,
-    transport_epochs: u64,
-    removed: u64,
+/// A rafthttp stream the world keeps: the machine and the process it
+/// reaches, and the reach generation (`Network::topo_gen`) at which a
+/// message last found it standing, its peer's handler accepting. Until the
+/// generation moves, nothing that check read has changed, so a message
+/// takes the stream without checking again ([`World::dial_url`]).
+#[derive(Debug, Clone)]
+pub(in crate::sim::world) struct Stream {
+    pub target: Rc<str>,
+    pub pid: u64,
+    standing_at: Cell<Option<u64>>,
+}
+
+impl Stream {
+    fn new(target: Rc<str>, pid: u64) -> Stream {
+        Stream {
+            target,
+            pid,
+            standing_at: Cell::new(None),
+        }
+    }
+
+    /// The machine and the process it reaches.
+    fn end(&self) -> (Rc<str>, u64) {
+        (Rc::clone(&self.target), self.pid)
+    }
 }
 
 /// What an HTTP request to a peer URL finds (a joining member's
@@ -185,31 +205,58 @@ impl World {
         id: u64,
         url: Option<&str>,
     ) -> Result<(Rc<str>, u64), Reach> {
-        let sender = self.machines.get(from);
-        let (cid, local) = Self::dialler_on(sender);
-        if let Some((target, pid)) = self.net.streams.get(from).and_then(|to| to.get(&id)) {
-            // one lookup of each end: this runs for every raft message
-            let peer = self.machines.get(target);
-            let live = peer
-                .and_then(|m| m.process.as_ref())
-                .filter(|p| p.pid == *pid);
-            let up = sender.is_some_and(|m| m.up) && peer.is_some_and(|m| m.up);
-            if let Some(p) = live.filter(|_| up) {
-                let cut = self.is_cut(from, target) || self.is_cut(target, from);
-                if !cut {
-                    // the connection stands; the handler still has its say
-                    if let Some(r) = Self::handler_verdict(&p.server, cid, local, id) {
-                        return Err(r);
-                    }
-                    return Ok((target.clone(), *pid));
-                }
-                if self.outlives_cut(from, target, p.server.cfg.version) {
-                    // it stands, and nothing crosses it: TCP retransmits
-                    return Ok((target.clone(), *pid));
-                }
+        if let Some(stream) = self.net.streams.get(from).and_then(|to| to.get(&id)) {
+            // this runs for every raft message: a stream found standing at
+            // this generation still stands
+            if stream.standing_at.get() == Some(self.net.topo_gen) {
+                debug_assert_eq!(
+                    self.stream_dial(from, id, stream),
+                    Some(Ok(stream.end())),
+                    "{from}'s stream to {id:x} stands at generation {}",
+                    self.net.topo_gen
+                );
+                return Ok(stream.end());
+            }
+            if let Some(found) = self.stream_dial(from, id, stream) {
+                return found;
             }
         }
         self.fresh_dial(from, id, url)
+    }
+
+    /// What a message from `from`'s server to member `id` finds over
+    /// `stream`, checked in full: the connection stands and the handler
+    /// accepts or refuses; `None` when the stream is gone (a new dial
+    /// decides). A stream that stands, uncut, is marked standing at this
+    /// generation.
+    fn stream_dial(
+        &self,
+        from: &str,
+        id: u64,
+        stream: &Stream,
+    ) -> Option<Result<(Rc<str>, u64), Reach>> {
+        let sender = self.machines.get(from);
+        let (cid, local) = Self::dialler_on(sender);
+        let target = &*stream.target;
+        let peer = self.machines.get(target);
+        let live = peer
+            .and_then(|m| m.process.as_ref())
+            .filter(|p| p.pid == stream.pid);
+        let up = sender.is_some_and(|m| m.up) && peer.is_some_and(|m| m.up);
+        let p = live.filter(|_| up)?;
+        let cut = self.is_cut(from, target) || self.is_cut(target, from);
+        if !cut {
+            // the connection stands; the handler still has its say
+            if let Some(r) = Self::handler_verdict(&p.server, cid, local, id) {
+                return Some(Err(r));
+            }
+            stream.standing_at.set(Some(self.net.topo_gen));
+            return Some(Ok(stream.end()));
+        }
+        // it stands, and nothing crosses it: TCP retransmits (not kept: a
+        // cut ages by the clock, and `CutAged` comes after the moment's messages)
+        self.outlives_cut(from, target, p.server.cfg.version)
+            .then(|| Ok(stream.end()))
     }
 
     /// What a new connection from `from`'s server to member `id` finds (at
@@ -275,33 +322,19 @@ impl World {
     /// rafthttp's streams: one stays up while its process lives and the links
     /// hold, even if the peer's URLs change (`member update`).
     pub(in crate::sim::world) fn peer_reach(&mut self, machine: &str) -> Dialled {
-        let key = self.reach_key();
-        if let Some((k, d)) = self.net.reach_cache.get(machine) {
-            if *k == key {
+        let gen = self.net.topo_gen;
+        if let Some((at, d)) = self.net.reach_cache.get(machine) {
+            if *at == gen {
                 return d.clone();
             }
         }
         let d = self.dial_peers_now(machine);
+        // kept under the generation it began at: were it to move meanwhile,
+        // the next look computes afresh
         self.net
             .reach_cache
-            .insert(machine.to_string(), (key, d.clone()));
+            .insert(machine.to_string(), (gen, d.clone()));
         d
-    }
-
-    /// Everything [`Self::peer_reach`] reads that can change without an
-    /// action or a process starting or ending: the servers' peer lists and
-    /// URLs (each transport's epoch only grows) and their removed members
-    /// (a set that only grows while a server runs).
-    fn reach_key(&self) -> ReachKey {
-        let mut key = ReachKey {
-            topo_gen: self.net.topo_gen,
-            ..ReachKey::default()
-        };
-        for p in self.machines.values().filter_map(|m| m.process.as_ref()) {
-            key.transport_epochs += p.server.transport.epoch;
-            key.removed += p.server.backend.members.removed.len() as u64;
-        }
-        key
     }
 
     /// [`Self::peer_reach`] computed afresh.
@@ -329,8 +362,8 @@ impl World {
                         .streams
                         .get_mut(machine)
                         .and_then(|to| to.remove(&id));
-                    if let Some((target, _)) = gone {
-                        self.streams_broke(machine, &target);
+                    if let Some(stream) = gone {
+                        self.streams_broke(machine, &stream.target);
                     }
                     out.stream.insert(id, r);
                 }
@@ -353,12 +386,15 @@ impl World {
 
     /// Keeps `machine`'s stream to member `id` (one to another process
     /// replaces it: the old one broke).
-    fn keep_stream(&mut self, machine: &str, id: u64, stream: (Rc<str>, u64)) {
+    fn keep_stream(&mut self, machine: &str, id: u64, (target, pid): (Rc<str>, u64)) {
         let to = self.net.streams.get_or_insert_with(machine, BTreeMap::new);
-        if let Some(old) = to.insert(id, stream.clone()) {
-            if old != stream {
-                self.streams_broke(machine, &old.0);
+        if let Some(old) = to.get(&id) {
+            if old.target == target && old.pid == pid {
+                return; // the same stream, and what it knows
             }
+        }
+        if let Some(old) = to.insert(id, Stream::new(target, pid)) {
+            self.streams_broke(machine, &old.target);
         }
     }
 
@@ -437,7 +473,7 @@ impl World {
         // it was dialled to (a peer restarted meanwhile has a stream of its own
         // to come)
         let stream = self.net.streams.get(machine).and_then(|to| to.get(&peer));
-        let Some((target, pid)) = stream.map(|(t, pid)| (t.to_string(), *pid)) else {
+        let Some((target, pid)) = stream.map(|s| (s.target.to_string(), s.pid)) else {
             return;
         };
         let process = self.machines.get(&target).and_then(|m| m.process.as_ref());

@@ -39,16 +39,18 @@ pub(super) struct Network {
     links: BTreeMap<(String, String), Link>,
     /// Each machine's NIC, from its first message or `net rate` on.
     nics: ByName<Nic>,
-    /// rafthttp streams: machine, then peer ID, to the (machine, pid) they reach.
-    streams: ByName<BTreeMap<u64, (Rc<str>, u64)>>,
+    /// rafthttp streams: machine, then peer ID, to the machine and process
+    /// they reach.
+    streams: ByName<BTreeMap<u64, dial::Stream>>,
     /// Counts the world's changes that can change what a dial finds: the
     /// actions that can (`Action::changes_reach`), a cut's ageing, every
-    /// process start and end.
+    /// process start and end, and every step that changed its server's
+    /// `reach_signature` (peers, their URLs, removed members, IDs).
     topo_gen: u64,
-    /// Each machine's last [`World::peer_reach`], with the key it was
+    /// Each machine's last [`World::peer_reach`], with the `topo_gen` it was
     /// computed under: a pure function of that state, so it is reused until
-    /// the key changes.
-    reach_cache: ByName<(dial::ReachKey, dial::Dialled)>,
+    /// the generation moves.
+    reach_cache: ByName<(u64, dial::Dialled)>,
     /// Each sender's rafthttp writer buffers (`buffer`).
     buffers: BTreeMap<String, buffer::Buffers>,
     /// When each cut link was cut (`World::cut` says which are): a stream
@@ -185,7 +187,7 @@ impl World {
         net.buffers.remove(name);
         net.transfers.retain(|(m, _, _), _| m != name);
         for to in net.streams.values_mut() {
-            to.retain(|_, (b, _)| **b != *name);
+            to.retain(|_, stream| *stream.target != *name);
         }
     }
 
@@ -417,7 +419,8 @@ impl World {
                 self.pid_of(from).is_some(),
                 "{from} holds streams and runs nothing"
             );
-            for (target, _) in to.values() {
+            for stream in to.values() {
+                let target = &stream.target;
                 debug_assert!(
                     self.machines.contains_key(target),
                     "{from} streams to {target}"
