@@ -4,13 +4,12 @@
 //! in (time, then scheduling) order; [`World::run_until`] is the one loop
 //! that moves time, and it stops where the work budget (`sim::budget`) says.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::rc::Rc;
 
 use raft::eraftpb::Message;
 
 use super::network::Conn;
+use super::timeline::Timeline;
 use super::World;
 use crate::sim::budget::{Budget, Spent};
 use crate::sim::etcd::logfmt::{days_from_civil, Stamp};
@@ -126,59 +125,17 @@ impl Event {
     }
 }
 
-/// An event's place in the queue: its moment and the slot of
-/// [`Clock::slots`] that holds it. The heap is a max-heap, so the order is
-/// reversed: the earliest (time, sequence number) comes out first. The heap
-/// moves only these small keys; the events stay where they were put.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Scheduled {
-    /// (time, sequence number) as one integer, time in the high half: the
-    /// same order as the pair, compared without a branch per half.
-    at: u128,
-    slot: usize,
-}
-
-impl Scheduled {
-    fn new(time: u64, seq: u64, slot: usize) -> Scheduled {
-        Scheduled {
-            at: u128::from(time) << 64 | u128::from(seq),
-            slot,
-        }
-    }
-
-    fn time(&self) -> u64 {
-        (self.at >> 64) as u64
-    }
-
-    fn seq(&self) -> u64 {
-        self.at as u64
-    }
-}
-
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Scheduled {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        // sequence numbers are unique, so `at` alone orders every two keys
-        Reverse(self.at).cmp(&Reverse(other.at))
-    }
-}
-
 /// The clock's state: only this room changes it.
 pub(super) struct Clock {
     now_ms: u64,
     wall_offset_ms: i64,
-    /// Events by (time, then the order they were scheduled in).
-    queue: BinaryHeap<Scheduled>,
-    /// The queued events, each in the slot its key names; `None`: free.
+    /// The queued events' slots by (time, then the order they were
+    /// scheduled in). The events stay where they were put.
+    queue: Timeline,
+    /// The queued events, each in the slot the queue names; `None`: free.
     slots: Vec<Option<Event>>,
     /// Free slots, reused before `slots` grows.
     free: Vec<usize>,
-    seq: u64,
     /// Events handled since the world began: the simulation's unit of work.
     events: u64,
     /// Where the clock must stop, if anywhere.
@@ -192,10 +149,9 @@ impl Clock {
         Clock {
             now_ms: 0,
             wall_offset_ms: 0,
-            queue: BinaryHeap::new(),
+            queue: Timeline::default(),
             slots: Vec::new(),
             free: Vec::new(),
-            seq: 0,
             events: 0,
             budget: Budget::NONE,
             spent: None,
@@ -206,12 +162,11 @@ impl Clock {
     /// nothing in the queue is due before now.
     pub(super) fn debug_check(&self) {
         debug_assert!(
-            self.queue.peek().is_none_or(|s| s.time() >= self.now_ms),
-            "an event is due at {:?}, before now ({} ms)",
-            self.queue.peek().map(|s| (s.time(), s.seq())),
+            self.queue.peek_time().is_none_or(|t| t >= self.now_ms),
+            "an event is due at {:?} ms, before now ({} ms)",
+            self.queue.peek_time(),
             self.now_ms
         );
-        debug_assert!(self.queue.peek().is_none_or(|s| s.seq() <= self.seq));
         debug_assert_eq!(
             self.queue.len() + self.free.len(),
             self.slots.len(),
@@ -274,7 +229,6 @@ impl World {
             "an event for a machine or process that is not there: {ev:?}"
         );
         let c = &mut self.clock;
-        c.seq += 1;
         let slot = match c.free.pop() {
             Some(slot) => {
                 c.slots[slot] = Some(ev);
@@ -285,8 +239,7 @@ impl World {
                 c.slots.len() - 1
             }
         };
-        c.queue
-            .push(Scheduled::new(c.now_ms + after_ms, c.seq, slot));
+        c.queue.push(c.now_ms + after_ms, slot);
     }
 
     /// Runs events until `until_ms`, or until `done` says so after an event,
@@ -302,18 +255,16 @@ impl World {
             if done(self) {
                 return;
             }
-            let Some(t) = self.clock.queue.peek().map(Scheduled::time) else {
-                break;
-            };
-            if t > stop_ms {
-                break;
-            }
             let c = &mut self.clock;
             if c.budget.until_events.is_some_and(|e| c.events >= e) {
-                c.spent = Some(Spent::Work);
-                return;
+                // out of work, with an event due: the budget stopped it
+                if c.queue.peek_time().is_some_and(|t| t <= stop_ms) {
+                    c.spent = Some(Spent::Work);
+                    return;
+                }
+                break;
             }
-            let Some(Scheduled { slot, .. }) = c.queue.pop() else {
+            let Some((t, slot)) = c.queue.pop_due(stop_ms) else {
                 break;
             };
             let Some(ev) = c.slots.get_mut(slot).and_then(Option::take) else {

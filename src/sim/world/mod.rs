@@ -23,6 +23,7 @@ mod names;
 mod network;
 mod observe;
 mod processes;
+mod timeline;
 
 use std::collections::{BTreeMap, BTreeSet};
 

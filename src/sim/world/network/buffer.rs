@@ -177,18 +177,18 @@ impl World {
         conns.map(|(_, q)| q.len()).sum()
     }
 
-    /// Whether a raft message of `bytes` from `from` to `target` on `conn`
-    /// must wait in its writer's buffer (its stream stands: a link down
-    /// means a cut it outlives, and the connection stalls; a stalled
-    /// connection holds it until TCP's retransmission, even once healed).
-    /// Asked only once a dial found `target`, so both machines are up: only
-    /// a cut can hold the link down.
-    pub(super) fn must_wait(&self, from: &str, target: &str, conn: Conn, bytes: u64) -> bool {
+    /// Whether a raft message from `from` to `target` on `conn` must wait
+    /// in its writer's buffer whatever room the NIC has (its stream stands:
+    /// a link down means a cut it outlives, and the connection stalls; a
+    /// stalled connection holds it until TCP's retransmission, even once
+    /// healed). Asked only once a dial found `target`, so both machines are
+    /// up: only a cut can hold the link down. (A NIC without room for it
+    /// holds it too: `World::transmit_checked` says so as it looks.)
+    pub(super) fn writer_waits(&self, from: &str, target: &str, conn: Conn) -> bool {
         let bufs = self.net.buffers.get(from);
         let waiting = bufs.and_then(|b| b.conn(target, conn));
         waiting.is_some_and(|q| !q.is_empty())
             || bufs.is_some_and(|b| b.stalled(target, conn))
-            || !self.nic_has_room(from, bytes)
             || self.is_cut(from, target)
             || self.is_cut(target, from)
     }

@@ -25,7 +25,7 @@ use crate::sim::etcd::rafthttp::Flight;
 use crate::sim::etcd::server::Reach;
 pub(super) use dial::PeerHttp;
 pub(super) use nic::Conn;
-use nic::{Link, Nic};
+use nic::{Dropped, Link, Nic};
 pub use nic::{
     LinkSetting, LinkSpec, NicSpec, DEFAULT_LATENCY_MS, DEFAULT_LIMIT_BYTES, DEFAULT_RATE_BPS,
 };
@@ -266,16 +266,22 @@ impl World {
         }
         let bytes = size::raft_bytes(&m);
         let conn = Conn::of(m.get_msg_type());
-        if self.must_wait(from, &target, conn, bytes) {
-            // backpressure: it waits in its writer's buffer
-            self.hold(from, target, pid, m, bytes);
-            return;
-        }
-        let Some(lat) = self.transmit_on(from, &target, bytes, true, conn) else {
-            // a link losing everything drops the message
-            self.count_traffic(from, &target, None);
-            self.record_wire(from, &target, &m, None);
-            return;
+        // `None`: it waits behind what its writer holds, or on a stalled or cut link
+        let sent = (!self.writer_waits(from, &target, conn))
+            .then(|| self.transmit_checked(from, &target, bytes, true, conn));
+        let lat = match sent {
+            Some(Ok(lat)) => lat,
+            None | Some(Err(Dropped::NicFull)) => {
+                // backpressure: it waits in its writer's buffer
+                self.hold(from, target, pid, m, bytes);
+                return;
+            }
+            Some(Err(Dropped::Lost)) => {
+                // a link losing everything drops the message
+                self.count_traffic(from, &target, None);
+                self.record_wire(from, &target, &m, None);
+                return;
+            }
         };
         self.count_traffic(from, &target, Some(&m));
         self.record_wire(from, &target, &m, Some(lat));

@@ -302,6 +302,15 @@ fn jittered(rng: &mut impl Rng, spec: &LinkSpec) -> u64 {
     (spec.latency_ms as i64).saturating_add(offset).max(0) as u64
 }
 
+/// Why [`World::transmit_checked`] dropped what it was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::sim::world) enum Dropped {
+    /// A droppable message found the NIC's queue too full to join it.
+    NicFull,
+    /// Every try was lost on the link.
+    Lost,
+}
+
 impl World {
     /// How long `bytes` sent from `from` to `to` at `at_us` would take (µs):
     /// the NIC's queue as it stands, their serialization and the link's
@@ -368,13 +377,44 @@ impl World {
         droppable: bool,
         conn: Conn,
     ) -> Option<u64> {
+        self.transmit_checked(from, to, bytes, droppable, conn).ok()
+    }
+
+    /// [`World::transmit_on`], saying why what is dropped is: a raft message
+    /// finding no room in the NIC's queue waits in its writer's buffer
+    /// instead, and one look at the NIC serves both the question and the
+    /// sending.
+    pub(in crate::sim::world) fn transmit_checked(
+        &mut self,
+        from: &str,
+        to: &str,
+        bytes: u64,
+        droppable: bool,
+        conn: Conn,
+    ) -> Result<u64, Dropped> {
         if from == to {
-            return Some(0);
+            return Ok(0);
         }
         let now_ms = self.now_ms();
         let now_us = now_ms.saturating_mul(1000);
         let nic = self.net.nics.get_or_insert_with(from, Nic::default);
-        let nic_ms = nic.enqueue(now_us, bytes, droppable)? / 1000;
+        let nic_us = nic.enqueue(now_us, bytes, droppable);
+        let nic_ms = nic_us.ok_or(Dropped::NicFull)? / 1000;
+        self.cross_link(from, to, nic_ms, bytes, conn)
+            .ok_or(Dropped::Lost)
+    }
+
+    /// What left `from`'s NIC after `nic_ms` crosses the link to `to`:
+    /// after how many ms it arrives (`None`: every try lost).
+    fn cross_link(
+        &mut self,
+        from: &str,
+        to: &str,
+        nic_ms: u64,
+        bytes: u64,
+        conn: Conn,
+    ) -> Option<u64> {
+        let now_ms = self.now_ms();
         let Some(link) = self
             .net
             .links
