@@ -183,7 +183,7 @@ impl World {
     /// stalled connection holds it until TCP's retransmission, even once
     /// healed). Asked only once a dial found `target`, so both machines are
     /// up: only a cut can hold the link down. (A NIC without room for it
-    /// holds it too: `World::transmit_checked` says so as it looks.)
+    /// holds it too: `World::transmit_on` says so as it looks.)
     pub(super) fn writer_waits(&self, from: &str, target: &str, conn: Conn) -> bool {
         let bufs = self.net.buffers.get(from);
         let waiting = bufs.and_then(|b| b.conn(target, conn));
@@ -419,7 +419,7 @@ impl World {
             false => None,
             true => {
                 let conn = Conn::of(h.msg.get_msg_type());
-                self.transmit_on(from, &h.target, h.bytes, false, conn)
+                self.transmit_on(from, &h.target, h.bytes, false, conn).ok()
             }
         };
         let Some(lat) = lat else {
@@ -445,7 +445,7 @@ impl World {
             self.post_failed(from, &h, post, 0);
             return;
         }
-        let Some(lat) = self.transmit_on(from, &h.target, chunk, false, Conn::Snapshot) else {
+        let Ok(lat) = self.transmit_on(from, &h.target, chunk, false, Conn::Snapshot) else {
             self.post_failed(from, &h, post, GIVE_UP_MS);
             return;
         };

@@ -268,7 +268,7 @@ impl World {
         let conn = Conn::of(m.get_msg_type());
         // `None`: it waits behind what its writer holds, or on a stalled or cut link
         let sent = (!self.writer_waits(from, &target, conn))
-            .then(|| self.transmit_checked(from, &target, bytes, true, conn));
+            .then(|| self.transmit_on(from, &target, bytes, true, conn));
         let lat = match sent {
             Some(Ok(lat)) => lat,
             None | Some(Err(Dropped::NicFull)) => {
@@ -381,7 +381,9 @@ impl World {
             error,
         };
         // the answer is a stream of bytes too: it waits, and is never dropped
-        let lat = self.transmit_on(machine, from.0, HTTP_OVERHEAD, false, Conn::Snapshot);
+        let lat = self
+            .transmit_on(machine, from.0, HTTP_OVERHEAD, false, Conn::Snapshot)
+            .ok();
         self.schedule(lat.unwrap_or(nic::GIVE_UP_MS), done);
     }
 

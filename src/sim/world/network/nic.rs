@@ -302,7 +302,7 @@ fn jittered(rng: &mut impl Rng, spec: &LinkSpec) -> u64 {
     (spec.latency_ms as i64).saturating_add(offset).max(0) as u64
 }
 
-/// Why [`World::transmit_checked`] dropped what it was given.
+/// Why [`World::transmit_on`] dropped what it was given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::sim::world) enum Dropped {
     /// A droppable message found the NIC's queue too full to join it.
@@ -366,25 +366,14 @@ impl World {
         droppable: bool,
     ) -> Option<u64> {
         self.transmit_on(from, to, bytes, droppable, Conn::Message)
+            .ok()
     }
 
-    /// [`World::transmit`] on connection `conn` of the link.
+    /// [`World::transmit`] on connection `conn` of the link, saying why
+    /// what is dropped is: a raft message finding no room in the NIC's
+    /// queue waits in its writer's buffer instead, and one look at the NIC
+    /// serves both the question and the sending.
     pub(in crate::sim::world) fn transmit_on(
-        &mut self,
-        from: &str,
-        to: &str,
-        bytes: u64,
-        droppable: bool,
-        conn: Conn,
-    ) -> Option<u64> {
-        self.transmit_checked(from, to, bytes, droppable, conn).ok()
-    }
-
-    /// [`World::transmit_on`], saying why what is dropped is: a raft message
-    /// finding no room in the NIC's queue waits in its writer's buffer
-    /// instead, and one look at the NIC serves both the question and the
-    /// sending.
-    pub(in crate::sim::world) fn transmit_checked(
         &mut self,
         from: &str,
         to: &str,
@@ -573,7 +562,7 @@ mod tests {
                 ..LinkSpec::default()
             },
         );
-        assert_eq!(w.transmit_on("a", "b", 100, true, Conn::MsgApp), Some(2));
+        assert_eq!(w.transmit_on("a", "b", 100, true, Conn::MsgApp), Ok(2));
         assert!(on_message(&mut w) >= late);
     }
 
