@@ -54,8 +54,13 @@ pub enum Out {
         req: u64,
         result: Box<Result<Response, ServerError>>,
     },
-    /// Hand a request to another member (the leader), as promote does over peer HTTP.
-    Forward { to: u64, req: u64, request: Request },
+    /// Hand a request to another member (the leader), as promote does over
+    /// peer HTTP (boxed, as an answer is).
+    Forward {
+        to: u64,
+        req: u64,
+        request: Box<Request>,
+    },
     /// Call `wake` at this simulated time (a request's deadline).
     WakeAt(u64),
     /// The transport closed its stream connections to this member: the peer's
@@ -69,6 +74,17 @@ pub enum Out {
         peer: u64,
         kind: super::rafthttp::Kind,
     },
+}
+
+impl Out {
+    /// The member a raft message goes to (0 for any other output): what
+    /// [`Server::send`] orders its messages by.
+    fn raft_to(&self) -> u64 {
+        match self {
+            Out::Raft { msg, .. } => msg.to,
+            _ => 0,
+        }
+    }
 }
 
 /// Why a server stops.
@@ -1095,13 +1111,34 @@ impl Server {
         );
     }
 
-    fn send(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {
+    fn send(&mut self, ctx: &mut Ctx, msgs: Vec<Message>) {
         if msgs.is_empty() {
             drop_unused(msgs);
             return;
         }
+        if msgs
+            .iter()
+            .any(|m| m.get_msg_type() == MessageType::MsgSnapshot)
+        {
+            self.send_with_snapshots(ctx, msgs);
+            return;
+        }
+        let first = ctx.out.len();
+        for m in msgs {
+            self.push_raft(ctx, m);
+        }
         // raft-rs fills a Ready from hash maps whose order depends on the word
-        // size; a canonical order keeps native and wasm runs identical.
+        // size; a canonical order (by recipient, stable) keeps native and wasm
+        // runs identical. The outputs are sorted, not the larger messages.
+        let sent = &mut ctx.out[first..];
+        if !sent.is_sorted_by_key(Out::raft_to) {
+            sent.sort_by_key(Out::raft_to);
+        }
+    }
+
+    /// [`Self::send`] of messages among which a snapshot goes: in the same
+    /// order, each snapshot's transfer starting (and logging) in turn.
+    fn send_with_snapshots(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {
         if !msgs.is_sorted_by_key(|m| m.to) {
             msgs.sort_by_key(|m| m.to);
         }
@@ -1109,12 +1146,19 @@ impl Server {
             if m.get_msg_type() == MessageType::MsgSnapshot {
                 self.start_snapshot_send(ctx, &m);
             }
-            let url = self.transport.first_url(m.to);
-            ctx.out.push(Out::Raft {
-                msg: Box::new(m),
-                url,
-            });
+            self.push_raft(ctx, m);
         }
+    }
+
+    /// Hands a raft message to the world, with the peer URL the transport
+    /// knows now.
+    #[inline(always)]
+    fn push_raft(&self, ctx: &mut Ctx, m: Message) {
+        let url = self.transport.first_url(m.to);
+        ctx.out.push(Out::Raft {
+            msg: Box::new(m),
+            url,
+        });
     }
 
     // ----- applying -----
@@ -2597,7 +2641,7 @@ impl Server {
                     ctx.out.push(Out::Forward {
                         to: lead,
                         req,
-                        request,
+                        request: Box::new(request),
                     });
                 }
             }

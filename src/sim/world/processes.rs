@@ -869,7 +869,7 @@ impl World {
             match o {
                 Out::Raft { msg, url } => self.send_raft(machine, msg, url),
                 Out::Reply { req, result } => self.reply_to_client(machine, req, result),
-                Out::Forward { to, req, request } => self.forward(machine, to, req, request),
+                Out::Forward { to, req, request } => self.forward(machine, to, req, *request),
                 Out::StreamsClosed { peer } => self.streams_closed(machine, peer),
                 Out::LinkHeartbeat { peer, kind } => self.link_heartbeat(machine, peer, kind),
                 Out::WakeAt(at) => {
