@@ -1111,7 +1111,7 @@ impl Server {
         );
     }
 
-    fn send(&mut self, ctx: &mut Ctx, msgs: Vec<Message>) {
+    fn send(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {
         if msgs.is_empty() {
             drop_unused(msgs);
             return;
@@ -1124,9 +1124,10 @@ impl Server {
             return;
         }
         let first = ctx.out.len();
-        for m in msgs {
+        for m in msgs.drain(..) {
             self.push_raft(ctx, m);
         }
+        self.recycle(msgs);
         // raft-rs fills a Ready from hash maps whose order depends on the word
         // size; a canonical order (by recipient, stable) keeps native and wasm
         // runs identical. The outputs are sorted, not the larger messages.
@@ -1147,6 +1148,18 @@ impl Server {
                 self.start_snapshot_send(ctx, &m);
             }
             self.push_raft(ctx, m);
+        }
+    }
+
+    /// Hands an emptied message buffer back to raft, if raft holds none with
+    /// room: its next messages fill it, where raft would grow a new one
+    /// from nothing (an allocation and a few reallocations per Ready).
+    #[inline(always)]
+    fn recycle(&mut self, msgs: Vec<Message>) {
+        debug_assert!(msgs.is_empty(), "only an emptied buffer goes back");
+        let raft = &mut self.node.raft.msgs;
+        if raft.capacity() == 0 && raft.is_empty() {
+            *raft = msgs;
         }
     }
 
