@@ -1158,8 +1158,9 @@ impl Server {
     fn recycle(&mut self, msgs: Vec<Message>) {
         debug_assert!(msgs.is_empty(), "only an emptied buffer goes back");
         let raft = &mut self.node.raft.msgs;
-        if raft.capacity() == 0 && raft.is_empty() {
-            *raft = msgs;
+        if raft.capacity() == 0 {
+            // raft's own is empty: nothing to drop
+            drop_unused(std::mem::replace(raft, msgs));
         }
     }
 

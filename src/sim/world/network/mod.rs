@@ -264,15 +264,23 @@ impl World {
             self.start_post(from, target, pid, m);
             return;
         }
-        let bytes = size::raft_bytes(&m);
         let conn = Conn::of(m.get_msg_type());
         // `None`: it waits behind what its writer holds, or on a stalled or cut link
-        let sent = (!self.writer_waits(from, &target, conn))
-            .then(|| self.transmit_on(from, &target, bytes, true, conn));
+        let sent = (!self.writer_waits(from, &target, conn)).then(|| {
+            // a heartbeat's size changes nothing on a fast NIC: not computed
+            let max = size::small_raft_bound(&m);
+            let unweighed = max.and_then(|max| self.transmit_unweighed(from, &target, max, conn));
+            debug_assert!(unweighed.is_none() || size::raft_bytes(&m) <= size::SMALL_RAFT_MAX);
+            match unweighed {
+                Some(lat) => Ok(lat),
+                None => self.transmit_on(from, &target, size::raft_bytes(&m), true, conn),
+            }
+        });
         let lat = match sent {
             Some(Ok(lat)) => lat,
             None | Some(Err(Dropped::NicFull)) => {
                 // backpressure: it waits in its writer's buffer
+                let bytes = size::raft_bytes(&m);
                 self.hold(from, target, pid, m, bytes);
                 return;
             }

@@ -43,6 +43,21 @@ pub fn raft_bytes(m: &Message) -> u64 {
     FRAME_BYTES + u64::from(m.compute_size()) + shipped
 }
 
+/// The most a raft message of header fields alone (no entries, snapshot
+/// or context) weighs on a stream: its frame and each field at its longest,
+/// a ten-byte varint behind its tag (eleven such fields, one byte of tag
+/// each; `reject`, two bytes; `priority`, tag 16, twelve).
+pub const SMALL_RAFT_MAX: u64 = FRAME_BYTES + 11 * 11 + 2 + 12;
+
+/// [`SMALL_RAFT_MAX`] for a message of header fields alone (a heartbeat, a
+/// vote, most responses), known without computing its size; `None` for
+/// any other.
+#[inline]
+pub fn small_raft_bound(m: &Message) -> Option<u64> {
+    let small = m.entries.is_empty() && m.snapshot.is_none() && m.context.is_empty();
+    small.then_some(SMALL_RAFT_MAX)
+}
+
 /// A client request.
 pub fn request_bytes(r: &Request) -> u64 {
     let body = match r {
@@ -85,6 +100,32 @@ pub fn response_bytes(r: &Result<Response, ServerError>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_header_only_message_weighs_at_most_its_bound_and_can_weigh_that() {
+        let mut m = Message {
+            msg_type: -1, // an int32 varint at its longest
+            to: u64::MAX,
+            from: u64::MAX,
+            term: u64::MAX,
+            log_term: u64::MAX,
+            index: u64::MAX,
+            commit: u64::MAX,
+            commit_term: u64::MAX,
+            request_snapshot: u64::MAX,
+            reject: true,
+            reject_hint: u64::MAX,
+            deprecated_priority: u64::MAX,
+            priority: -1,
+            ..Default::default()
+        };
+        assert_eq!(small_raft_bound(&m), Some(SMALL_RAFT_MAX));
+        assert_eq!(raft_bytes(&m), SMALL_RAFT_MAX);
+        m.context = vec![1];
+        assert_eq!(small_raft_bound(&m), None);
+        let heartbeat = Message::default();
+        assert!(raft_bytes(&heartbeat) <= SMALL_RAFT_MAX);
+    }
 
     #[test]
     fn a_message_weighs_its_entries() {
