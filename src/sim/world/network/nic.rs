@@ -218,7 +218,10 @@ impl Nic {
     /// Bytes waiting in the queue at `now_us`.
     pub(super) fn backlog_bytes(&self, now_us: u64) -> u64 {
         let left_us = self.busy_until_us.saturating_sub(now_us);
-        // in 64 bits while the product fits (an empty queue: 0 at once)
+        if left_us == 0 {
+            return 0; // an empty queue (most of the time): no division
+        }
+        // in 64 bits while the product fits
         if let Some(bits) = left_us.checked_mul(self.spec.rate_bps) {
             return bits / 8_000_000;
         }
@@ -249,6 +252,14 @@ impl Nic {
         let start = self.busy_until_us.max(now_us);
         self.busy_until_us = start.saturating_add(serialization_us(bytes, self.spec.rate_bps));
         Some(self.busy_until_us - now_us)
+    }
+
+    /// [`Nic::enqueue`] of what surely fits and takes one microsecond to
+    /// send (`World::transmit_unweighed` checked both).
+    fn enqueue_one_us(&mut self, now_us: u64) -> u64 {
+        let start = self.busy_until_us.max(now_us);
+        self.busy_until_us = start.saturating_add(1);
+        self.busy_until_us - now_us
     }
 }
 
@@ -418,8 +429,7 @@ impl World {
         if !(one_us && fits) {
             return None;
         }
-        // so one byte stands for the message, whatever it weighs
-        let nic_ms = nic.enqueue(now_us, 1, true)? / 1000;
+        let nic_ms = nic.enqueue_one_us(now_us) / 1000;
         self.cross_link(from, to, nic_ms, max, conn)
     }
 
