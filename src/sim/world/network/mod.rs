@@ -21,6 +21,7 @@ use raft::eraftpb::Message;
 use super::clock::Event;
 use super::names::ByName;
 use super::World;
+use crate::sim::drop_unused;
 use crate::sim::etcd::rafthttp::Flight;
 use crate::sim::etcd::server::Reach;
 pub(super) use dial::PeerHttp;
@@ -223,6 +224,11 @@ impl World {
         let Some(due) = self.server(machine).map(|s| s.transport.probes_due(now_ms)) else {
             return Vec::new();
         };
+        if due.is_empty() {
+            // most ticks: nothing to collect, nothing to free
+            drop_unused(due);
+            return Vec::new();
+        }
         let now_us = now_ms.saturating_mul(1000);
         let flight = |id| {
             // a probe dials anew (the dial `peer_reach` keeps for the current

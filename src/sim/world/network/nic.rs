@@ -443,6 +443,9 @@ impl World {
         bytes: u64,
         conn: Conn,
     ) -> Option<u64> {
+        if self.net.links.is_empty() {
+            return Some(nic_ms + DEFAULT_LATENCY_MS); // every link at its defaults
+        }
         let now_ms = self.now_ms();
         let Some(link) = self
             .net
