@@ -76,6 +76,19 @@ pub enum Out {
     },
 }
 
+/// Orders a Ready's outputs by recipient, each one's in the order raft
+/// gave them: a stable insertion sort (a Ready holds a handful, and std's
+/// stable sort would bring all of its machinery to the page for them).
+fn sort_by_recipient(outs: &mut [Out]) {
+    for i in 1..outs.len() {
+        let mut j = i;
+        while j > 0 && outs[j - 1].raft_to() > outs[j].raft_to() {
+            outs.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
 impl Out {
     /// The member a raft message goes to (0 for any other output): what
     /// [`Server::send`] orders its messages by.
@@ -901,18 +914,6 @@ impl Server {
     }
 
     /// etcd hands a MsgSnap to `sendMergedSnap`, which starts the POST.
-    fn start_snapshot_send(&mut self, ctx: &mut Ctx, m: &Message) {
-        let Some(transfer) = self.transfer_of(m) else {
-            return;
-        };
-        transfer.log_sending(ctx);
-        self.inflight.push(Inflight {
-            transfer,
-            started_ms: ctx.now_ms,
-            release_at: None,
-        });
-    }
-
     /// The snapshot POST to `to` ended (`error`: how it failed): raft hears
     /// it (etcd's `ReportSnapshot`), and a snapshot the follower took stays
     /// in flight a while longer.
@@ -1116,13 +1117,9 @@ impl Server {
             drop_unused(msgs);
             return;
         }
-        if msgs
+        let snapshots = msgs
             .iter()
-            .any(|m| m.get_msg_type() == MessageType::MsgSnapshot)
-        {
-            self.send_with_snapshots(ctx, msgs);
-            return;
-        }
+            .any(|m| m.get_msg_type() == MessageType::MsgSnapshot);
         let first = ctx.out.len();
         for m in msgs.drain(..) {
             self.push_raft(ctx, m);
@@ -1131,23 +1128,31 @@ impl Server {
         // raft-rs fills a Ready from hash maps whose order depends on the word
         // size; a canonical order (by recipient, stable) keeps native and wasm
         // runs identical. The outputs are sorted, not the larger messages.
-        let sent = &mut ctx.out[first..];
-        if !sent.is_sorted_by_key(Out::raft_to) {
-            sent.sort_by_key(Out::raft_to);
+        sort_by_recipient(&mut ctx.out[first..]);
+        if snapshots {
+            self.start_snapshot_sends(ctx, first);
         }
     }
 
-    /// [`Self::send`] of messages among which a snapshot goes: in the same
-    /// order, each snapshot's transfer starting (and logging) in turn.
-    fn send_with_snapshots(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {
-        if !msgs.is_sorted_by_key(|m| m.to) {
-            msgs.sort_by_key(|m| m.to);
-        }
-        for m in msgs {
-            if m.get_msg_type() == MessageType::MsgSnapshot {
-                self.start_snapshot_send(ctx, &m);
-            }
-            self.push_raft(ctx, m);
+    /// The snapshot transfers among the messages sent from output `first`
+    /// on start (and log), in the order the messages go.
+    fn start_snapshot_sends(&mut self, ctx: &mut Ctx, first: usize) {
+        let transfers: Vec<_> = ctx.out[first..]
+            .iter()
+            .filter_map(|o| match o {
+                Out::Raft { msg, .. } if msg.get_msg_type() == MessageType::MsgSnapshot => {
+                    self.transfer_of(msg)
+                }
+                _ => None,
+            })
+            .collect();
+        for transfer in transfers {
+            transfer.log_sending(ctx);
+            self.inflight.push(Inflight {
+                transfer,
+                started_ms: ctx.now_ms,
+                release_at: None,
+            });
         }
     }
 
