@@ -138,6 +138,11 @@ pub struct WireLog {
 }
 
 impl WireLog {
+    /// Whether records are kept (the page asks for them).
+    pub fn is_on(&self) -> bool {
+        self.on
+    }
+
     /// Starts or stops recording (stopping forgets what was kept).
     pub fn set_on(&mut self, on: bool) {
         self.on = on;
@@ -156,9 +161,7 @@ impl WireLog {
     }
 
     /// Records `m` from machine `from` to `to`, sent at `now_ms` and arriving
-    /// `latency_ms` later (`None`: dropped at the sender). Every raft message
-    /// comes here, and only the page keeps a record: the gate is inline.
-    #[inline(always)]
+    /// `latency_ms` later (`None`: dropped at the sender).
     pub fn record(
         &mut self,
         from: &str,
@@ -167,20 +170,9 @@ impl WireLog {
         now_ms: u64,
         latency_ms: Option<u64>,
     ) {
-        if self.on {
-            self.record_now(from, to, m, now_ms, latency_ms);
+        if !self.on {
+            return;
         }
-    }
-
-    #[inline(never)]
-    fn record_now(
-        &mut self,
-        from: &str,
-        to: &str,
-        m: &Message,
-        now_ms: u64,
-        latency_ms: Option<u64>,
-    ) {
         let t = m.get_msg_type();
         let w = Wire {
             seq: self.next_seq,

@@ -49,7 +49,10 @@ impl World {
         }
     }
 
-    /// Records a raft message in the wire log (`latency`: `None` when dropped).
+    /// Records a raft message in the wire log (`latency`: `None` when
+    /// dropped). Every raft message comes here, and only the page keeps a
+    /// record: the gate is inline.
+    #[inline(always)]
     pub(in crate::sim::world) fn record_wire(
         &mut self,
         from: &str,
@@ -57,8 +60,10 @@ impl World {
         m: &Message,
         latency: Option<u64>,
     ) {
-        let now = self.now_ms();
-        self.observe.wire.record(from, to, m, now, latency);
+        if self.observe.wire.is_on() {
+            let now = self.now_ms();
+            self.observe.wire.record(from, to, m, now, latency);
+        }
     }
 
     /// Raft messages per directed pair of machines (from, to), cumulative, in
