@@ -913,7 +913,6 @@ impl Server {
         self.transfer_of(m).map(|t| t.total_bytes())
     }
 
-    /// etcd hands a MsgSnap to `sendMergedSnap`, which starts the POST.
     /// The snapshot POST to `to` ended (`error`: how it failed): raft hears
     /// it (etcd's `ReportSnapshot`), and a snapshot the follower took stays
     /// in flight a while longer.
@@ -1135,7 +1134,8 @@ impl Server {
     }
 
     /// The snapshot transfers among the messages sent from output `first`
-    /// on start (and log), in the order the messages go.
+    /// on start (and log), in the order the messages go: etcd hands a
+    /// MsgSnap to `sendMergedSnap`, which starts the POST.
     fn start_snapshot_sends(&mut self, ctx: &mut Ctx, first: usize) {
         let transfers: Vec<_> = ctx.out[first..]
             .iter()

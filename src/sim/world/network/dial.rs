@@ -414,6 +414,7 @@ impl World {
         self.deliver_stream_requests_now(machine, requests);
     }
 
+    /// [`Self::deliver_stream_requests`] with some to deliver.
     #[inline(never)]
     fn deliver_stream_requests_now(&mut self, machine: &str, requests: Vec<StreamRequest>) {
         let Some((local, cluster, pid, version)) = self

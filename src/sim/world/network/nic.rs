@@ -245,20 +245,24 @@ impl Nic {
     /// Queues `bytes` at `now_us`: the µs until its last byte has left, or
     /// `None` when a droppable message does not fit.
     fn enqueue(&mut self, now_us: u64, bytes: u64, droppable: bool) -> Option<u64> {
-        let backlog = self.backlog_bytes(now_us);
-        if droppable && backlog > 0 && backlog.saturating_add(bytes) > self.spec.limit_bytes {
+        if droppable && !self.has_room(now_us, bytes) {
             return None;
         }
-        let start = self.busy_until_us.max(now_us);
-        self.busy_until_us = start.saturating_add(serialization_us(bytes, self.spec.rate_bps));
-        Some(self.busy_until_us - now_us)
+        Some(self.occupy(now_us, serialization_us(bytes, self.spec.rate_bps)))
     }
 
-    /// [`Nic::enqueue`] of what surely fits and takes one microsecond to
-    /// send (`World::transmit_unweighed` checked both).
-    fn enqueue_one_us(&mut self, now_us: u64) -> u64 {
+    /// Whether the queue has room for `bytes` at `now_us` (an empty queue
+    /// takes anything).
+    fn has_room(&self, now_us: u64, bytes: u64) -> bool {
+        let backlog = self.backlog_bytes(now_us);
+        backlog == 0 || backlog.saturating_add(bytes) <= self.spec.limit_bytes
+    }
+
+    /// Queues what takes `ser_us` to send at `now_us`, behind what is
+    /// queued: the µs until its last byte has left.
+    fn occupy(&mut self, now_us: u64, ser_us: u64) -> u64 {
         let start = self.busy_until_us.max(now_us);
-        self.busy_until_us = start.saturating_add(1);
+        self.busy_until_us = start.saturating_add(ser_us);
         self.busy_until_us - now_us
     }
 }
@@ -347,10 +351,10 @@ impl World {
     /// queue takes anything).
     pub(super) fn nic_has_room(&self, machine: &str, bytes: u64) -> bool {
         let now_us = self.now_ms().saturating_mul(1000);
-        self.net.nics.get(machine).is_none_or(|n| {
-            let backlog = n.backlog_bytes(now_us);
-            backlog == 0 || backlog.saturating_add(bytes) <= n.spec.limit_bytes
-        })
+        self.net
+            .nics
+            .get(machine)
+            .is_none_or(|n| n.has_room(now_us, bytes))
     }
 
     /// The first moment (ms) at which `bytes` fit in `machine`'s NIC queue,
@@ -424,12 +428,10 @@ impl World {
         let nic = self.net.nics.get_or_insert_with(from, Nic::default);
         // ceil(bytes * 8e6 / rate) is 1 for every bytes in 1..=max
         let one_us = max.saturating_mul(8_000_000) <= nic.spec.rate_bps;
-        let backlog = nic.backlog_bytes(now_us);
-        let fits = backlog == 0 || backlog.saturating_add(max) <= nic.spec.limit_bytes;
-        if !(one_us && fits) {
+        if !(one_us && nic.has_room(now_us, max)) {
             return None;
         }
-        let nic_ms = nic.enqueue_one_us(now_us) / 1000;
+        let nic_ms = nic.occupy(now_us, 1) / 1000;
         self.cross_link(from, to, nic_ms, max, conn)
     }
 
