@@ -409,6 +409,7 @@ impl Transport {
 
     /// `AddPeer`: the pipeline, the writers and the readers start.
     pub fn add_peer(&mut self, ctx: &mut Ctx, id: u64, urls: Vec<String>) {
+        self.pin_urls(ctx);
         if self.peers.contains_key(&id) {
             return;
         }
@@ -432,6 +433,7 @@ impl Transport {
 
     /// `UpdatePeer`.
     pub fn update_peer(&mut self, ctx: &mut Ctx, id: u64, urls: Vec<String>) {
+        self.pin_urls(ctx);
         self.quiet.forget();
         if let Some(p) = self.peers.get_mut(&id) {
             p.first_url = urls.first().map(|u| Rc::from(u.as_str()));
@@ -447,6 +449,7 @@ impl Transport {
 
     /// `RemovePeer`: the peer stops, then is forgotten.
     pub fn remove_peer(&mut self, ctx: &mut Ctx, id: u64) {
+        self.pin_urls(ctx);
         self.quiet.forget();
         if let Some(p) = self.peers.remove(&id) {
             self.epoch += 1;
@@ -457,11 +460,28 @@ impl Transport {
 
     /// `Stop`: every peer stops (the server is exiting).
     pub fn stop(&mut self, ctx: &mut Ctx) {
+        self.pin_urls(ctx);
         let peers = std::mem::take(&mut self.peers);
         self.epoch += 1;
         self.quiet.forget();
         for (id, p) in peers {
             stop_peer(ctx, id, p);
+        }
+    }
+
+    /// Gives each raft message this step sent so far the URL its peer has
+    /// now, before the peers change: the world would otherwise read the
+    /// changed ones (see `Out::Raft`).
+    fn pin_urls(&self, ctx: &mut Ctx) {
+        for o in ctx.out.iter_mut() {
+            if let Out::Raft {
+                msg,
+                url: url @ None,
+                ..
+            } = o
+            {
+                *url = self.first_url(msg.to);
+            }
         }
     }
 
@@ -1093,6 +1113,49 @@ mod tests {
         at(0, zap, log, |ctx| t.add_peer(ctx, 2, url));
         log.clear();
         t
+    }
+
+    /// A raft message put out for the world, its URL not read yet.
+    fn unread(to: u64) -> Out {
+        let m = raft::eraftpb::Message {
+            to,
+            ..Default::default()
+        };
+        Out::Raft {
+            #[cfg(debug_assertions)]
+            sent_url: None,
+            msg: Box::new(m),
+            url: None,
+        }
+    }
+
+    fn url_of(o: &Out) -> Option<&str> {
+        match o {
+            Out::Raft { url, .. } => url.as_deref(),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_peer_change_pins_the_urls_of_the_messages_sent_before_it() {
+        let mut log = Vec::new();
+        let mut t = transport(false, &mut log);
+        let url = vec!["http://10.0.0.3:2380".to_string()];
+        at(0, false, &mut log, |ctx| t.add_peer(ctx, 3, url));
+        let mut out = vec![unread(2), unread(3), unread(4)];
+        let mut ctx = Ctx {
+            now_ms: 10,
+            wall_ms: 1_700_000_000_010,
+            out: &mut out,
+            log: &mut log,
+            zap: false,
+        };
+        t.remove_peer(&mut ctx, 2);
+        // sent after the change: the world reads the transport as it is then
+        ctx.out.push(unread(2));
+        let urls: Vec<_> = out.iter().map(url_of).collect();
+        let pinned = [Some("http://10.0.0.2:2380"), Some("http://10.0.0.3:2380")];
+        assert_eq!(urls, [pinned[0], pinned[1], None, None]);
     }
 
     const DROPPED: &str = "W | rafthttp: dropped internal raft message to 2 since streamMsg's sending buffer is full (bad/overloaded network)";

@@ -44,9 +44,18 @@ pub enum Out {
     /// handed the message over (before this step applied any removal).
     Raft {
         /// Boxed once here, and the box travels to the receiver's raft: a
-        /// message is 192 bytes, moved through many hands.
+        /// message is 296 bytes, moved through many hands.
         msg: Box<Message>,
+        /// `None`: the world reads the URL from the transport when it needs
+        /// one (a message over a standing stream never does), as the
+        /// transport is then still as it was when the message was sent. A
+        /// step that changes the transport's peers first pins the URL of
+        /// every message it sent so far (`Transport::pin_urls`).
         url: Option<std::rc::Rc<str>>,
+        /// The URL the transport knew on sending, kept in test builds: the
+        /// world checks that what it reads, or the pinned URL, is that one.
+        #[cfg(debug_assertions)]
+        sent_url: Option<std::rc::Rc<str>>,
     },
     /// Answer client request `req` (boxed: the answer is large and rare,
     /// and every output moves at the size of its largest kind).
@@ -743,11 +752,18 @@ impl Server {
     }
 
     /// Logs leader changes as etcd's `raft.node` does, after the step's raft lines.
+    #[inline(always)]
     fn note_leader(&mut self, ctx: &mut Ctx) {
         let lead = self.node.raft.leader_id;
-        if lead == self.last_leader {
-            return;
+        if lead != self.last_leader {
+            self.leader_changed(ctx, lead);
         }
+    }
+
+    /// [`Self::note_leader`] when the leader changed: rare, and out of the
+    /// way of the Ready loop's code (the hot path's instructions stay close).
+    #[cold]
+    fn leader_changed(&mut self, ctx: &mut Ctx, lead: u64) {
         let (id, term) = (self.id, self.node.raft.term);
         let text = match (self.last_leader, lead) {
             (0, l) => format!("raft.node: {id:x} elected leader {l:x} at term {term}"),
@@ -823,10 +839,17 @@ impl Server {
             self.maybe_set_version(ctx);
         }
         if self.ready && !self.early.is_empty() {
-            for (req, request, deadline) in std::mem::take(&mut self.early) {
-                if deadline > ctx.now_ms {
-                    self.handle(ctx, req, request, deadline);
-                }
+            self.handle_early(ctx);
+        }
+    }
+
+    /// The requests that came before the server was ready, handled once it
+    /// is (out of the Ready loop's way).
+    #[cold]
+    fn handle_early(&mut self, ctx: &mut Ctx) {
+        for (req, request, deadline) in std::mem::take(&mut self.early) {
+            if deadline > ctx.now_ms {
+                self.handle(ctx, req, request, deadline);
             }
         }
     }
@@ -835,12 +858,18 @@ impl Server {
     /// applied since the last snapshot, save one at the applied index, then
     /// compact the raft log, keeping 5,000 entries for slow followers (a
     /// follower further behind gets a snapshot).
+    #[inline(always)]
     fn maybe_snapshot(&mut self, ctx: &mut Ctx) {
         let snapi = self.backend.snapshot.as_ref().map_or(0, |s| s.index);
         let applied = self.backend.applied;
-        if applied.saturating_sub(snapi) <= self.cfg.snapshot_count {
-            return;
+        if applied.saturating_sub(snapi) > self.cfg.snapshot_count {
+            self.snapshot(ctx, snapi, applied);
         }
+    }
+
+    /// [`Self::maybe_snapshot`] once one is due (rare: out of line).
+    #[cold]
+    fn snapshot(&mut self, ctx: &mut Ctx, snapi: u64, applied: u64) {
         ctx.server(
             'I',
             "etcdserver",
@@ -878,6 +907,7 @@ impl Server {
     }
 
     /// The snapshot a lagging follower gets: the backend at the applied index.
+    #[cold]
     fn make_snapshot(&self) -> raft::eraftpb::Snapshot {
         let mut snap = raft::eraftpb::Snapshot::default();
         let applied = self.backend.applied;
@@ -967,6 +997,7 @@ impl Server {
     }
 
     /// A follower installs the leader's snapshot: log, backend and peers.
+    #[cold]
     fn apply_snapshot(&mut self, ctx: &mut Ctx, snap: raft::eraftpb::Snapshot) {
         let index = snap.get_metadata().index;
         let Ok(image) = serde_json::from_slice::<BackendImage>(&snap.data) else {
@@ -1111,11 +1142,19 @@ impl Server {
         );
     }
 
-    fn send(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {
+    /// Hands raft's messages to the world. Most Readys carry none in one
+    /// of their three lists: that is seen here, inline, without a call.
+    #[inline(always)]
+    fn send(&mut self, ctx: &mut Ctx, msgs: Vec<Message>) {
         if msgs.is_empty() {
             drop_unused(msgs);
-            return;
+        } else {
+            self.send_some(ctx, msgs);
         }
+    }
+
+    #[inline(never)]
+    fn send_some(&mut self, ctx: &mut Ctx, mut msgs: Vec<Message>) {
         let snapshots = msgs
             .iter()
             .any(|m| m.get_msg_type() == MessageType::MsgSnapshot);
@@ -1169,24 +1208,33 @@ impl Server {
         }
     }
 
-    /// Hands a raft message to the world, with the peer URL the transport
-    /// knows now.
+    /// Hands a raft message to the world; the peer URL is read when needed
+    /// (see [`Out::Raft`]).
     #[inline(always)]
     fn push_raft(&self, ctx: &mut Ctx, m: Message) {
-        let url = self.transport.first_url(m.to);
         ctx.out.push(Out::Raft {
+            #[cfg(debug_assertions)]
+            sent_url: self.transport.first_url(m.to),
             msg: Box::new(m),
-            url,
+            url: None,
         });
     }
 
     // ----- applying -----
 
+    /// Applies committed entries; as [`Self::send`], an empty list (the
+    /// most common) is seen inline.
+    #[inline(always)]
     fn apply_entries(&mut self, ctx: &mut Ctx, entries: Vec<Entry>) {
         if entries.is_empty() {
             drop_unused(entries);
-            return;
+        } else {
+            self.apply_some(ctx, entries);
         }
+    }
+
+    #[inline(never)]
+    fn apply_some(&mut self, ctx: &mut Ctx, entries: Vec<Entry>) {
         for e in entries {
             if e.index <= self.backend.applied {
                 continue;
@@ -2298,10 +2346,16 @@ impl Server {
     /// to `readStateC`, which holds one; while it is full the send waits up to
     /// `internalTimeout`. (etcd's whole raft goroutine waits meanwhile; here
     /// only that ReadState does.)
+    #[inline(always)]
     fn on_read_states(&mut self, ctx: &mut Ctx, states: &[raft::ReadState]) {
-        let Some(rs) = states.last() else {
-            return;
-        };
+        if let Some(rs) = states.last() {
+            self.on_read_state(ctx, rs);
+        }
+    }
+
+    /// [`Self::on_read_states`]' last ReadState (out of the Ready loop's way).
+    #[cold]
+    fn on_read_state(&mut self, ctx: &mut Ctx, rs: &raft::ReadState) {
         // a context that is not 8 bytes reads as ID 0, as in etcd
         let id = <[u8; 8]>::try_from(rs.request_ctx.as_slice()).map_or(0, u64::from_be_bytes);
         let answer = ReadAnswer {

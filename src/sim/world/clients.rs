@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::clock::Event;
+use super::clock::{Event, Rare};
 use super::{host_port, split_url, World};
 use crate::sim::etcd::request::{Request, Response, ServerError};
 
@@ -321,12 +321,13 @@ impl World {
         };
         self.schedule(
             lat,
-            Event::ClientArrive {
+            Rare::ClientArrive {
                 machine: target,
                 req,
-                request: Box::new(request),
+                request,
                 forwarded,
-            },
+            }
+            .into(),
         );
     }
 }

@@ -23,6 +23,10 @@ pub fn start_unix_ms() -> i64 {
 /// Something due at a moment: a timer of a process, or something arriving
 /// over the network. Events for a process name its pid: one that finds a
 /// newer process (or none) on its machine is dropped.
+///
+/// The queue moves events by value (in, out and to their handler), so the
+/// frequent ones are kept small (40 bytes) and the rare, larger ones are
+/// boxed as [`Rare`].
 #[derive(Debug, Clone)]
 pub(super) enum Event {
     // the machine of the most frequent events is shared: no allocation each
@@ -35,34 +39,10 @@ pub(super) enum Event {
         pid: u64,
         msg: Box<Message>,
     },
-    /// A merged snapshot reaches its follower (rafthttp's snapshot POST); the
-    /// sender, process `from_pid` on `from`, hears back once raft has it.
-    Snapshot {
-        machine: Rc<str>,
-        pid: u64,
-        msg: Box<Message>,
-        from: String,
-        from_pid: u64,
-    },
-    /// The sender of a snapshot to member `to` hears how its POST ended.
-    SnapshotDone {
-        machine: String,
-        pid: u64,
-        to: u64,
-        error: Option<String>,
-    },
     /// A peer closed its streams to this process: a transport-only step.
     StreamCheck {
         machine: String,
         pid: u64,
-    },
-    ClientArrive {
-        machine: String,
-        req: u64,
-        // boxed, as the raft message: the queue moves events, and most are ticks
-        request: Box<Request>,
-        /// Handed over by another member (promote goes to the leader over peer HTTP).
-        forwarded: bool,
     },
     ClientReply {
         req: u64,
@@ -81,6 +61,39 @@ pub(super) enum Event {
     NicRoom {
         machine: String,
     },
+    /// A cut is as old as TCP's keepalive lets a stream across it live: what
+    /// a dial finds may have changed (`network::dial`).
+    CutAged,
+    /// One of the rarer events.
+    Rare(Box<Rare>),
+}
+
+/// The rarer events, larger than the frequent ones: boxed in [`Event::Rare`].
+#[derive(Debug, Clone)]
+pub(super) enum Rare {
+    /// A merged snapshot reaches its follower (rafthttp's snapshot POST); the
+    /// sender, process `from_pid` on `from`, hears back once raft has it.
+    Snapshot {
+        machine: Rc<str>,
+        pid: u64,
+        msg: Box<Message>,
+        from: String,
+        from_pid: u64,
+    },
+    /// The sender of a snapshot to member `to` hears how its POST ended.
+    SnapshotDone {
+        machine: String,
+        pid: u64,
+        to: u64,
+        error: Option<String>,
+    },
+    ClientArrive {
+        machine: String,
+        req: u64,
+        request: Request,
+        /// Handed over by another member (promote goes to the leader over peer HTTP).
+        forwarded: bool,
+    },
     /// TCP retransmits what waits on `machine`'s connection `conn` to
     /// `target`, which a cut stalled (`network::buffer`).
     Retransmit {
@@ -88,9 +101,6 @@ pub(super) enum Event {
         target: String,
         conn: Conn,
     },
-    /// A cut is as old as TCP's keepalive lets a stream across it live: what
-    /// a dial finds may have changed (`network::dial`).
-    CutAged,
     /// A joining member's dial for `/downgrade/enabled` timed out
     /// (`processes.rs`): `error` is Go's.
     JoinDialFailed {
@@ -100,6 +110,12 @@ pub(super) enum Event {
     },
 }
 
+impl From<Rare> for Event {
+    fn from(rare: Rare) -> Event {
+        Event::Rare(Box::new(rare))
+    }
+}
+
 impl Event {
     /// The machine an event is for, when it must exist as the event is
     /// scheduled, and the process when it must be the one running then (a
@@ -107,20 +123,20 @@ impl Event {
     /// may find its sender gone, and a reply goes to a client, not a machine.
     fn must_find(&self) -> Option<(&str, Option<u64>)> {
         match self {
-            Event::Raft { machine, pid, .. } | Event::Snapshot { machine, pid, .. } => {
-                Some((machine, Some(*pid)))
-            }
+            Event::Raft { machine, pid, .. } => Some((machine, Some(*pid))),
             Event::Tick { machine, .. } => Some((machine, None)),
             Event::StreamCheck { machine, .. }
-            | Event::ClientArrive { machine, .. }
             | Event::StopCheck { machine, .. }
             | Event::Wake { machine, .. }
-            | Event::NicRoom { machine }
-            | Event::Retransmit { machine, .. } => Some((machine, None)),
-            Event::SnapshotDone { .. }
-            | Event::CutAged
-            | Event::ClientReply { .. }
-            | Event::JoinDialFailed { .. } => None,
+            | Event::NicRoom { machine } => Some((machine, None)),
+            Event::CutAged | Event::ClientReply { .. } => None,
+            Event::Rare(rare) => match &**rare {
+                Rare::Snapshot { machine, pid, .. } => Some((machine, Some(*pid))),
+                Rare::ClientArrive { machine, .. } | Rare::Retransmit { machine, .. } => {
+                    Some((machine, None))
+                }
+                Rare::SnapshotDone { .. } | Rare::JoinDialFailed { .. } => None,
+            },
         }
     }
 }
@@ -289,37 +305,45 @@ impl World {
         match ev {
             Event::Tick { machine, pid } => self.on_tick(machine, pid),
             Event::Raft { machine, pid, msg } => self.on_raft(&machine, pid, msg),
-            Event::Snapshot {
+            Event::ClientReply { req, result } => self.on_client_reply(req, *result),
+            Event::Wake { machine, pid } => self.on_wake(&machine, pid),
+            Event::StreamCheck { machine, pid } => self.stream_check(&machine, pid),
+            Event::StopCheck { machine, pid } => self.on_stop_check(&machine, pid),
+            Event::NicRoom { machine } => self.on_nic_room(&machine),
+            Event::CutAged => self.net.topology_changed(),
+            Event::Rare(rare) => self.handle_rare(*rare),
+        }
+    }
+
+    /// [`Self::handle`] for the rarer events, out of its way.
+    #[inline(never)]
+    fn handle_rare(&mut self, rare: Rare) {
+        match rare {
+            Rare::Snapshot {
                 machine,
                 pid,
                 msg,
                 from,
                 from_pid,
             } => self.on_snapshot(&machine, pid, msg, (&from, from_pid)),
-            Event::SnapshotDone {
+            Rare::SnapshotDone {
                 machine,
                 pid,
                 to,
                 error,
             } => self.on_snapshot_done(&machine, pid, to, error),
-            Event::ClientArrive {
+            Rare::ClientArrive {
                 machine,
                 req,
                 request,
                 forwarded,
-            } => self.on_client_arrive(&machine, req, *request, forwarded),
-            Event::ClientReply { req, result } => self.on_client_reply(req, *result),
-            Event::Wake { machine, pid } => self.on_wake(&machine, pid),
-            Event::StreamCheck { machine, pid } => self.stream_check(&machine, pid),
-            Event::StopCheck { machine, pid } => self.on_stop_check(&machine, pid),
-            Event::NicRoom { machine } => self.on_nic_room(&machine),
-            Event::Retransmit {
+            } => self.on_client_arrive(&machine, req, request, forwarded),
+            Rare::Retransmit {
                 machine,
                 target,
                 conn,
             } => self.on_retransmit(&machine, &target, conn),
-            Event::CutAged => self.net.topology_changed(),
-            Event::JoinDialFailed {
+            Rare::JoinDialFailed {
                 machine,
                 req,
                 error,

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
-use super::clock::Event;
+use super::clock::{Event, Rare};
 use super::network::PeerHttp;
 use super::{host_port, DiskItem, World, WorldError};
 use crate::sim::drop_unused;
@@ -203,11 +203,12 @@ impl World {
                     let machine = machine.to_string();
                     self.schedule(
                         wait,
-                        Event::JoinDialFailed {
+                        Rare::JoinDialFailed {
                             machine,
                             req,
                             error,
-                        },
+                        }
+                        .into(),
                     );
                     return;
                 }
@@ -722,12 +723,21 @@ impl World {
 
     pub(super) fn on_tick(&mut self, name: Rc<str>, pid: u64) {
         let machine = &*name;
-        if self.pid_of(machine) != Some(pid) {
+        // one look at the machine: whether the process is still the one
+        // that asked, and which probes of its transport are due
+        let now = self.now_ms();
+        let Some(due) = self
+            .machines
+            .get(machine)
+            .and_then(|m| m.process.as_ref())
+            .filter(|p| p.pid == pid)
+            .map(|p| p.server.transport.probes_due(now))
+        else {
             return;
-        }
+        };
         let dialled = self.peer_reach(machine);
         let reach = dialled.reaches;
-        let probes = self.probe_flights(machine, &dialled.url_targets);
+        let probes = self.probe_flights(machine, due, &dialled.url_targets);
         let ticked = self.with_server(machine, |s, ctx| {
             s.transport.send_probes(ctx.now_ms, &probes);
             let requests = s.tick(ctx, &reach);
@@ -867,7 +877,26 @@ impl World {
     fn route_drain(&mut self, machine: &str, out: &mut Vec<Out>) {
         for o in out.drain(..) {
             match o {
-                Out::Raft { msg, url } => self.send_raft(machine, msg, url),
+                Out::Raft {
+                    msg,
+                    url,
+                    #[cfg(debug_assertions)]
+                    sent_url,
+                } => {
+                    #[cfg(debug_assertions)]
+                    {
+                        let server = self.server(machine);
+                        let now = server.and_then(|s| s.transport.first_url(msg.to));
+                        let seen = url.clone().or_else(|| now.clone());
+                        assert_eq!(
+                            seen,
+                            sent_url.or(now),
+                            "{machine}'s message to {:x} keeps the URL it was sent to",
+                            msg.to
+                        );
+                    }
+                    self.send_raft(machine, msg, url)
+                }
                 Out::Reply { req, result } => self.reply_to_client(machine, req, result),
                 Out::Forward { to, req, request } => self.forward(machine, to, req, *request),
                 Out::StreamsClosed { peer } => self.streams_closed(machine, peer),

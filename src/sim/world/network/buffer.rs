@@ -57,7 +57,7 @@
 //! POST's turn goes behind the messages already waiting, so the snapshot keeps
 //! the queue at its limit and a heartbeat competes for room as it drains: it
 //! waits about one queue (4 MB at 10 mbit: 3.2 s), not the whole snapshot.
-//! The follower's handler gets the POST ([`Event::Snapshot`]) when its last
+//! The follower's handler gets the POST ([`Rare::Snapshot`]) when its last
 //! byte arrives, and logs how long its bytes took since the first arrived.
 //! A POST whose connection is gone when its next chunk would leave (a cut
 //! link, a peer process that ended) fails, and its sender hears it at once;
@@ -69,7 +69,7 @@ use std::rc::Rc;
 
 use raft::eraftpb::Message;
 
-use super::super::clock::Event;
+use super::super::clock::{Event, Rare};
 use super::super::World;
 use super::nic::{first_rto_ms, Conn, GIVE_UP_MS, MAX_RTO_MS};
 use crate::sim::etcd::rafthttp::STREAM_BUF_MSGS;
@@ -242,12 +242,12 @@ impl World {
             next_try_ms: now + rto_ms,
         };
         bufs.stalls.insert((target.to_string(), conn), stall);
-        let ev = Event::Retransmit {
+        let ev = Rare::Retransmit {
             machine: from.to_string(),
             target: target.to_string(),
             conn,
         };
-        self.schedule(rto_ms, ev);
+        self.schedule(rto_ms, ev.into());
     }
 
     /// TCP retransmits on `from`'s stalled connection `conn` to `target`:
@@ -275,12 +275,12 @@ impl World {
         stall.rto_ms = (stall.rto_ms * 2).min(MAX_RTO_MS);
         stall.next_try_ms = now + stall.rto_ms;
         let rto = stall.rto_ms;
-        let ev = Event::Retransmit {
+        let ev = Rare::Retransmit {
             machine: from.to_string(),
             target: target.to_string(),
             conn,
         };
-        self.schedule(rto, ev);
+        self.schedule(rto, ev.into());
     }
 
     /// A snapshot POST of `bytes` starts: its chunks enter the NIC as they
@@ -461,14 +461,14 @@ impl World {
         }
         let key = (h.target.to_string(), h.pid, h.msg.from);
         self.net.transfers.insert(key, arrival_ms - first_ms);
-        let ev = Event::Snapshot {
+        let ev = Rare::Snapshot {
             machine: h.target,
             pid: h.pid,
             msg: h.msg,
             from: from.to_string(),
             from_pid: post.from_pid,
         };
-        self.schedule(lat, ev);
+        self.schedule(lat, ev.into());
     }
 
     /// `from`'s streams to `to` broke (`dial`: a dial no longer finds the
@@ -510,12 +510,12 @@ impl World {
     fn post_failed(&mut self, from: &str, h: &Held, post: Post, after_ms: u64) {
         let to = h.msg.to;
         let error = Some(self.post_error(from, to));
-        let done = Event::SnapshotDone {
+        let done = Rare::SnapshotDone {
             machine: from.to_string(),
             pid: post.from_pid,
             to,
             error,
         };
-        self.schedule(after_ms, done);
+        self.schedule(after_ms, done.into());
     }
 }

@@ -18,7 +18,7 @@ use std::rc::Rc;
 
 use raft::eraftpb::Message;
 
-use super::clock::Event;
+use super::clock::{Event, Rare};
 use super::names::ByName;
 use super::World;
 use crate::sim::drop_unused;
@@ -210,7 +210,8 @@ impl World {
 
     // ----- probes -----
 
-    /// The probes `machine`'s transport sends now, each timed as its request
+    /// The probes `machine`'s transport sends now (`due`, as its
+    /// `probes_due` named them), each timed as its request
     /// and answer would cross the network now (`None`: the peer does not
     /// answer). `targets`: the machine a dial of each peer URL reaches, for
     /// the peers where a member answers ([`World::peer_reach`] under the
@@ -218,12 +219,10 @@ impl World {
     pub(super) fn probe_flights(
         &self,
         machine: &str,
+        due: Vec<u64>,
         targets: &BTreeMap<u64, Rc<str>>,
     ) -> Vec<(u64, Option<Flight>)> {
         let now_ms = self.now_ms();
-        let Some(due) = self.server(machine).map(|s| s.transport.probes_due(now_ms)) else {
-            return Vec::new();
-        };
         if due.is_empty() {
             // most ticks: nothing to collect, nothing to free
             drop_unused(due);
@@ -388,12 +387,13 @@ impl World {
         } else {
             Some(self.post_error(from.0, to))
         };
-        let done = Event::SnapshotDone {
+        let done: Event = Rare::SnapshotDone {
             machine: from.0.to_string(),
             pid: from.1,
             to,
             error,
-        };
+        }
+        .into();
         // the answer is a stream of bytes too: it waits, and is never dropped
         let lat = self
             .transmit_on(machine, from.0, HTTP_OVERHEAD, false, Conn::Snapshot)
