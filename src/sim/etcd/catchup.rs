@@ -51,23 +51,36 @@ pub fn entry_bytes(e: &Entry) -> u64 {
 
 /// How a proposal starts: its request ID follows.
 const REQ_HEAD: &[u8] = b"{\"req\":";
-/// What follows the ID in a generated put's proposal, up to its prefix.
-const GENERATED_HEAD: &[u8] = b",\"op\":{\"PutGenerated\":{\"prefix\":\"";
+/// What follows the ID in a proposal, up to its operation's name.
+const OP_HEAD: &[u8] = b",\"op\":{\"";
+/// What follows [`OP_HEAD`] in a generated put's proposal, up to its prefix.
+const GENERATED_TAG: &[u8] = b"PutGenerated\":{\"prefix\":\"";
 
 /// [`generated_entry_bytes`] without decoding the whole proposal: a panel
 /// weighs thousands of entries per frame, and the network every entry of a
 /// catch-up's appends. A generated put's JSON is `{"req":N,"op":{"PutGenerated":
 /// {"prefix":"…",…,"key_len":K,"value_len":V}}}` (the fields' order in
 /// `server::Proposal` and `kv::Generated`); anything else is decoded in full.
+///
+/// A proposal of another operation is told by its tag alone: `{"req":N,
+/// "op":{"Put":…` names its operation first, and an operation object has
+/// only that one key, so a tag other than `PutGenerated` (written without
+/// escapes) is no generated put, with no search for the mark.
 pub fn generated_weight(data: &[u8]) -> Option<u64> {
-    let rest = data.strip_prefix(REQ_HEAD).and_then(|r| {
+    let after_id = data.strip_prefix(REQ_HEAD).map(|r| {
         let digits = r.iter().take_while(|c| c.is_ascii_digit()).count();
-        r[digits..].strip_prefix(GENERATED_HEAD)
+        &r[digits..]
     });
-    match rest {
-        Some(rest) => quick_weight(rest).or_else(|| generated_entry_bytes(data)),
-        None => generated_entry_bytes(data),
+    if let Some(tag) = after_id.and_then(|r| r.strip_prefix(OP_HEAD)) {
+        if let Some(rest) = tag.strip_prefix(GENERATED_TAG) {
+            return quick_weight(rest).or_else(|| generated_entry_bytes(data));
+        }
+        let name = &tag[..tag.iter().position(|&c| c == b'"').unwrap_or(tag.len())];
+        if !name.contains(&b'\\') && name.len() < tag.len() {
+            return None;
+        }
     }
+    generated_entry_bytes(data)
 }
 
 /// `prefix","head":[…],"key_len":K,"value_len":V}}}` → prefix + K + V + overhead
@@ -212,6 +225,30 @@ mod tests {
             Some(5 + PUT_REQUEST_OVERHEAD)
         );
         assert_eq!(generated_weight(b"{\"req\":1,\"op\":{\"Put\":{}}}"), None);
+    }
+
+    /// The quick answer for other operations is the full decoding's, on
+    /// proposals as the server writes them and on shapes it never writes
+    /// (an escaped tag, a key holding the mark, no closing quote).
+    #[test]
+    fn other_operations_weigh_as_the_full_decoding_says() {
+        let generated = r#"{"PutGenerated":{"prefix":"p","head":[1,2,3,4,5,6,7,8,9,10],"key_len":1,"value_len":2}}"#;
+        let ops = [
+            r#"{"Put":{"key":"k","value":"v","lease":0,"prev_kv":false,"ignore_value":false,"ignore_lease":false}}"#.to_string(),
+            r#"{"Put":{"key":"\"op\":{\"PutGenerated\"","value":"v"}}"#.to_string(),
+            r#"{"Put\u0047enerated":{"prefix":"p","head":[1,2,3,4,5,6,7,8,9,10],"key_len":1,"value_len":2}}"#.to_string(),
+            generated.to_string(),
+            r#"{"Delete"#.to_string(),
+            r#"{""#.to_string(),
+        ];
+        let mut checked = 0;
+        for op in &ops {
+            let data = format!(r#"{{"req":5,"op":{op}}}"#);
+            let full = generated_entry_bytes(data.as_bytes());
+            assert_eq!(generated_weight(data.as_bytes()), full, "{data}");
+            checked += 1;
+        }
+        assert_eq!(checked, 6);
     }
 
     #[test]
