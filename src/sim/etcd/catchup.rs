@@ -75,9 +75,11 @@ pub fn generated_weight(data: &[u8]) -> Option<u64> {
         if let Some(rest) = tag.strip_prefix(GENERATED_TAG) {
             return quick_weight(rest).or_else(|| generated_entry_bytes(data));
         }
-        let name = &tag[..tag.iter().position(|&c| c == b'"').unwrap_or(tag.len())];
-        if !name.contains(&b'\\') && name.len() < tag.len() {
-            return None;
+        // the tag's name, up to its closing quote, without escapes
+        if let Some(end) = tag.iter().position(|&c| c == b'"') {
+            if !tag[..end].contains(&b'\\') {
+                return None;
+            }
         }
     }
     generated_entry_bytes(data)

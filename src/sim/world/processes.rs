@@ -874,6 +874,28 @@ impl World {
     }
 
     /// [`Self::route`], leaving `out` empty for the next step to fill.
+    /// Test builds: the URL a message from `machine` goes to (pinned, or
+    /// read from the transport now) is the one its transport knew on
+    /// sending (`Out::Raft`).
+    #[cfg(debug_assertions)]
+    fn check_sent_url(
+        &self,
+        machine: &str,
+        msg: &raft::eraftpb::Message,
+        url: Option<&Rc<str>>,
+        sent_url: Option<Rc<str>>,
+    ) {
+        let now = self
+            .server(machine)
+            .and_then(|s| s.transport.first_url(msg.to));
+        assert_eq!(
+            url.cloned().or_else(|| now.clone()),
+            sent_url.or(now),
+            "{machine}'s message to {:x} keeps the URL it was sent to",
+            msg.to
+        );
+    }
+
     fn route_drain(&mut self, machine: &str, out: &mut Vec<Out>) {
         for o in out.drain(..) {
             match o {
@@ -884,17 +906,7 @@ impl World {
                     sent_url,
                 } => {
                     #[cfg(debug_assertions)]
-                    {
-                        let server = self.server(machine);
-                        let now = server.and_then(|s| s.transport.first_url(msg.to));
-                        let seen = url.clone().or_else(|| now.clone());
-                        assert_eq!(
-                            seen,
-                            sent_url.or(now),
-                            "{machine}'s message to {:x} keeps the URL it was sent to",
-                            msg.to
-                        );
-                    }
+                    self.check_sent_url(machine, &msg, url.as_ref(), sent_url);
                     self.send_raft(machine, msg, url)
                 }
                 Out::Reply { req, result } => self.reply_to_client(machine, req, result),
