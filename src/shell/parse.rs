@@ -445,6 +445,44 @@ pub fn words(
     lookup: &dyn Fn(&str) -> Option<String>,
     last_status: i32,
 ) -> Result<Vec<String>, WordsError> {
+    if let Some(plain) = plain_words(text) {
+        return Ok(plain);
+    }
+    lex(text, lookup, last_status)
+}
+
+/// The characters the lexer takes as themselves wherever they stand: no
+/// quote, expansion, operator, comment, glob or escape among them.
+fn is_plain(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-_./:,=@+%".contains(&b)
+}
+
+/// [`words`] of a line of plain words (see [`is_plain`]) between blanks,
+/// such as `etcdctl put key1 value1`, split without the lexer's char-by-char
+/// building: its answer exactly (a test compares the two). `None` for any
+/// other line, and for one past [`MAX_EXPANDED_CHARS`] (the lexer says so).
+fn plain_words(text: &str) -> Option<Vec<String>> {
+    let mut chars = 0usize;
+    for &b in text.as_bytes() {
+        match is_plain(b) {
+            true => chars += 1,
+            false if is_ifs(char::from(b)) => {}
+            false => return None,
+        }
+    }
+    if chars > MAX_EXPANDED_CHARS {
+        return None;
+    }
+    let split = text.split(is_ifs).filter(|w| !w.is_empty());
+    Some(split.map(str::to_string).collect())
+}
+
+/// [`words`], character by character.
+fn lex(
+    text: &str,
+    lookup: &dyn Fn(&str) -> Option<String>,
+    last_status: i32,
+) -> Result<Vec<String>, WordsError> {
     let mut lexer = Lexer {
         chars: text.chars().collect(),
         pos: 0,
@@ -1817,6 +1855,41 @@ $ echo $?\n";
             }
             Err(e) => assert!(e.line >= 1 && e.line <= line_count, "{text:?} {e:?}"),
         }
+    }
+
+    #[test]
+    fn plain_words_are_the_lexers_words() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_9a1e);
+        let lookup = |_: &str| -> Option<String> { Some("x y".into()) };
+        let (mut plain, mut other) = (0, 0);
+        let usual = b"aZ09-_./:,=@+% \t\n";
+        let rare = [
+            '$', '\'', '"', '#', '>', '|', '\\', '~', '*', '\r', 'é', '{',
+        ];
+        for _ in 0..5000 {
+            let len = rng.gen_range(0..32);
+            let text: String = (0..len)
+                .map(|_| match rng.gen_range(0..40) {
+                    0 => rare[rng.gen_range(0..rare.len())],
+                    _ => char::from(usual[rng.gen_range(0..usual.len())]),
+                })
+                .collect();
+            match plain_words(&text) {
+                Some(w) => {
+                    assert_eq!(Ok(w), lex(&text, &lookup, 0), "{text:?}");
+                    plain += 1;
+                }
+                None => other += 1,
+            }
+        }
+        // both kinds were met, plenty of each
+        assert!(plain > 500 && other > 500, "{plain} plain, {other} other");
+        let long = "a".repeat(MAX_EXPANDED_CHARS + 1);
+        assert_eq!(plain_words(&long), None);
+        assert_eq!(words(&long, &lookup, 0), Err(WordsError::TooLong));
+        let line = "etcdctl --endpoints=http://10.0.0.1:2379 put key1 v-1.5_%@+,";
+        let want: Vec<String> = line.split(' ').map(String::from).collect();
+        assert_eq!(plain_words(line), Some(want));
     }
 
     #[test]

@@ -53,6 +53,14 @@ impl Key {
     }
 }
 
+/// Whether two machine names are equal, told as a lookup tells them (a few
+/// integers; the text itself only past [`EXACT`] bytes): every raft message
+/// asks, and `==` calls `memcmp` for names of the same length.
+#[inline(always)]
+pub fn same(a: &str, b: &str) -> bool {
+    Key::of(a) == Key::of(b) && (a.len() <= EXACT || a == b)
+}
+
 /// A small map from machine names to `V`, in name order (see the module doc).
 #[derive(Debug, Clone)]
 pub struct ByName<V> {
@@ -280,6 +288,38 @@ mod tests {
 
     /// `get_or_insert_with` makes an entry only for a new name, in name
     /// order, and hands back the one there otherwise.
+    #[test]
+    fn same_tells_names_as_equality_does() {
+        let names = [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcde",
+            "m1",
+            "m2",
+            "etcd-1",
+            "etcd-2",
+            "node01",
+            "node02",
+            "abcdefgh",
+            "abcdefgi",
+            "machine-number-01",
+            "machine-number-02",
+            "machine-xumber-01",
+            "a-very-long-machine-name",
+        ];
+        let mut pairs = 0;
+        for a in names {
+            for b in names {
+                assert_eq!(same(a, b), a == b, "{a:?} and {b:?}");
+                pairs += 1;
+            }
+        }
+        assert_eq!(pairs, names.len() * names.len());
+    }
+
     #[test]
     fn get_or_insert_with_makes_only_what_is_missing() {
         let mut ours: ByName<u32> = ByName::new();

@@ -840,7 +840,10 @@ impl World {
         } else {
             self.push_logs(machine, log);
         }
-        self.route_drain(machine, &mut out);
+        // most steps put out nothing (a follower's heartbeat answer taken)
+        if !out.is_empty() {
+            self.route_drain(machine, &mut out);
+        }
         drop_unused(std::mem::replace(&mut self.out_buf, out));
         Some(r)
     }
