@@ -38,14 +38,18 @@ pub(in crate::sim::world) struct Stream {
     pub target: Rc<str>,
     pub pid: u64,
     standing_at: Cell<Option<u64>>,
+    /// Where the traffic counters of the pair (this machine, `target`) are
+    /// (`World::traffic_slot`).
+    traffic: usize,
 }
 
 impl Stream {
-    fn new(target: Rc<str>, pid: u64) -> Stream {
+    fn new(target: Rc<str>, pid: u64, traffic: usize) -> Stream {
         Stream {
             target,
             pid,
             standing_at: Cell::new(None),
+            traffic,
         }
     }
 
@@ -200,12 +204,25 @@ impl World {
     }
 
     /// [`Self::dial`] with the peer's URL given (`None`: as the transport knows it now).
+    #[inline]
     pub(super) fn dial_url(
         &self,
         from: &str,
         id: u64,
         url: Option<&str>,
     ) -> Result<(Rc<str>, u64), Reach> {
+        self.dial_counted(from, id, url).map(|(end, _)| end)
+    }
+
+    /// [`Self::dial_url`], and where the pair's traffic counters are when a
+    /// stream found standing carries the message (`None` otherwise: they are
+    /// found by name).
+    pub(super) fn dial_counted(
+        &self,
+        from: &str,
+        id: u64,
+        url: Option<&str>,
+    ) -> Result<((Rc<str>, u64), Option<usize>), Reach> {
         if let Some(stream) = self.net.streams.get(from).and_then(|to| to.get(&id)) {
             // this runs for every raft message: a stream found standing at
             // this generation still stands
@@ -216,13 +233,18 @@ impl World {
                     "{from}'s stream to {id:x} stands at generation {}",
                     self.net.topo_gen
                 );
-                return Ok(stream.end());
+                debug_assert_eq!(
+                    self.traffic_slot_of(from, &stream.target),
+                    Some(stream.traffic),
+                    "{from}'s stream to {id:x} counts its pair's traffic"
+                );
+                return Ok((stream.end(), Some(stream.traffic)));
             }
             if let Some(found) = self.stream_dial(from, id, stream) {
-                return found;
+                return found.map(|end| (end, None));
             }
         }
-        self.fresh_dial(from, id, url)
+        self.fresh_dial(from, id, url).map(|end| (end, None))
     }
 
     /// What a message from `from`'s server to member `id` finds over
@@ -394,7 +416,9 @@ impl World {
                 return; // the same stream, and what it knows
             }
         }
-        if let Some(old) = to.insert(id, Stream::new(target, pid)) {
+        let traffic = self.traffic_slot(machine, &target);
+        let to = self.net.streams.get_or_insert_with(machine, BTreeMap::new);
+        if let Some(old) = to.insert(id, Stream::new(target, pid, traffic)) {
             self.streams_broke(machine, &old.target);
         }
     }

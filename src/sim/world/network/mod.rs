@@ -248,10 +248,12 @@ impl World {
         let snapshot = m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot;
         // a snapshot POST dials its own connection; a message takes the stream
         let found = match snapshot {
-            true => self.fresh_dial(from, m.to, url.as_deref()),
-            false => self.dial_url(from, m.to, url.as_deref()),
+            true => self
+                .fresh_dial(from, m.to, url.as_deref())
+                .map(|end| (end, None)),
+            false => self.dial_counted(from, m.to, url.as_deref()),
         };
-        let (target, pid) = match found {
+        let ((target, pid), counters) = match found {
             Ok(found) => found,
             Err(reach) => {
                 if let Some(target) = self.raft_target(from, m.to, url.as_deref()) {
@@ -296,7 +298,10 @@ impl World {
                 return;
             }
         };
-        self.count_traffic(from, &target, Some(&m));
+        match counters {
+            Some(slot) => self.count_at(slot, Some(&m)),
+            None => self.count_traffic(from, &target, Some(&m)),
+        }
         self.record_wire(from, &target, &m, Some(lat));
         let ev = Event::Raft {
             machine: target,

@@ -14,13 +14,12 @@ pub use traffic::Traffic;
 use crate::sim::invariants::Checker;
 use crate::sim::view::WorldView;
 use crate::sim::wire::WireLog;
-use crate::sim::world::names::ByName;
 
 /// What the observers keep: only this room changes it.
 #[derive(Default)]
 pub(super) struct Observers {
-    /// Raft messages per directed pair of machines: from, then to.
-    traffic: ByName<ByName<Traffic>>,
+    /// Raft messages per directed pair of machines.
+    traffic: traffic::TrafficTable,
     /// When asked: the recent raft messages, one record each (`sim::wire`).
     wire: WireLog,
     /// While recording: the frame spacing, and the frames so far.

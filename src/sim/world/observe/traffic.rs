@@ -20,7 +20,35 @@ pub struct Traffic {
     pub last_reply_ms: Option<u64>,
 }
 
+/// The traffic counters of every pair that carried a message (counters are
+/// never dropped: they are cumulative).
+#[derive(Debug, Default)]
+pub(in crate::sim::world) struct TrafficTable {
+    /// The pairs' counters, in the order the pairs first came.
+    counts: Vec<Traffic>,
+    /// Where each pair's counters are in `counts`: by sender, then receiver.
+    slots: ByName<ByName<usize>>,
+}
+
 impl World {
+    /// Where the counters of the pair from `from` to `to` are, if it has any.
+    pub(in crate::sim::world) fn traffic_slot_of(&self, from: &str, to: &str) -> Option<usize> {
+        self.observe.traffic.slots.get(from)?.get(to).copied()
+    }
+
+    /// Where the counters of the pair from `from` to `to` are (made now if
+    /// the pair is new). A stream keeps its pair's (`dial::Stream`), so a
+    /// message over it is counted without a lookup by name.
+    pub(in crate::sim::world) fn traffic_slot(&mut self, from: &str, to: &str) -> usize {
+        let table = &mut self.observe.traffic;
+        let row = table.slots.get_or_insert_with(from, ByName::new);
+        let counts = &mut table.counts;
+        *row.get_or_insert_with(to, || {
+            counts.push(Traffic::default());
+            counts.len() - 1
+        })
+    }
+
     /// Counts a message `sent` (`None`: dropped) from one machine to another.
     pub(in crate::sim::world) fn count_traffic(
         &mut self,
@@ -28,10 +56,17 @@ impl World {
         to: &str,
         sent: Option<&Message>,
     ) {
+        let slot = self.traffic_slot(from, to);
+        self.count_at(slot, sent);
+    }
+
+    /// [`Self::count_traffic`] for the pair whose counters are at `slot`.
+    pub(in crate::sim::world) fn count_at(&mut self, slot: usize, sent: Option<&Message>) {
         let now = self.now_ms();
-        let traffic = &mut self.observe.traffic;
-        let row = traffic.get_or_insert_with(from, ByName::new);
-        let t = row.get_or_insert_with(to, Traffic::default);
+        let Some(t) = self.observe.traffic.counts.get_mut(slot) else {
+            debug_assert!(false, "traffic slot {slot} was never made");
+            return;
+        };
         let Some(m) = sent else {
             t.dropped += 1;
             return;
@@ -69,10 +104,15 @@ impl World {
     /// Raft messages per directed pair of machines (from, to), cumulative, in
     /// map order.
     pub fn traffic(&self) -> Vec<(String, String, Traffic)> {
-        self.observe
-            .traffic
+        let table = &self.observe.traffic;
+        let count = |i: &usize| table.counts.get(*i).copied().unwrap_or_default();
+        table
+            .slots
             .iter()
-            .flat_map(|(a, row)| row.iter().map(|(b, t)| (a.clone(), b.clone(), *t)))
+            .flat_map(|(a, row)| {
+                row.iter()
+                    .map(move |(b, i)| (a.clone(), b.clone(), count(i)))
+            })
             .collect()
     }
 
