@@ -19,6 +19,9 @@ use crate::sim::etcd::rafthttp::{Kind, Reaches, StreamRequest};
 use crate::sim::etcd::server::{Reach, Server};
 use crate::sim::etcd::version::EtcdVersion;
 
+/// The machine and the process a dial reaches.
+pub(in crate::sim::world) type End = (Rc<str>, u64);
+
 /// What [`World::peer_reach`] found for a machine's peers: each one's
 /// reaches, and the machine a new dial of its peer URL reaches when a member
 /// answers there (what [`World::fresh_dial`] would find: where a probe goes).
@@ -222,7 +225,7 @@ impl World {
         from: &str,
         id: u64,
         url: Option<&str>,
-    ) -> Result<((Rc<str>, u64), Option<usize>), Reach> {
+    ) -> Result<(End, Option<usize>), Reach> {
         if let Some(stream) = self.net.streams.get(from).and_then(|to| to.get(&id)) {
             // this runs for every raft message: a stream found standing at
             // this generation still stands
