@@ -454,7 +454,7 @@ pub fn words(
 /// The characters the lexer takes as themselves wherever they stand: no
 /// quote, expansion, operator, comment, glob or escape among them.
 fn is_plain(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"-_./:,=@+%".contains(&b)
+    matches!(b, b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'/' | b':' | b',' | b'=' | b'@' | b'+' | b'%')
 }
 
 /// [`words`] of a line of plain words (see [`is_plain`]) between blanks,
@@ -462,19 +462,24 @@ fn is_plain(b: u8) -> bool {
 /// building: its answer exactly (a test compares the two). `None` for any
 /// other line, and for one past [`MAX_EXPANDED_CHARS`] (the lexer says so).
 fn plain_words(text: &str) -> Option<Vec<String>> {
-    let mut chars = 0usize;
-    for &b in text.as_bytes() {
-        match is_plain(b) {
-            true => chars += 1,
-            false if is_ifs(char::from(b)) => {}
-            false => return None,
+    let mut words = Vec::new();
+    let mut start = None;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if is_plain(b) {
+            start.get_or_insert(i);
+        } else if is_ifs(char::from(b)) {
+            if let Some(s) = start.take() {
+                words.push(text.get(s..i)?.to_string());
+            }
+        } else {
+            return None;
         }
     }
-    if chars > MAX_EXPANDED_CHARS {
-        return None;
+    if let Some(s) = start {
+        words.push(text.get(s..)?.to_string());
     }
-    let split = text.split(is_ifs).filter(|w| !w.is_empty());
-    Some(split.map(str::to_string).collect())
+    let chars: usize = words.iter().map(String::len).sum();
+    (chars <= MAX_EXPANDED_CHARS).then_some(words)
 }
 
 /// [`words`], character by character.
