@@ -211,7 +211,7 @@ impl Probing {
         }
         self.flight = None;
         self.fresh = false;
-        self.srtt_us = self.srtt_us.saturating_mul(7).saturating_add(rtt) / 8;
+        self.srtt_us = crate::sim::mul_sat(self.srtt_us, 7).saturating_add(rtt) / 8;
         self.clock_diff_us = back as i64 - (self.srtt_us / 2) as i64;
     }
 
@@ -961,12 +961,12 @@ fn monitor(ctx: &mut Ctx, id: u64, p: &mut Peer, r: &Reach) {
 /// `the clock difference against peer … is too high`, from both probers
 /// (zap: `prober found high clock drift`, with the srtt).
 fn clock_drift(ctx: &mut Ctx, id: u64, probing: &Probing) {
-    let drift_ns = probing.clock_diff_us.unsigned_abs().saturating_mul(1000);
+    let drift_ns = crate::sim::mul_sat(probing.clock_diff_us.unsigned_abs(), 1000);
     let drift = go_duration(drift_ns);
     if ctx.zap {
         for name in ROUND_TRIPPERS {
             let ts = ctx.stamp().zap();
-            let rtt = probing.srtt_us.saturating_mul(1000);
+            let rtt = crate::sim::mul_sat(probing.srtt_us, 1000);
             let line = super::zapfmt::clock_drift(&ts, name, id, drift_ns, rtt);
             ctx.log.push(line);
         }

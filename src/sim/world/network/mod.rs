@@ -141,7 +141,7 @@ impl World {
     /// Machine `machine`'s NIC gets `spec`; what it queued stays queued,
     /// and drains at the new rate.
     pub(super) fn set_nic(&mut self, machine: String, spec: NicSpec) {
-        let now_us = self.now_ms().saturating_mul(1000);
+        let now_us = crate::sim::mul_sat(self.now_ms(), 1000);
         self.net
             .nics
             .get_or_insert_with(&machine, Nic::default)
@@ -168,7 +168,7 @@ impl World {
 
     /// A machine's NIC settings and the bytes in its queue now.
     pub fn nic(&self, machine: &str) -> (NicSpec, u64) {
-        let now_us = self.now_ms().saturating_mul(1000);
+        let now_us = crate::sim::mul_sat(self.now_ms(), 1000);
         self.net
             .nics
             .get(machine)
@@ -228,7 +228,7 @@ impl World {
             drop_unused(due);
             return Vec::new();
         }
-        let now_us = now_ms.saturating_mul(1000);
+        let now_us = crate::sim::mul_sat(now_ms, 1000);
         let flight = |id| {
             // a probe dials anew (the dial `peer_reach` keeps for the current
             // key), not over a stream: one outliving a cut carries nothing for it
@@ -319,7 +319,7 @@ impl World {
     fn start_post(&mut self, from: &str, target: Rc<str>, pid: u64, m: Box<Message>) {
         let merged = self.server(from).and_then(|s| s.merged_snapshot_bytes(&m));
         let bytes = merged.map_or_else(|| size::raft_bytes(&m), |b| b + HTTP_OVERHEAD);
-        let now_us = self.now_ms().saturating_mul(1000);
+        let now_us = crate::sim::mul_sat(self.now_ms(), 1000);
         let eta_ms = self.one_way_us(from, &target, bytes, now_us) / 1000;
         self.count_traffic(from, &target, Some(&m));
         self.record_wire(from, &target, &m, Some(eta_ms));

@@ -271,8 +271,9 @@ impl Nic {
 pub fn serialization_us(bytes: u64, rate_bps: u64) -> u64 {
     // the same sum in 64 bits while it fits (every message but a huge one):
     // a 128-bit division is a call into the runtime
-    if let Some(bits) = bytes.checked_mul(8 * 1_000_000) {
-        return bits.div_ceil(rate_bps.max(1));
+    // (a comparison with a constant: `checked_mul` is a call in wasm too)
+    if bytes <= u64::MAX / 8_000_000 {
+        return (bytes * 8_000_000).div_ceil(rate_bps.max(1));
     }
     let bits = bytes as u128 * 8 * 1_000_000;
     let rate = rate_bps.max(1) as u128;
@@ -350,7 +351,7 @@ impl World {
     /// Whether `machine`'s NIC queue has room for `bytes` now (an empty
     /// queue takes anything).
     pub(super) fn nic_has_room(&self, machine: &str, bytes: u64) -> bool {
-        let now_us = self.now_ms().saturating_mul(1000);
+        let now_us = crate::sim::mul_sat(self.now_ms(), 1000);
         self.net
             .nics
             .get(machine)
@@ -400,7 +401,7 @@ impl World {
             return Ok(0);
         }
         let now_ms = self.now_ms();
-        let now_us = now_ms.saturating_mul(1000);
+        let now_us = crate::sim::mul_sat(now_ms, 1000);
         let nic = self.net.nics.get_or_insert_with(from, Nic::default);
         let nic_us = nic.enqueue(now_us, bytes, droppable);
         let nic_ms = nic_us.ok_or(Dropped::NicFull)? / 1000;
@@ -424,10 +425,10 @@ impl World {
         if !self.net.links.is_empty() || super::super::names::same(from, to) {
             return None;
         }
-        let now_us = self.now_ms().saturating_mul(1000);
+        let now_us = crate::sim::mul_sat(self.now_ms(), 1000);
         let nic = self.net.nics.get_or_insert_with(from, Nic::default);
         // ceil(bytes * 8e6 / rate) is 1 for every bytes in 1..=max
-        let one_us = max.saturating_mul(8_000_000) <= nic.spec.rate_bps;
+        let one_us = crate::sim::mul_sat(max, 8_000_000) <= nic.spec.rate_bps;
         if !(one_us && nic.has_room(now_us, max)) {
             return None;
         }
