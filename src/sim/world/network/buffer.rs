@@ -329,20 +329,6 @@ impl World {
             self.admit(machine, h);
         }
         self.schedule_room(machine);
-        self.forget_idle_buffers(machine);
-    }
-
-    /// A sender whose buffers hold nothing, stall nothing and wait for no
-    /// room leaves the map: every raft message asks [`Self::writer_waits`],
-    /// and an empty map answers without comparing a name.
-    fn forget_idle_buffers(&mut self, machine: &str) {
-        let idle =
-            self.net.buffers.get(machine).is_some_and(|b| {
-                b.conns.is_empty() && b.stalls.is_empty() && b.room_at_ms.is_none()
-            });
-        if idle {
-            self.net.buffers.remove(machine);
-        }
     }
 
     /// `machine`'s NIC settings changed: what waits is looked at again now.
@@ -517,7 +503,6 @@ impl World {
         for peer in peers {
             self.with_server(from, |s, _| s.report_unreachable(peer));
         }
-        self.forget_idle_buffers(from);
     }
 
     /// A POST's connection broke (`after_ms`: when its sender notices): the
