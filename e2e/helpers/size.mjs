@@ -12,7 +12,7 @@ import { constants, brotliCompressSync, gzipSync } from 'node:zlib';
  * (e2e/size_budget.test.mjs). Raising it is a decision: say in the commit what
  * grew and why (README, "Size budget"). Issue 19's goal is 300 kB.
  */
-export const FIRST_PAGE_BUDGET_BROTLI = 650_000;
+export const FIRST_PAGE_BUDGET_BROTLI = 651_000;
 
 /** The local files `dir`/index.html loads: its scripts, the wasm and the stylesheets. */
 export async function firstPageFiles(dir) {

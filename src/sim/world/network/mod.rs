@@ -276,7 +276,7 @@ impl World {
         let sent = (!self.writer_waits(from, &target, conn)).then(|| {
             // a heartbeat's size changes nothing on a fast NIC: not computed
             let max = size::small_raft_bound(&m);
-            let unweighed = max.and_then(|max| self.transmit_unweighed(from, &target, max, conn));
+            let unweighed = max.and_then(|max| self.transmit_unweighed(from, &target, max));
             debug_assert!(unweighed.is_none() || size::raft_bytes(&m) <= size::SMALL_RAFT_MAX);
             match unweighed {
                 Some(lat) => Ok(lat),
