@@ -27,10 +27,11 @@ pub(crate) fn drop_unused<T>(v: Vec<T>) {
     }
 }
 
-/// `x * k`, saturating at `u64::MAX`, told by a comparison with a constant
-/// when `k` is one: `u64::saturating_mul` checks its product for overflow
-/// as 128 bits, which wasm32 computes by calling `__multi3` (1.3 % of the
-/// simulation's time in V8 when every message and tick did).
+/// `x * k`, saturating at `u64::MAX`: overflow is told by comparing `x`
+/// with `u64::MAX / k` (a constant where `k` is one), not by
+/// `u64::saturating_mul`, which checks a 128-bit product that wasm32
+/// computes by calling `__multi3` (1.3 % of the simulation's time in V8
+/// when every message and tick did).
 #[inline(always)]
 pub(crate) fn mul_sat(x: u64, k: u64) -> u64 {
     if k != 0 && x > u64::MAX / k {

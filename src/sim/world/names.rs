@@ -286,8 +286,6 @@ mod tests {
         );
     }
 
-    /// `get_or_insert_with` makes an entry only for a new name, in name
-    /// order, and hands back the one there otherwise.
     #[test]
     fn same_tells_names_as_equality_does() {
         let names = [
@@ -320,6 +318,8 @@ mod tests {
         assert_eq!(pairs, names.len() * names.len());
     }
 
+    /// `get_or_insert_with` makes an entry only for a new name, in name
+    /// order, and hands back the one there otherwise.
     #[test]
     fn get_or_insert_with_makes_only_what_is_missing() {
         let mut ours: ByName<u32> = ByName::new();
