@@ -57,7 +57,7 @@ impl Stream {
     }
 
     /// The machine and the process it reaches.
-    fn end(&self) -> (Rc<str>, u64) {
+    fn end(&self) -> End {
         (Rc::clone(&self.target), self.pid)
     }
 }
@@ -202,18 +202,13 @@ impl World {
 
     /// Where a message from `from`'s server to member `id` goes: over the stream
     /// rafthttp already holds to that process, or else by dialling the peer URL.
-    pub(in crate::sim::world) fn dial(&self, from: &str, id: u64) -> Result<(Rc<str>, u64), Reach> {
+    pub(in crate::sim::world) fn dial(&self, from: &str, id: u64) -> Result<End, Reach> {
         self.dial_url(from, id, None)
     }
 
     /// [`Self::dial`] with the peer's URL given (`None`: as the transport knows it now).
     #[inline]
-    pub(super) fn dial_url(
-        &self,
-        from: &str,
-        id: u64,
-        url: Option<&str>,
-    ) -> Result<(Rc<str>, u64), Reach> {
+    pub(super) fn dial_url(&self, from: &str, id: u64, url: Option<&str>) -> Result<End, Reach> {
         self.dial_counted(from, id, url).map(|(end, _)| end)
     }
 
@@ -255,12 +250,7 @@ impl World {
     /// accepts or refuses; `None` when the stream is gone (a new dial
     /// decides). A stream that stands, uncut, is marked standing at this
     /// generation.
-    fn stream_dial(
-        &self,
-        from: &str,
-        id: u64,
-        stream: &Stream,
-    ) -> Option<Result<(Rc<str>, u64), Reach>> {
+    fn stream_dial(&self, from: &str, id: u64, stream: &Stream) -> Option<Result<End, Reach>> {
         let sender = self.machines.get(from);
         let (cid, local) = Self::dialler_on(sender);
         let target = &*stream.target;
@@ -289,12 +279,7 @@ impl World {
     /// `url`, or the peer URL its transport knows), streams aside: a
     /// snapshot POST, a stream reader dialling. (A probe's dial is the one
     /// [`Self::peer_reach`] keeps: [`Dialled::url_targets`].)
-    pub(super) fn fresh_dial(
-        &self,
-        from: &str,
-        id: u64,
-        url: Option<&str>,
-    ) -> Result<(Rc<str>, u64), Reach> {
+    pub(super) fn fresh_dial(&self, from: &str, id: u64, url: Option<&str>) -> Result<End, Reach> {
         let (cid, local) = self.dialler(from);
         let url = url.map_or_else(
             || self.peer_url(from, id).unwrap_or_default(),
@@ -412,7 +397,7 @@ impl World {
 
     /// Keeps `machine`'s stream to member `id` (one to another process
     /// replaces it: the old one broke).
-    fn keep_stream(&mut self, machine: &str, id: u64, (target, pid): (Rc<str>, u64)) {
+    fn keep_stream(&mut self, machine: &str, id: u64, (target, pid): End) {
         let to = self.net.streams.get_or_insert_with(machine, BTreeMap::new);
         if let Some(old) = to.get(&id) {
             if old.target == target && old.pid == pid {

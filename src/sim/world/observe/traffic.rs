@@ -22,7 +22,7 @@ pub struct Traffic {
 
 /// The traffic counters of every pair that carried a message (counters are
 /// never dropped: they are cumulative).
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(in crate::sim::world) struct TrafficTable {
     /// The pairs' counters, in the order the pairs first came.
     counts: Vec<Traffic>,
