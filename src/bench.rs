@@ -1,10 +1,10 @@
 //! The workloads `make bench` times, shared by the native benchmark
 //! (`src/bin/bench.rs`) and the same figures in headless Chromium
-//! (`tests/bench_web.rs`): a five-member cluster with one put per simulated
-//! second, bare raft-rs in the same shape, a ten-minute run with faults and
-//! membership changes to replay, a day of puts, and a learner caught up on
-//! 100 MB over a 10 mbit NIC. Nothing here reads a clock:
-//! the callers time these functions with their own.
+//! (`tests/bench_ratio.rs`, `tests/bench_web.rs`): a five-member cluster
+//! with one put per simulated second, bare raft-rs in the same shape, a
+//! ten-minute run with faults and membership changes to replay, a day of
+//! puts, and a learner caught up on 100 MB over a 10 mbit NIC. Nothing here
+//! reads a clock: the callers time these functions with their own.
 //!
 //! The page never calls this module, so the release site does not carry it
 //! (wasm-bindgen exports nothing from here, and unused code is dropped).

@@ -6,6 +6,8 @@
 //! Not part of `make test`: it needs `--features bench-web` (see Cargo.toml)
 //! and `--nocapture` to show its lines. Every test also checks its workload
 //! did its work, so a broken workload fails here rather than printing a number.
+//! The simulation against bare raft-rs runs first, in a page of its own
+//! (`tests/bench_ratio.rs`).
 #![cfg(all(target_arch = "wasm32", feature = "bench-web"))]
 
 use quorum_playground::bench as work;
@@ -23,15 +25,6 @@ extern "C" {
 
 /// Runs of each timed workload; the best counts (the least disturbed).
 const RUNS: usize = 5;
-/// Runs of the throughput figures, each side, alternating: more than the
-/// others, as one takes only tens of ms (see `THROUGHPUT_RUNS` in
-/// `src/bin/bench.rs`).
-const THROUGHPUT_RUNS: usize = 15;
-/// Untimed runs before the throughput figures (`bench::sim_and_bare`): until
-/// Chromium has optimised the simulation's code.
-const WARMUPS: usize = 30;
-/// Simulated seconds of the throughput figures.
-const SECS: u64 = 60;
 
 /// Milliseconds `f` took.
 fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
@@ -44,22 +37,6 @@ fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
 /// also its peak).
 fn linear_memory_mb() -> f64 {
     (core::arch::wasm32::memory_size(0) * 65536) as f64 / (1024.0 * 1024.0)
-}
-
-#[wasm_bindgen_test]
-fn sim_and_bare_raft_ticks_per_second() {
-    let (sim, bare) = work::sim_and_bare(WARMUPS, THROUGHPUT_RUNS, SECS, performance_now)
-        .expect("the workloads do their work");
-    let ticks = work::member_ticks(5, SECS * 1000) as f64;
-    console_log!(
-        "sim_5_members_wasm: {:.0} ticks/s ({SECS} simulated s, one put per s, best of {THROUGHPUT_RUNS} after {WARMUPS} warm-up runs) (goal: >= 0.5 of bare raft-rs)",
-        ticks / (sim / 1000.0)
-    );
-    console_log!(
-        "bare_raft_5_nodes_wasm: {:.0} ticks/s (same shape, raft-rs alone) (goal: reference)",
-        ticks / (bare / 1000.0)
-    );
-    console_log!("sim_over_bare_raft_wasm: {:.2} (goal: >= 0.5)", bare / sim);
 }
 
 #[wasm_bindgen_test]

@@ -1,8 +1,9 @@
 //! `make bench`, the native figures: one line per figure,
 //! `name: value unit (goal: ...)`. The workloads are `quorum_playground::bench`'s;
-//! this binary times them with the host clock (`tests/bench_web.rs` times the
-//! same ones in headless Chromium). `bench --day` runs the 24-hour workload
-//! alone and prints its peak memory, so that figure is not the whole run's;
+//! this binary times them with the host clock (`tests/bench_ratio.rs` and
+//! `tests/bench_web.rs` time the same ones in headless Chromium).
+//! `bench --day` runs the 24-hour workload alone and prints its peak
+//! memory, so that figure is not the whole run's;
 //! `bench --catch-up` runs the learner catch-up once, `bench --sim` the
 //! simulation-over-raft-rs workload once, without a warm-up (each to profile
 //! it), `bench --ratio` that workload's figures alone, as `make bench` times
