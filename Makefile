@@ -122,14 +122,13 @@ e2e: test-tools build
 
 # One line per figure, `name: value unit (goal: ...)`: the native simulation
 # (src/bin/bench.rs), the same workloads as wasm in headless Chromium
-# (tests/bench_ratio.rs, the simulation against bare raft-rs, in a page of its
-# own; then tests/bench_web.rs), the 1 GB data set as wasm in Node (tests/bench_node.rs:
+# (tests/bench_ratio.rs, the simulation against bare raft-rs, in three fresh
+# pages by tools/ratio_pages.sh; then tests/bench_web.rs), the 1 GB data set as wasm in Node (tests/bench_node.rs:
 # one command longer than chromedriver lets a page block), then the built site in Chromium (e2e/bench.mjs: size,
 # time to interactive, frame times, CPU when hidden or paused).
 bench: test-tools build
 	cargo run --quiet --release --bin bench
-	$(WASM_TEST_ENV) cargo test --release --target $(WASM) --features bench-web --test bench_ratio -- --nocapture 2>&1 \
-	  | awk '/^[a-z0-9_]+: / { print; next } /FAILED|panicked|error/ { print; bad = 1 } END { exit bad }'
+	$(WASM_TEST_ENV) tools/ratio_pages.sh
 	$(WASM_TEST_ENV) cargo test --release --target $(WASM) --features bench-web --test bench_web -- --nocapture 2>&1 \
 	  | awk '/^[a-z0-9_]+: / { print; next } /FAILED|panicked|error/ { print; bad = 1 } END { exit bad }'
 	RUST_LIB_BACKTRACE=0 WASM_BINDGEN_TEST_TIMEOUT=600 cargo test --release --target $(WASM) --features bench-web --test bench_node -- --nocapture 2>&1 \

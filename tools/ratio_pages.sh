@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# make bench's headline figure in Chromium: tests/bench_ratio.rs (the
+# simulation against bare raft-rs, best of 15 runs each after 30 warm-ups)
+# in PAGES fresh pages (3 unless set), one after another. Each page's lines
+# are printed with its number; then the ratio's median over the pages. A
+# page's best time moves by several per cent from one page load to the next
+# (V8 compiles and places the code anew each time), more than a change of a
+# few per cent in the simulation: one page alone says little.
+#
+#   tools/ratio_pages.sh        needs the wasm test tools (make test-tools);
+#                               make bench sets the environment for Chromium
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+pages=${PAGES:-3}
+ratios=()
+for page in $(seq "$pages"); do
+  out=$(cargo test --release --target wasm32-unknown-unknown --features bench-web \
+    --test bench_ratio -- --nocapture 2>&1) || { echo "$out" >&2; exit 1; }
+  if grep -qE 'FAILED|panicked' <<<"$out"; then echo "$out" >&2; exit 1; fi
+  grep -E '^[a-z0-9_]+: ' <<<"$out" | sed "s/\$/ [page $page of $pages]/"
+  ratios+=("$(sed -n 's/^sim_over_bare_raft_wasm: \([0-9.]*\).*/\1/p' <<<"$out")")
+done
+median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+echo "sim_over_bare_raft_wasm_median: $median (pages: ${ratios[*]}) (goal: >= 0.5)"
