@@ -97,7 +97,7 @@ clippy: tools
 # test runs them nowhere else, and they must not break unseen.
 clippy-wasm: tools
 	cargo clippy --target $(WASM) --lib --bins -- -D warnings
-	cargo clippy --target $(WASM) --features bench-web --test bench_ratio --test bench_web --test bench_node -- -D warnings
+	cargo clippy --target $(WASM) --features bench-web --test bench_ratio --test bench_web --test bench_node --test bench_profile -- -D warnings
 
 doc: tools
 	RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps
