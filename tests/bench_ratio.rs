@@ -29,10 +29,13 @@ extern "C" {
 /// Timed runs of each side, alternating; the best counts (the least
 /// disturbed). More than the other figures take, as one run takes only a
 /// few ms (see `THROUGHPUT_RUNS` in `src/bin/bench.rs`).
-const RUNS: usize = 15;
+const RUNS: usize = 30;
 /// Untimed runs before them: until Chromium has optimised the simulation's
-/// code.
-const WARMUPS: usize = 30;
+/// code, which it does in the background. With 30 (about 0.2 s) one page
+/// in four or so timed code not yet optimised: 0.28 once, against 0.40 to
+/// 0.44 in the pages around it; with 100 (and 30 timed runs), four pages
+/// gave 0.43 to 0.47.
+const WARMUPS: usize = 100;
 /// Simulated seconds of each run.
 const SECS: u64 = 60;
 
