@@ -123,8 +123,9 @@ e2e: test-tools build
 # One line per figure, `name: value unit (goal: ...)`: the native simulation
 # (src/bin/bench.rs), the same workloads as wasm in headless Chromium
 # (tests/bench_ratio.rs, the simulation against bare raft-rs, in three fresh
-# pages by tools/ratio_pages.sh; then tests/bench_web.rs), the 1 GB data set as wasm in Node (tests/bench_node.rs:
-# one command longer than chromedriver lets a page block), then the built site in Chromium (e2e/bench.mjs: size,
+# pages by tools/ratio_pages.sh; then tests/bench_web.rs), the 1 GB data set
+# as wasm in Node (tests/bench_node.rs: one command longer than chromedriver
+# lets a page block), then the built site in Chromium (e2e/bench.mjs: size,
 # time to interactive, frame times, CPU when hidden or paused).
 bench: test-tools build
 	cargo run --quiet --release --bin bench

@@ -19,10 +19,11 @@ extern "C" {
     fn performance_now() -> f64;
 }
 
-/// Untimed runs first, as in Chromium.
+/// Untimed runs first (Node on its own optimises sooner than a page on
+/// a busy machine; `tests/bench_ratio.rs` takes 100).
 const WARMUPS: usize = 30;
-/// Timed runs of each side: more than Chromium's 15, so that the samples
-/// of the profile come mostly from optimised code.
+/// Timed runs of each side: many more than Chromium's 30, so that the
+/// samples of the profile come mostly from optimised code.
 const RUNS: usize = 200;
 /// Simulated seconds of each run.
 const SECS: u64 = 60;

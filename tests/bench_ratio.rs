@@ -5,9 +5,10 @@
 //!
 //! A test file of its own, so it runs in a page of its own: in
 //! `tests/bench_web.rs` it ran after the day-long and replay workloads in the
-//! same wasm instance, on the heap they left behind, and that moved the
-//! ratio by up to a sixth (the simulation allocates more than bare raft-rs,
-//! so it loses more there). Here both sides start from the same fresh heap.
+//! same wasm instance, on the heap and the machine they left behind, and
+//! gave 0.37 and 0.40 where a fresh page gave 0.40 to 0.46. Here both sides
+//! start from the same fresh heap; `tools/ratio_pages.sh` runs it in three
+//! pages.
 //!
 //! Not part of `make test`: it needs `--features bench-web` (see Cargo.toml)
 //! and `--nocapture` to show its lines.
