@@ -13,15 +13,10 @@
 #![cfg(all(target_arch = "wasm32", feature = "bench-web"))]
 
 use quorum_playground::bench as work;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
-#[wasm_bindgen]
-extern "C" {
-    /// Node's `performance.now()`: milliseconds.
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
-}
+mod bench_host;
+use bench_host::performance_now;
 
 /// The wasm module's linear memory now, in MB (it only ever grows, so this is
 /// also its peak).

@@ -15,17 +15,12 @@
 #![cfg(all(target_arch = "wasm32", feature = "bench-web"))]
 
 use quorum_playground::bench as work;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-#[wasm_bindgen]
-extern "C" {
-    /// `performance.now()`: milliseconds, sub-millisecond resolution.
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
-}
+mod bench_host;
+use bench_host::performance_now;
 
 /// Timed runs of each side, alternating; the best counts (the least
 /// disturbed). More than the other figures take, as one run takes only a
