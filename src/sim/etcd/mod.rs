@@ -9,6 +9,7 @@ pub mod ids;
 pub mod kv;
 pub mod logfmt;
 pub mod membership;
+pub mod parcel;
 pub mod rafthttp;
 pub mod raftlog;
 pub mod request;

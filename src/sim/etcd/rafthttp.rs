@@ -1097,10 +1097,12 @@ mod tests {
     /// Runs `f` with a context at `now` whose lines go to `log`.
     fn at<T>(now: u64, zap: bool, log: &mut Vec<String>, f: impl FnOnce(&mut Ctx) -> T) -> T {
         let mut out = Vec::new();
+        let mut parcels = Default::default();
         let mut ctx = Ctx {
             now_ms: now,
             wall_ms: 1_700_000_000_000 + now as i64,
             out: &mut out,
+            parcels: &mut parcels,
             log,
             zap,
         };
@@ -1124,7 +1126,7 @@ mod tests {
         Out::Raft {
             #[cfg(debug_assertions)]
             sent_url: None,
-            msg: Box::new(m),
+            msg: crate::sim::etcd::parcel::Parcel::new(m),
             url: None,
         }
     }
@@ -1143,10 +1145,12 @@ mod tests {
         let url = vec!["http://10.0.0.3:2380".to_string()];
         at(0, false, &mut log, |ctx| t.add_peer(ctx, 3, url));
         let mut out = vec![unread(2), unread(3), unread(4)];
+        let mut parcels = Default::default();
         let mut ctx = Ctx {
             now_ms: 10,
             wall_ms: 1_700_000_000_010,
             out: &mut out,
+            parcels: &mut parcels,
             log: &mut log,
             zap: false,
         };
@@ -1306,10 +1310,12 @@ mod tests {
             let one = |t: &mut Transport, r: &Rc<Reaches>| {
                 let mut out = Vec::new();
                 let mut lines = Vec::new();
+                let mut parcels = Default::default();
                 let mut ctx = Ctx {
                     now_ms: now,
                     wall_ms: 1_700_000_000_000 + now as i64,
                     out: &mut out,
+                    parcels: &mut parcels,
                     log: &mut lines,
                     zap: false,
                 };

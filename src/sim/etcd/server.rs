@@ -22,6 +22,7 @@ use super::datadir::{Backend, DataDir};
 use super::ids;
 use super::logfmt::{self, RaftRecord, RecordSink};
 use super::membership::{ChangeKind, Member};
+use super::parcel::{Parcel, Parcels};
 pub use super::rafthttp::Reach;
 use super::rafthttp::{Handler, Kind, Reaches, StreamRequest, Transport};
 use super::request::{Header, Reply, Request, Response, ServerError, SnapshotData, StatusInfo};
@@ -43,9 +44,10 @@ pub enum Out {
     /// Send a raft message to a peer, at the URL the transport knew when raft
     /// handed the message over (before this step applied any removal).
     Raft {
-        /// Boxed once here, and the box travels to the receiver's raft: a
-        /// message is 296 bytes, moved through many hands.
-        msg: Box<Message>,
+        /// Boxed here (a box the world keeps for reuse: `parcel`), and the
+        /// box travels to the receiver's raft: a message is 296 bytes,
+        /// moved through many hands.
+        msg: Parcel,
         /// `None`: the world reads the URL from the transport when it needs
         /// one (a message over a standing stream never does), as the
         /// transport is then still as it was when the message was sent. A
@@ -127,6 +129,9 @@ pub struct Ctx<'a> {
     pub now_ms: u64,
     pub wall_ms: i64,
     pub out: &'a mut Vec<Out>,
+    /// The world's spare message boxes: a message sent takes one, a
+    /// message stepped gives its box back.
+    pub parcels: &'a mut Parcels,
     pub log: &'a mut Vec<String>,
     /// The server logs with `--logger=zap` (its capnslog lines are converted
     /// later; a line whose zap form needs more than its text is written here).
@@ -1213,10 +1218,13 @@ impl Server {
     /// (see [`Out::Raft`]).
     #[inline(always)]
     fn push_raft(&self, ctx: &mut Ctx, m: Message) {
+        #[cfg(debug_assertions)]
+        let sent_url = self.transport.first_url(m.to);
+        let msg = ctx.parcels.wrap(m);
         ctx.out.push(Out::Raft {
             #[cfg(debug_assertions)]
-            sent_url: self.transport.first_url(m.to),
-            msg: Box::new(m),
+            sent_url,
+            msg,
             url: None,
         });
     }
@@ -1984,7 +1992,7 @@ impl Server {
 
     /// rafthttp's snapshot handler: the POST's last byte arrived
     /// `transfer_ms` after its first; it saves the file before raft sees it.
-    pub fn receive_snapshot(&mut self, ctx: &mut Ctx, m: Box<Message>, transfer_ms: u64) {
+    pub fn receive_snapshot(&mut self, ctx: &mut Ctx, m: Parcel, transfer_ms: u64) {
         if let Some(t) = self.transfer_of(&m) {
             t.log_received(ctx, &self.cfg.data_dir(), transfer_ms);
         }
@@ -1992,11 +2000,12 @@ impl Server {
     }
 
     /// A raft message from a peer arrives.
-    pub fn step(&mut self, ctx: &mut Ctx, m: Box<Message>) {
+    pub fn step(&mut self, ctx: &mut Ctx, m: Parcel) {
         self.transport
             .received(ctx.now_ms, m.from, Kind::of(m.get_msg_type()));
         if let Some(range) = self.commit_out_of_range(&m) {
-            self.panic_on_lost_log(ctx, *m, range);
+            let m = ctx.parcels.open(m);
+            self.panic_on_lost_log(ctx, m, range);
             return;
         }
         if self.removed_leader() && m.get_msg_type() == MessageType::MsgAppendResponse {
@@ -2007,7 +2016,7 @@ impl Server {
             self.drive(ctx);
             return;
         }
-        self.step_peer(*m);
+        self.step_peer(ctx.parcels.open(m));
         self.drive(ctx);
     }
 

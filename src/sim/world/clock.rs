@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use raft::eraftpb::Message;
+use crate::sim::etcd::parcel::Parcel;
 
 use super::network::Conn;
 use super::timeline::Timeline;
@@ -37,7 +37,7 @@ pub(super) enum Event {
     Raft {
         machine: Rc<str>,
         pid: u64,
-        msg: Box<Message>,
+        msg: Parcel,
     },
     /// A peer closed its streams to this process: a transport-only step.
     StreamCheck {
@@ -76,7 +76,7 @@ pub(super) enum Rare {
     Snapshot {
         machine: Rc<str>,
         pid: u64,
-        msg: Box<Message>,
+        msg: Parcel,
         from: String,
         from_pid: u64,
     },

@@ -249,6 +249,9 @@ pub struct World {
     /// A server step's output buffer, kept empty between steps (no
     /// allocation per step; see `World::with_server`).
     out_buf: Vec<server_out::Out>,
+    /// The spare boxes of raft messages (`etcd::parcel`): a message
+    /// stepped leaves its box here for the next one sent.
+    parcels: crate::sim::etcd::parcel::Parcels,
 }
 
 /// What the shell, the page and tests may read of the world's rooms: the
@@ -291,6 +294,7 @@ impl World {
             clients: clients::Clients::new(),
             observe: observe::Observers::default(),
             out_buf: Vec::new(),
+            parcels: Default::default(),
         }
     }
 

@@ -16,6 +16,7 @@ use super::{host_port, DiskItem, World, WorldError};
 use crate::sim::drop_unused;
 use crate::sim::etcd::bootstrap::{self, RemoteMembers};
 use crate::sim::etcd::config::{ClusterState, EtcdConfig, Logger, ADVERTISE_CLIENT_URLS_REQUIRED};
+use crate::sim::etcd::parcel::Parcels;
 use crate::sim::etcd::request::{Reply, Response, ServerError};
 use crate::sim::etcd::server::{self, Ctx, Exit, Out, Server, DEPRECATED_CAPNSLOG};
 use crate::sim::etcd::version::EtcdVersion;
@@ -370,8 +371,9 @@ impl World {
             return Err(WorldError::AddressAlreadyInUse(addr));
         }
         let mut out = Vec::new();
+        let mut parcels = Parcels::default();
         let mut log = Vec::new();
-        let mut ctx = self.start_ctx(&mut out, &mut log, cfg.zap());
+        let mut ctx = self.start_ctx((&mut out, &mut parcels), &mut log, cfg.zap());
         let start = Start {
             zap: cfg.zap(),
             version: cfg.version,
@@ -411,11 +413,19 @@ impl World {
     }
 
     /// A starting server's context: now, and the buffers its start fills.
-    fn start_ctx<'a>(&self, out: &'a mut Vec<Out>, log: &'a mut Vec<String>, zap: bool) -> Ctx<'a> {
+    /// What it sends (little: a start sends nothing until its first tick)
+    /// goes in boxes of its own, `parcels`.
+    fn start_ctx<'a>(
+        &self,
+        (out, parcels): (&'a mut Vec<Out>, &'a mut Parcels),
+        log: &'a mut Vec<String>,
+        zap: bool,
+    ) -> Ctx<'a> {
         Ctx {
             now_ms: self.now_ms(),
             wall_ms: self.wall_ms(),
             out,
+            parcels,
             log,
             zap,
         }
@@ -437,7 +447,8 @@ impl World {
             args: cfg.args.clone(),
             no_logger: false,
         };
-        let mut ctx = self.start_ctx(&mut out, &mut log, cfg.zap());
+        let mut parcels = Parcels::default();
+        let mut ctx = self.start_ctx((&mut out, &mut parcels), &mut log, cfg.zap());
         let started = self.boot(machine, cfg, remote, &mut ctx);
         let zap = start.zap.then(|| {
             started
@@ -826,6 +837,7 @@ impl World {
             now_ms: now,
             wall_ms: wall,
             out: &mut out,
+            parcels: &mut self.parcels,
             log: &mut log,
             zap: p.server.cfg.zap(),
         };

@@ -67,7 +67,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
-use raft::eraftpb::Message;
+use crate::sim::etcd::parcel::Parcel;
 
 use super::super::clock::{Event, Rare};
 use super::super::World;
@@ -83,7 +83,7 @@ pub const POST_CHUNK_BYTES: u64 = 16_384;
 
 /// A raft message waiting in its writer's buffer.
 struct Held {
-    msg: Box<Message>,
+    msg: Parcel,
     /// The machine and process it goes to (as the dial found them).
     target: Rc<str>,
     pid: u64,
@@ -195,14 +195,7 @@ impl World {
 
     /// The message waits in its writer's buffer, or, the buffer full, is
     /// dropped and its sender's server hears of it.
-    pub(super) fn hold(
-        &mut self,
-        from: &str,
-        target: Rc<str>,
-        pid: u64,
-        msg: Box<Message>,
-        bytes: u64,
-    ) {
+    pub(super) fn hold(&mut self, from: &str, target: Rc<str>, pid: u64, msg: Parcel, bytes: u64) {
         let conn = Conn::of(msg.get_msg_type());
         let cut = !self.links_up(from, &target);
         let bufs = self.net.buffers.entry(from.to_string()).or_default();
@@ -285,14 +278,7 @@ impl World {
 
     /// A snapshot POST of `bytes` starts: its chunks enter the NIC as they
     /// fit, after the messages already waiting.
-    pub(super) fn post(
-        &mut self,
-        from: &str,
-        target: Rc<str>,
-        pid: u64,
-        msg: Box<Message>,
-        bytes: u64,
-    ) {
+    pub(super) fn post(&mut self, from: &str, target: Rc<str>, pid: u64, msg: Parcel, bytes: u64) {
         let Some(from_pid) = self.pid_of(from) else {
             return;
         };

@@ -16,7 +16,7 @@ mod size;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use raft::eraftpb::Message;
+use crate::sim::etcd::parcel::Parcel;
 
 use super::clock::{Event, Rare};
 use super::names::ByName;
@@ -244,7 +244,7 @@ impl World {
 
     /// Puts a raft message from `from`'s server on the wire (to the peer URL
     /// `url`, or as the transport knows member `m.to`), or drops it.
-    pub(super) fn send_raft(&mut self, from: &str, m: Box<Message>, url: Option<Rc<str>>) {
+    pub(super) fn send_raft(&mut self, from: &str, m: Parcel, url: Option<Rc<str>>) {
         let snapshot = m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot;
         // a snapshot POST dials its own connection; a message takes the stream
         let found = match snapshot {
@@ -316,7 +316,7 @@ impl World {
     /// bytes would have left behind the queue as it stands, at the NIC's
     /// rate, then crossed the link (the handler gets it when its last chunk
     /// arrives, a little later when other messages take turns with it).
-    fn start_post(&mut self, from: &str, target: Rc<str>, pid: u64, m: Box<Message>) {
+    fn start_post(&mut self, from: &str, target: Rc<str>, pid: u64, m: Parcel) {
         let merged = self.server(from).and_then(|s| s.merged_snapshot_bytes(&m));
         let bytes = merged.map_or_else(|| size::raft_bytes(&m), |b| b + HTTP_OVERHEAD);
         let now_us = crate::sim::mul_sat(self.now_ms(), 1000);
@@ -334,7 +334,7 @@ impl World {
             .map(|(target, _)| target.to_string())
     }
 
-    pub(super) fn on_raft(&mut self, machine: &str, pid: u64, msg: Box<Message>) {
+    pub(super) fn on_raft(&mut self, machine: &str, pid: u64, msg: Parcel) {
         // etcd answers a removed member's messages with 410 Gone; the sender
         // learns it was removed when its stream readers redial (rafthttp).
         // One lookup of the machine: what `accepts` and `receive_snapshot` do.
@@ -361,7 +361,7 @@ impl World {
 
     /// Hands a snapshot POST whose bytes took `transfer_ms` to `machine`'s
     /// server, and stops a server that ends on it.
-    fn receive_snapshot(&mut self, machine: &str, msg: Box<Message>, transfer_ms: u64) {
+    fn receive_snapshot(&mut self, machine: &str, msg: Parcel, transfer_ms: u64) {
         let stopping = self.with_server(machine, |s, ctx| {
             s.receive_snapshot(ctx, msg, transfer_ms);
             s.stop_at.is_some()
@@ -376,13 +376,7 @@ impl World {
     /// A snapshot POST arrives: the follower's handler takes it and answers
     /// once raft has it; a process that is gone (or refuses a removed
     /// sender) fails the POST instead.
-    pub(super) fn on_snapshot(
-        &mut self,
-        machine: &str,
-        pid: u64,
-        msg: Box<Message>,
-        from: (&str, u64),
-    ) {
+    pub(super) fn on_snapshot(&mut self, machine: &str, pid: u64, msg: Parcel, from: (&str, u64)) {
         let to = msg.to;
         let key = (machine.to_string(), pid, msg.from);
         let transfer_ms = self.net.transfers.remove(&key).unwrap_or(0);
