@@ -2001,14 +2001,17 @@ impl Server {
 
     /// A raft message from a peer arrives.
     pub fn step(&mut self, ctx: &mut Ctx, m: Parcel) {
+        // read through the parcel once (each read checks that it holds its message)
+        let msg: &Message = &m;
+        let kind = msg.get_msg_type();
         self.transport
-            .received(ctx.now_ms, m.from, Kind::of(m.get_msg_type()));
-        if let Some(range) = self.commit_out_of_range(&m) {
+            .received(ctx.now_ms, msg.from, Kind::of(kind));
+        if let Some(range) = self.commit_out_of_range(msg) {
             let m = ctx.parcels.open(m);
             self.panic_on_lost_log(ctx, m, range);
             return;
         }
-        if self.removed_leader() && m.get_msg_type() == MessageType::MsgAppendResponse {
+        if self.removed_leader() && kind == MessageType::MsgAppendResponse {
             // A leader that applied its own removal leads on until etcd stops
             // it. etcd's raft then counts commits among the others; raft-rs
             // 0.7 unwraps the leader's own progress and panics, so the

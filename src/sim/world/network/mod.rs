@@ -16,12 +16,13 @@ mod size;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::sim::etcd::parcel::Parcel;
+use raft::eraftpb::Message;
 
 use super::clock::{Event, Rare};
 use super::names::ByName;
 use super::World;
 use crate::sim::drop_unused;
+use crate::sim::etcd::parcel::Parcel;
 use crate::sim::etcd::rafthttp::Flight;
 use crate::sim::etcd::server::Reach;
 pub(super) use dial::PeerHttp;
@@ -245,23 +246,26 @@ impl World {
     /// Puts a raft message from `from`'s server on the wire (to the peer URL
     /// `url`, or as the transport knows member `m.to`), or drops it.
     pub(super) fn send_raft(&mut self, from: &str, m: Parcel, url: Option<Rc<str>>) {
-        let snapshot = m.get_msg_type() == raft::eraftpb::MessageType::MsgSnapshot;
+        // read through the parcel once (each read checks that it holds its message)
+        let msg: &Message = &m;
+        let (to, kind) = (msg.to, msg.get_msg_type());
+        let snapshot = kind == raft::eraftpb::MessageType::MsgSnapshot;
         // a snapshot POST dials its own connection; a message takes the stream
         let found = match snapshot {
             true => self
-                .fresh_dial(from, m.to, url.as_deref())
+                .fresh_dial(from, to, url.as_deref())
                 .map(|end| (end, None)),
-            false => self.dial_counted(from, m.to, url.as_deref()),
+            false => self.dial_counted(from, to, url.as_deref()),
         };
         let ((target, pid), counters) = match found {
             Ok(found) => found,
             Err(reach) => {
-                if let Some(target) = self.raft_target(from, m.to, url.as_deref()) {
+                if let Some(target) = self.raft_target(from, to, url.as_deref()) {
                     self.count_traffic(from, &target, None);
-                    self.record_wire(from, &target, &m, None);
+                    self.record_wire(from, &target, msg, None);
                 }
                 if snapshot {
-                    self.snapshot_undelivered(from, m.to, &reach);
+                    self.snapshot_undelivered(from, to, &reach);
                 }
                 return;
             }
@@ -271,38 +275,38 @@ impl World {
             self.start_post(from, target, pid, m);
             return;
         }
-        let conn = Conn::of(m.get_msg_type());
+        let conn = Conn::of(kind);
         // `None`: it waits behind what its writer holds, or on a stalled or cut link
         let sent = (!self.writer_waits(from, &target, conn)).then(|| {
             // a heartbeat's size changes nothing on a fast NIC: not computed
-            let max = size::small_raft_bound(&m);
+            let max = size::small_raft_bound(msg);
             let unweighed = max.and_then(|max| self.transmit_unweighed(from, &target, max));
-            debug_assert!(unweighed.is_none() || size::raft_bytes(&m) <= size::SMALL_RAFT_MAX);
+            debug_assert!(unweighed.is_none() || size::raft_bytes(msg) <= size::SMALL_RAFT_MAX);
             match unweighed {
                 Some(lat) => Ok(lat),
-                None => self.transmit_on(from, &target, size::raft_bytes(&m), true, conn),
+                None => self.transmit_on(from, &target, size::raft_bytes(msg), true, conn),
             }
         });
         let lat = match sent {
             Some(Ok(lat)) => lat,
             None | Some(Err(Dropped::NicFull)) => {
                 // backpressure: it waits in its writer's buffer
-                let bytes = size::raft_bytes(&m);
+                let bytes = size::raft_bytes(msg);
                 self.hold(from, target, pid, m, bytes);
                 return;
             }
             Some(Err(Dropped::Lost)) => {
                 // a link losing everything drops the message
                 self.count_traffic(from, &target, None);
-                self.record_wire(from, &target, &m, None);
+                self.record_wire(from, &target, msg, None);
                 return;
             }
         };
         match counters {
-            Some(slot) => self.count_at(slot, Some(&m)),
-            None => self.count_traffic(from, &target, Some(&m)),
+            Some(slot) => self.count_at(slot, Some(msg)),
+            None => self.count_traffic(from, &target, Some(msg)),
         }
-        self.record_wire(from, &target, &m, Some(lat));
+        self.record_wire(from, &target, msg, Some(lat));
         let ev = Event::Raft {
             machine: target,
             pid,
