@@ -27,9 +27,17 @@ impl std::ops::Deref for Parcel {
     fn deref(&self) -> &Message {
         match &*self.0 {
             Some(m) => m,
-            None => unreachable!("a parcel holds its message until it is opened"),
+            None => emptied(),
         }
     }
+}
+
+/// A parcel found empty, which [`Parcels::open`] makes impossible: one
+/// place for the panic, out of line, so each read of a parcel stays small.
+#[cold]
+#[inline(never)]
+fn emptied() -> ! {
+    unreachable!("a parcel holds its message until it is opened")
 }
 
 /// The empty boxes, kept for the next messages: as many as were in flight
@@ -63,9 +71,7 @@ impl Parcels {
     #[inline(always)]
     pub fn open(&mut self, parcel: Parcel) -> Message {
         let mut b = parcel.0;
-        let Some(m) = b.take() else {
-            unreachable!("a parcel holds its message until it is opened")
-        };
+        let Some(m) = b.take() else { emptied() };
         if self.spare.len() < Self::KEEP {
             self.spare.push(b);
         }
