@@ -14,7 +14,7 @@ use raft::eraftpb::Message;
 pub struct Parcel(Box<Option<Message>>);
 
 impl Parcel {
-    /// A message in a new box (tests, and paths too rare for the spare boxes).
+    /// A message in a new box (when no spare box is kept, and in tests).
     pub fn new(m: Message) -> Parcel {
         Parcel(Box::new(Some(m)))
     }
@@ -51,8 +51,10 @@ pub struct Parcels {
 }
 
 impl Parcels {
-    /// The most empty boxes kept: a learner's catch-up over a slow NIC holds
-    /// a few hundred messages at once; more are freed when opened.
+    /// The most empty boxes kept (about 300 kB): a burst with more messages
+    /// in flight (a stream writer's buffer alone holds
+    /// [`STREAM_BUF_MSGS`](super::rafthttp::STREAM_BUF_MSGS)) frees the
+    /// rest of its boxes as they are opened.
     pub const KEEP: usize = 1024;
 
     /// Puts `m` in a spare box, or a new one when none is spare.
