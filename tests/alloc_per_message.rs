@@ -45,12 +45,11 @@ fn counted(s: &mut Session, f: impl FnOnce(&mut Session)) -> (u64, u64) {
 
 /// 30 simulated seconds with nothing asked of the cluster: only raft's
 /// heartbeats and rafthttp's probes flow.
-#[inline(never)]
 fn idle(s: &mut Session) {
     s.run_typed("sleep 30");
 }
 
-/// One test, so that the counts of the two parts do not mix.
+/// The binary's one test: no other test's allocations are counted with it.
 #[test]
 fn raft_messages_allocate_nothing() {
     let mut s = session_after(1, &five_member_boot());
