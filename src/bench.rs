@@ -148,6 +148,10 @@ pub fn bare_raft(secs: u64) -> u64 {
     applied
 }
 
+/// Simulated seconds of each run of the sim-against-bare-raft-rs workload
+/// ([`sim_and_bare`]), natively, in Chromium and in Node alike.
+pub const RATIO_SECS: u64 = 60;
+
 /// Best times of the five-member simulation with a put per simulated second
 /// and of bare raft-rs, `runs` runs of `secs` simulated seconds each,
 /// interleaved so a busy moment of the machine hits both alike, after

@@ -21,7 +21,7 @@ const WARMUPS: usize = 30;
 /// samples of the profile come mostly from optimised code.
 const RUNS: usize = 200;
 /// Simulated seconds of each run.
-const SECS: u64 = 60;
+const SECS: u64 = work::RATIO_SECS;
 
 #[wasm_bindgen_test]
 fn sim_and_bare_raft_in_node() {

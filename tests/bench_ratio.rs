@@ -33,7 +33,7 @@ const RUNS: usize = 30;
 /// gave 0.43 to 0.47.
 const WARMUPS: usize = 100;
 /// Simulated seconds of each run.
-const SECS: u64 = 60;
+const SECS: u64 = work::RATIO_SECS;
 
 #[wasm_bindgen_test]
 fn sim_and_bare_raft_ticks_per_second() {

@@ -33,7 +33,7 @@ mod native {
     use quorum_playground::bench as work;
 
     /// Simulated seconds of the throughput figures.
-    const SECS: u64 = 60;
+    const SECS: u64 = work::RATIO_SECS;
     /// Runs of each timed workload; the best counts (the least disturbed).
     const RUNS: usize = 7;
     /// Runs of the throughput figures, each side, after 3 untimed ones: one
