@@ -2019,7 +2019,7 @@ impl Server {
             self.drive(ctx);
             return;
         }
-        self.step_peer(ctx.parcels.open(m));
+        ctx.parcels.open_into(m, |m| self.step_peer(m));
         self.drive(ctx);
     }
 
