@@ -19,11 +19,14 @@ marker="$out/started"
 touch "$marker"
 # the maps V8 wrote for this run's processes go with the rest
 trap 'find /tmp -maxdepth 1 -name "perf-*.map" -newer "$marker" -delete; rm -rf "$out"' EXIT
-python3 - "$out/webdriver.json" <<'EOF'
+# V8's own log, which the flag also starts, goes to the temporary
+# directory, not to the working directory (the repository)
+python3 - "$out" <<'EOF'
 import json, sys
 d = json.load(open("tools/webdriver.json"))
-d["goog:chromeOptions"]["args"] += ["--js-flags=--perf-basic-prof", "--no-zygote"]
-json.dump(d, open(sys.argv[1], "w"))
+flags = f"--perf-basic-prof --no-logfile-per-isolate --logfile={sys.argv[1]}/v8.log"
+d["goog:chromeOptions"]["args"] += [f"--js-flags={flags}", "--no-zygote"]
+json.dump(d, open(f"{sys.argv[1]}/webdriver.json", "w"))
 EOF
 run() {
   cargo test --release --target wasm32-unknown-unknown --features bench-web --test bench_ratio "$@"
