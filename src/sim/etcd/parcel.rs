@@ -8,8 +8,8 @@
 use raft::eraftpb::Message;
 
 /// One raft message in its box. It holds its message from [`Parcels::wrap`]
-/// until [`Parcels::open`] takes it out (the box is then empty, and no
-/// `Parcel` holds it).
+/// until [`Parcels::open`] or [`Parcels::open_into`] takes it out (the box
+/// is then empty, and no `Parcel` holds it).
 #[derive(Debug, Clone)]
 pub struct Parcel(Box<Option<Message>>);
 
@@ -32,7 +32,7 @@ impl std::ops::Deref for Parcel {
     }
 }
 
-/// A parcel found empty, which [`Parcels::open`] makes impossible: one
+/// A parcel found empty, which opening it makes impossible: one
 /// place for the panic, out of line, so each read of a parcel stays small.
 #[cold]
 #[inline(never)]

@@ -373,7 +373,7 @@ impl World {
         let mut out = Vec::new();
         let mut parcels = Parcels::default();
         let mut log = Vec::new();
-        let mut ctx = self.start_ctx((&mut out, &mut parcels), &mut log, cfg.zap());
+        let mut ctx = self.start_ctx(&mut out, &mut parcels, &mut log, cfg.zap());
         let start = Start {
             zap: cfg.zap(),
             version: cfg.version,
@@ -417,7 +417,8 @@ impl World {
     /// goes in boxes of its own, `parcels`.
     fn start_ctx<'a>(
         &self,
-        (out, parcels): (&'a mut Vec<Out>, &'a mut Parcels),
+        out: &'a mut Vec<Out>,
+        parcels: &'a mut Parcels,
         log: &'a mut Vec<String>,
         zap: bool,
     ) -> Ctx<'a> {
@@ -448,7 +449,7 @@ impl World {
             no_logger: false,
         };
         let mut parcels = Parcels::default();
-        let mut ctx = self.start_ctx((&mut out, &mut parcels), &mut log, cfg.zap());
+        let mut ctx = self.start_ctx(&mut out, &mut parcels, &mut log, cfg.zap());
         let started = self.boot(machine, cfg, remote, &mut ctx);
         let zap = start.zap.then(|| {
             started
